@@ -1,0 +1,53 @@
+# Two commands do all set-up on a fresh Debian machine:
+#   make demo   - install, then explain the bundled examples
+#   make test   - install, then run the test suite
+# Everything lands in .venv; WordNet comes from Debian's wordnet-base (no run-time downloads).
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(VENV)/bin/pip
+CECE   := $(VENV)/bin/cece
+STAMP  := $(VENV)/.installed
+DEB_PACKAGES := wordnet-base wordnet-sense-index
+
+.PHONY: all install system-deps demo test perf doctor clean
+
+all: demo
+
+# Debian packages: only installed when missing, so a prepared machine needs no root.
+system-deps:
+	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+$(STAMP): setup.cfg pyproject.toml
+	$(MAKE) system-deps
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	# The CPU build first: a bare torch requirement would pull a multi-GB CUDA build.
+	$(PIP) install -q torch==2.13.0
+	$(PIP) install -q -e '.[test]'
+	# Assemble the WordNet cache once (offline; from NLTK data or /usr/share/wordnet).
+	$(CECE) doctor --quiet
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: install
+	$(CECE) explain cece/examples/demo.jsonl
+
+test: install
+	$(PY) -m pytest -q -p no:cacheprovider
+
+perf: install
+	$(PY) -m benchmarks.perf
+
+doctor: install
+	$(CECE) doctor
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,1 @@
+"""Hallucination detectors behind one interface (built in issue #3)."""
