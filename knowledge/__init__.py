@@ -1,0 +1,62 @@
+"""WordNet knowledge for halcece: offline provisioning, concept -> synset, distances.
+
+Everything hot runs on a pickled index of the noun + verb hierarchy (:mod:`knowledge.hierarchy`),
+never on NLTK objects; NLTK is only used once, to build that index.
+
+>>> from knowledge import noun_synset, path_distance
+>>> path_distance(noun_synset("dogs"), noun_synset("cat"))
+4
+"""
+
+from knowledge.concepts import (
+    CAPTION_PLURALS,
+    canonical_predicate,
+    lemmatize,
+    noun_synset,
+    predicate_verb_synset,
+    verb_synset,
+)
+from knowledge.distance import (
+    UnknownSynsetError,
+    ancestors,
+    distance_matrix,
+    is_hypernym,
+    lowest_common_hypernym,
+    num_ancestors,
+    path_distance,
+    root_distance,
+    wup_similarity,
+)
+from knowledge.hierarchy import Hierarchy, get_hierarchy
+from knowledge.provision import (
+    WordNetMissingError,
+    WordNetSource,
+    cache_dir,
+    find_wordnet,
+    load_wordnet,
+)
+
+__all__ = [
+    "CAPTION_PLURALS",
+    "Hierarchy",
+    "UnknownSynsetError",
+    "WordNetMissingError",
+    "WordNetSource",
+    "ancestors",
+    "cache_dir",
+    "canonical_predicate",
+    "distance_matrix",
+    "find_wordnet",
+    "get_hierarchy",
+    "is_hypernym",
+    "lemmatize",
+    "load_wordnet",
+    "lowest_common_hypernym",
+    "noun_synset",
+    "num_ancestors",
+    "path_distance",
+    "predicate_verb_synset",
+    "root_distance",
+    "verb_synset",
+    "wup_similarity",
+]

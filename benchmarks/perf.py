@@ -1,0 +1,161 @@
+"""Speed harness: `python -m benchmarks.perf` (or `cece bench perf`) prints JSON figures.
+
+Everything is measured in one process on the same generated captions, so the ratios compare like
+with like: raw spaCy ``nlp.pipe`` (full pipeline), the upstream SceneGraphParser loop (one sentence
+at a time, as its README shows), our batched parser, and the full explain (parse + costs + GED +
+edits + metrics + counterfactual) with the image side given as ready graphs. Cold start runs
+``cece explain`` on one caption in a fresh process. GED times cover cost matrices plus assignment
+for random graphs of 10, 100 and 500 nodes on each side.
+
+Targets (issue #2): explain >= 0.8x raw nlp.pipe; parser >= 1.5x upstream; cold start <= 3 s;
+500-node GED <= 0.5 s.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+NOUNS = ["dog", "cat", "man", "woman", "child", "horse", "bus", "car", "bicycle", "table", "chair",
+         "sofa", "laptop", "pizza", "cake", "plate", "cup", "bottle", "tree", "street", "beach",
+         "kite", "frisbee", "umbrella", "bench", "train", "boat", "bird", "sheep", "cow", "elephant",
+         "giraffe", "clock", "phone", "book", "bed", "window", "door", "surfboard", "skateboard"]
+ADJS = ["", "red ", "small ", "large ", "white ", "black ", "wooden ", "old ", "young ", "two "]
+VERBS = ["sitting on", "standing next to", "lying under", "riding", "holding", "looking at",
+         "walking near", "parked in front of", "on", "beside"]
+
+
+def make_captions(n: int, seed: int = 0) -> list[str]:
+    """Deterministic, varied one- and two-clause captions."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        a, b, c = rng.sample(NOUNS, 3)
+        s = f"A {rng.choice(ADJS)}{a} {rng.choice(VERBS)} a {rng.choice(ADJS)}{b}"
+        if rng.random() < 0.5:
+            s += f" {rng.choice(['with', 'near', 'in front of'])} a {c}"
+        out.append(s.replace("a two", "two").replace("A two", "Two") + ".")
+    return out
+
+
+def make_image_graph(rng: random.Random, size: int):
+    """A random image graph of `size` concepts from the vocabulary, with a few relations."""
+    from knowledge import noun_synset
+    from parsers import Concept, Relation, SceneGraph
+
+    g = SceneGraph()
+    for noun in rng.sample(NOUNS, size):
+        g.add_concept(Concept(text=noun, lemma=noun, synset=noun_synset(noun)))
+    for _ in range(size // 2):
+        u, v = rng.sample(range(size), 2)
+        g.add_relation(Relation(u, rng.choice(["on", "next to", "hold", "in front of"]), v))
+    return g
+
+
+def _rate(n: int, seconds: float) -> float:
+    return round(n / seconds, 1)
+
+
+def time_ged(size: int, seed: int = 0) -> float:
+    """Seconds to cost and match two random graphs of `size` WordNet nouns each."""
+    import numpy as np
+
+    from cece.costs import CostModel, edges
+    from cece.ged import match
+    from knowledge import get_hierarchy
+    from parsers import Concept, Relation, SceneGraph
+
+    h = get_hierarchy()
+    rng = random.Random(seed)
+    nouns = [s for s in h.names if ".n." in s]
+
+    def graph():
+        g = SceneGraph()
+        for s in rng.sample(nouns, size):
+            g.add_concept(Concept(text=s, lemma=s.split(".")[0], synset=s))
+        for _ in range(size):
+            u, v = rng.sample(range(size), 2)
+            g.add_relation(Relation(u, rng.choice(["on", "next to", "hold"]), v))
+        return g
+
+    a, b = graph(), graph()
+    costs = CostModel()
+    t = time.perf_counter()
+    sub, dele, ins = costs.node_costs(a, b)
+    match(sub, dele, ins, edges(a), edges(b), costs.relation)
+    return round(time.perf_counter() - t, 4)
+
+
+def cold_start() -> float:
+    """Wall seconds for `cece explain` on one caption in a fresh process (caches already built)."""
+    rec = {"id": "cold", "caption": "A dog sitting on a lap.",
+           "annotation": {"objects": ["man", "dog", "laptop", "lap"],
+                          "relationships": [["laptop", "on", "lap"], ["dog", "next to", "man"]]}}
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "one.json"
+        path.write_text(json.dumps(rec))
+        cmd = [sys.executable, "-m", "cece.cli", "explain", str(path), "--format", "json"]
+        subprocess.run(cmd, check=True, capture_output=True)  # warm the OS file cache once
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        return round(time.perf_counter() - t, 3)
+
+
+def run(n: int = 1000) -> dict:
+    import sng_parser
+
+    from cece.api import Explainer
+    from parsers import CaptionParser, find_spacy_model, load_spacy
+
+    captions = make_captions(n)
+    rng = random.Random(1)
+    images = [make_image_graph(rng, rng.randint(4, 10)) for _ in range(n)]
+    model = find_spacy_model().name
+
+    nlp = load_spacy(exclude=())
+    list(nlp.pipe(captions[:50]))
+    t = time.perf_counter()
+    list(nlp.pipe(captions))
+    raw = _rate(n, time.perf_counter() - t)
+
+    upstream_parser = sng_parser.Parser("spacy", model=model)
+    t = time.perf_counter()
+    for c in captions:
+        upstream_parser.parse(c)
+    upstream = _rate(n, time.perf_counter() - t)
+
+    parser = CaptionParser()
+    list(parser.parse_many(captions[:50]))
+    t = time.perf_counter()
+    list(parser.parse_many(captions))
+    ours = _rate(n, time.perf_counter() - t)
+
+    explainer = Explainer(parser=parser)
+    records = [{"id": str(i), "caption": c, "annotation": g} for i, (c, g) in enumerate(zip(captions, images))]
+    list(explainer.explain_many(records[:50]))
+    t = time.perf_counter()
+    results = list(explainer.explain_many(records))
+    full = _rate(n, time.perf_counter() - t)
+    assert len(results) == n
+
+    return {
+        "captions": n,
+        "spacy_model": model,
+        "raw_nlp_pipe_captions_per_s": raw,
+        "upstream_sng_parser_loop_captions_per_s": upstream,
+        "our_parser_captions_per_s": ours,
+        "full_explain_captions_per_s": full,
+        "parser_vs_upstream": round(ours / upstream, 2),
+        "explain_vs_raw_nlp_pipe": round(full / raw, 2),
+        "cold_start_explain_one_caption_s": cold_start(),
+        "ged_seconds_by_nodes": {str(k): time_ged(k) for k in (10, 100, 500)},
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(run(int(sys.argv[1]) if len(sys.argv) > 1 else 1000), indent=2))

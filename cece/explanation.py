@@ -1,0 +1,67 @@
+"""The Explanation: what a caption gets wrong about an image and what would fix it.
+
+Round-trips to JSON (``to_dict`` / ``from_dict``); this is what ``cece explain --format json``
+writes, one object per caption.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from cece.edits import Edit
+from cece.metrics import ObjectMetrics, RoleMetrics
+from parsers import SceneGraph
+
+
+@dataclass
+class Explanation:
+    """Edits, metrics and the counterfactual caption for one caption against one image graph.
+
+    ``cost`` is the (approximate) graph edit distance of the chosen edit path: the summed cost of
+    the node and relation edits. ``warnings`` says what could not be judged (e.g. words WordNet does
+    not know).
+    """
+
+    caption: str
+    caption_graph: SceneGraph
+    image_graph: SceneGraph
+    edits: list[Edit]
+    objects: ObjectMetrics
+    roles: RoleMetrics
+    counterfactual: str
+    cost: float = 0.0
+    id: str | None = None
+    model: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def hallucinated(self) -> bool:
+        """True when any object or role edit counts as a hallucination."""
+        return any(e.hallucinated for e in self.edits if e.op != "insert")
+
+    def edits_of(self, level: str | None = None, cls: str | None = None) -> list[Edit]:
+        """Edits filtered by level ("object", "relation", "attribute") and/or class."""
+        return [e for e in self.edits if (level is None or e.level == level) and (cls is None or e.cls == cls)]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "model": self.model, "caption": self.caption,
+            "hallucinated": self.hallucinated, "cost": round(self.cost, 6),
+            "counterfactual": self.counterfactual,
+            "edits": [e.to_dict() for e in self.edits],
+            "metrics": {"objects": self.objects.to_dict(), "roles": self.roles.to_dict()},
+            "caption_graph": self.caption_graph.to_dict(), "image_graph": self.image_graph.to_dict(),
+            "warnings": list(self.warnings),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Explanation":
+        return cls(
+            caption=d["caption"], caption_graph=SceneGraph.from_dict(d["caption_graph"]),
+            image_graph=SceneGraph.from_dict(d["image_graph"]),
+            edits=[Edit.from_dict(e) for e in d.get("edits", [])],
+            objects=ObjectMetrics(**d["metrics"]["objects"]), roles=RoleMetrics(**d["metrics"]["roles"]),
+            counterfactual=d.get("counterfactual", d["caption"]), cost=d.get("cost", 0.0),
+            id=d.get("id"), model=d.get("model"), warnings=list(d.get("warnings", [])),
+        )

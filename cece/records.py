@@ -1,0 +1,102 @@
+"""Reading caption records (one JSON object, a JSON list, or JSONL) with errors that name the place.
+
+Every problem becomes a :class:`RecordError` -- file, line, field, message -- instead of an
+exception, so one bad record never costs the others.
+
+>>> check_record({"caption": 3}, 0).field
+'caption'
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, TextIO
+
+
+@dataclass
+class RecordError:
+    """A record that could not be explained. ``index`` counts records from 0; ``line`` is 1-based."""
+
+    index: int
+    field: str
+    message: str
+    id: str | None = None
+    file: str | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.file or '<input>'}:{self.line if self.line is not None else self.index + 1}"
+        return f"{where}: {self.field}: {self.message}"
+
+
+def check_record(record: Any, index: int) -> RecordError | None:
+    """The first problem with a record's own fields, or None. Annotation shapes are checked later."""
+    if not isinstance(record, dict):
+        return RecordError(index, "record", f"expected a JSON object, got {type(record).__name__}")
+    rid = record.get("id")
+    if "caption" not in record:
+        return RecordError(index, "caption", "missing", rid)
+    if not isinstance(record["caption"], str):
+        return RecordError(index, "caption", f"expected a string, got {type(record['caption']).__name__}", rid)
+    if record.get("annotation") is None and record.get("references") is None:
+        return RecordError(index, "annotation", "missing: give 'annotation' or 'references'", rid)
+    refs = record.get("references")
+    if refs is not None and not (isinstance(refs, list) and all(isinstance(r, str) for r in refs)):
+        return RecordError(index, "references", "expected a list of strings", rid)
+    return None
+
+
+def read_records(stream: TextIO, name: str = "<stdin>") -> Iterator[tuple[int, dict[str, Any] | RecordError]]:
+    """Yield ``(line, record)`` pairs, or ``(line, RecordError)`` for text that is not valid JSON.
+
+    A whole-file JSON object is one record and a JSON list is many; otherwise every non-empty line
+    is one JSON record (JSONL). A file that is neither is reported once, at the JSON error.
+    """
+    text = stream.read()
+    try:
+        whole = json.loads(text) if text.strip() else []
+    except json.JSONDecodeError as exc:
+        first = next((ln for ln in text.splitlines() if ln.strip()), "")
+        if not _is_json(first):
+            yield exc.lineno, RecordError(0, "json", f"invalid JSON: {exc.msg} (column {exc.colno})",
+                                          file=name, line=exc.lineno)
+            return
+        yield from _read_jsonl(text, name)
+        return
+    if isinstance(whole, list):
+        # One line per element when the list is laid out that way; else the list's first line.
+        for k, rec in enumerate(whole):
+            yield 1, rec
+    else:
+        yield 1, whole
+
+
+def _is_json(line: str) -> bool:
+    try:
+        json.loads(line)
+        return True
+    except json.JSONDecodeError:
+        return False
+
+
+def _read_jsonl(text: str, name: str) -> Iterator[tuple[int, dict[str, Any] | RecordError]]:
+    k = 0
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            yield lineno, json.loads(line)
+        except json.JSONDecodeError as exc:
+            yield lineno, RecordError(k, "json", f"invalid JSON: {exc.msg} (column {exc.colno})",
+                                      file=name, line=lineno)
+        k += 1
+
+
+def resolve_paths(record: dict[str, Any], base: Path) -> dict[str, Any]:
+    """Make a relative ``annotation`` path relative to the input file's folder."""
+    ann = record.get("annotation")
+    if isinstance(ann, str) and not Path(ann).is_absolute():
+        return {**record, "annotation": str(base / ann)}
+    return record

@@ -1,0 +1,211 @@
+"""Concept text -> WordNet synset names, with WordNet's own morphology, without NLTK at run time.
+
+Lemmatising follows NLTK's ``morphy`` exactly (exception list first, else one pass of the
+detachment rules; the word itself is kept when it already is a lemma; first hit wins), but runs
+on the pickled :class:`~knowledge.hierarchy.Hierarchy`. Noun phrases map to the longest
+compound WordNet knows ("tennis rackets" -> ``tennis_racket``; "red double decker bus" has no
+compound entry, so -> ``bus``), first sense by default.
+
+>>> noun_synset("tennis rackets"), noun_synset("women"), noun_synset("xyzzy")
+('tennis_racket.n.01', 'woman.n.01', None)
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from knowledge.hierarchy import get_hierarchy
+
+__all__ = ["CAPTION_PLURALS", "lemmatize", "noun_synset", "verb_synset"]
+
+# NLTK's MORPHOLOGICAL_SUBSTITUTIONS for nouns and verbs (WordNet's morph(7WN) detachment rules),
+# in NLTK's order, which decides the first result.
+_RULES: dict[str, tuple[tuple[str, str], ...]] = {
+    "n": (
+        ("s", ""), ("ses", "s"), ("ves", "f"), ("xes", "x"), ("zes", "z"),
+        ("ches", "ch"), ("shes", "sh"), ("men", "man"), ("ies", "y"),
+    ),
+    "v": (
+        ("s", ""), ("ies", "y"), ("es", "e"), ("es", ""),
+        ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", ""),
+    ),
+}  # fmt: skip
+
+#: Caption plurals that WordNet also lists as lemmas of their own whose *first* sense is not the
+#: visible thing a caption means ("men" -> work_force.n.01, "arms" -> weaponry.n.01, "shoes" ->
+#: place.n.06, "people" -> people.n.01, a social group). For these heads :func:`noun_synset`
+#: uses the singular. Only the head word is affected; :func:`lemmatize` stays NLTK-exact.
+#: Plurals whose own lemma *is* what captions mean ("glasses", "pants", "shorts", "stairs",
+#: "clothes", "fries", "bleachers") are deliberately absent.
+CAPTION_PLURALS: dict[str, str] = {
+    "people": "person", "men": "man", "arms": "arm", "hands": "hand", "legs": "leg",
+    "eyes": "eye", "teeth": "tooth", "shoes": "shoe", "letters": "letter", "numbers": "number",
+    "words": "word", "papers": "paper", "boards": "board", "spots": "spot", "stripes": "stripe",
+    "waters": "water", "whiskers": "whisker", "cards": "card", "bars": "bar", "sands": "sand",
+}  # fmt: skip
+
+# Determiners and pronouns: some are WordNet nouns ("a" adenine, "it" information technology,
+# "one" the number) but never the concept a caption phrase names.
+_FUNCTION_WORDS = frozenset(
+    "a an the this that these those some any each every its his her their my your our it he "
+    "she they them i we you me us".split()
+)
+_SYNSET_NAME = re.compile(r"^(?P<lemma>.+)\.(?P<pos>[nvasr])\.(?P<num>\d+)$")
+_STRIP = " \t\n\"'`.,;:!?()[]{}"
+
+
+def _check_pos(pos: str) -> str:
+    if pos not in ("n", "v"):
+        raise ValueError(f"pos must be 'n' or 'v', not {pos!r}")
+    return pos
+
+
+def _normalise(word: str) -> str:
+    return "_".join(word.strip().lower().split())
+
+
+def morphy_forms(form: str, pos: str = "n") -> list[str]:
+    """All base forms of ``form`` in WordNet, in NLTK ``_morphy`` order (may be empty).
+
+    >>> morphy_forms("glasses")
+    ['glasses', 'glass']
+    """
+    h = get_hierarchy()
+    index, exceptions = h.lemmas(_check_pos(pos)), h.exceptions(pos)
+    if form in exceptions:
+        candidates = exceptions[form]
+    else:
+        candidates = [form[: -len(old)] + new for old, new in _RULES[pos] if form.endswith(old)]
+    out: list[str] = []
+    for cand in [form, *candidates]:  # the form itself first, as NLTK checks it too
+        if cand in index and cand not in out:
+            out.append(cand)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def lemmatize(word: str, pos: str = "n") -> str:
+    """WordNet base form of ``word`` (NLTK ``morphy`` semantics), lowercased, multiwords joined
+    with underscores. A word WordNet does not know comes back normalised but otherwise unchanged
+    (where NLTK's ``morphy`` returns None).
+
+    >>> lemmatize("dogs"), lemmatize("glasses"), lemmatize("sitting", "v"), lemmatize("xyzzies")
+    ('dog', 'glasses', 'sit', 'xyzzies')
+    """
+    form = _normalise(word)
+    forms = morphy_forms(form, pos)
+    return forms[0] if forms else form
+
+
+def _pick(lemma: str, pos: str, sense: int) -> str:
+    h = get_hierarchy()
+    ids = h.lemmas(pos)[lemma]
+    return h.names[ids[min(max(sense, 0), len(ids) - 1)]]
+
+
+def _existing_name(text: str, pos: str) -> str | None:
+    """``text`` as a synset name of ``pos`` ("dog.n.1" is normalised to "dog.n.01"), else None."""
+    m = _SYNSET_NAME.match(text)
+    if m is None or m["pos"] != pos:
+        return None
+    name = f"{m['lemma']}.{pos}.{int(m['num']):02d}"
+    return name if name in get_hierarchy().ids else None
+
+
+def _tokens(phrase: str) -> list[str]:
+    tokens = [t.strip(_STRIP) for t in phrase.lower().replace("_", " ").split()]
+    return [t for t in tokens if t]
+
+
+def _head_lemma(word: str) -> str | None:
+    if word in CAPTION_PLURALS:
+        return CAPTION_PLURALS[word]
+    forms = morphy_forms(word, "n")
+    return forms[0] if forms else None
+
+
+def _noun_lemma(tokens: list[str]) -> str | None:
+    lemmas = get_hierarchy().noun_lemmas
+    for start in range(len(tokens) - 1):  # longest compound first, down to two words
+        words = tokens[start:]
+        forms = morphy_forms("_".join(words), "n")  # NLTK semantics on the whole compound
+        if forms:
+            return forms[0]
+        prefix = "_".join(words[:-1])
+        lasts = morphy_forms(words[-1], "n")
+        for last in lasts:  # e.g. "dining tables" -> dining_table
+            if f"{prefix}_{last}" in lemmas:
+                return f"{prefix}_{last}"
+        if len(words) == 2:  # spelled open, stored hyphenated or closed: "wine glass" -> wineglass
+            for joiner in ("-", ""):
+                forms = morphy_forms(joiner.join(words), "n")
+                forms += [f for f in (f"{words[0]}{joiner}{x}" for x in lasts) if f in lemmas]
+                if forms:
+                    return forms[0]
+    return _head_lemma(tokens[-1])
+
+
+@lru_cache(maxsize=65536)
+def noun_synset(phrase: str, sense: int = 0) -> str | None:
+    """The WordNet noun synset a concept phrase names, or None.
+
+    Tries the longest compound first, then shorter suffixes down to the head (last) word, each
+    with its last word lemmatised; leading determiners/pronouns are ignored. ``sense`` indexes
+    WordNet's sense list of the lemma found (clamped to it). An existing noun synset name is
+    returned unchanged.
+
+    >>> noun_synset("red double decker bus"), noun_synset("people"), noun_synset("dog.n.01")
+    ('bus.n.01', 'person.n.01', 'dog.n.01')
+    >>> noun_synset("hot dogs"), noun_synset("dog", sense=99), noun_synset("the")
+    ('hotdog.n.01', 'andiron.n.01', None)
+    """
+    text = phrase.strip().lower()
+    if not text:
+        return None
+    if _SYNSET_NAME.match(text):
+        return _existing_name(text, "n")
+    tokens = _tokens(text)
+    while tokens and tokens[0] in _FUNCTION_WORDS:
+        tokens = tokens[1:]
+    if not tokens:
+        return None
+    lemma = _noun_lemma(tokens)
+    if lemma is None and "-" in tokens[-1]:  # "ice-cream cone" style spellings WordNet splits
+        lemma = _noun_lemma(tokens[:-1] + [t for t in tokens[-1].split("-") if t])
+    return _pick(lemma, "n", sense) if lemma is not None else None
+
+
+@lru_cache(maxsize=65536)
+def verb_synset(word: str, sense: int = 0) -> str | None:
+    """The WordNet verb synset of a verb (or phrasal verb), or None.
+
+    The first word carries the inflection ("picking up" -> ``pick_up``); a phrasal verb
+    WordNet lacks falls back to its first word. An existing verb synset name is returned as is.
+
+    >>> verb_synset("sitting"), verb_synset("wears"), verb_synset("picking up"), verb_synset("on")
+    ('sit.v.01', 'wear.v.01', 'pick_up.v.01', None)
+    """
+    text = word.strip().lower()
+    if not text:
+        return None
+    if _SYNSET_NAME.match(text):
+        return _existing_name(text, "v")
+    tokens = _tokens(text)
+    if not tokens:
+        return None
+    lemmas = get_hierarchy().verb_lemmas
+    if len(tokens) > 1:
+        rest = "_".join(tokens[1:])
+        for first in morphy_forms(tokens[0], "v"):
+            if f"{first}_{rest}" in lemmas:
+                return _pick(f"{first}_{rest}", "v", sense)
+    forms = morphy_forms(tokens[0], "v")
+    return _pick(forms[0], "v", sense) if forms else None
+
+
+# Predicate normalisation lives in its own module (it is table-driven and long) but is part of
+# this module's public API; imported last because it builds on the functions above.
+from knowledge.predicates import canonical_predicate, predicate_verb_synset  # noqa: E402
+
+__all__ += ["canonical_predicate", "predicate_verb_synset"]

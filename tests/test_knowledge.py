@@ -1,0 +1,403 @@
+"""knowledge/: offline WordNet, concept -> synset, and distances checked against NLTK itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import knowledge
+from knowledge import (
+    ancestors,
+    canonical_predicate,
+    distance_matrix,
+    get_hierarchy,
+    is_hypernym,
+    lemmatize,
+    load_wordnet,
+    lowest_common_hypernym,
+    noun_synset,
+    num_ancestors,
+    path_distance,
+    predicate_verb_synset,
+    root_distance,
+    verb_synset,
+    wup_similarity,
+)
+from knowledge import hierarchy as kh
+from knowledge import provision
+
+NAMED_PAIRS = [
+    ("dog.n.01", "cat.n.01"),
+    ("girl.n.01", "woman.n.01"),
+    ("pizza.n.01", "food.n.01"),
+    ("laptop.n.01", "dog.n.01"),
+    ("dog.n.01", "dog.n.01"),
+    ("man.n.01", "person.n.01"),
+    ("tennis_racket.n.01", "baseball_bat.n.01"),
+    ("chef.n.01", "fireman.n.01"),  # NLTK's documented max_depth vs min_depth LCS case
+]
+
+
+@pytest.fixture(scope="module")
+def wn():
+    return load_wordnet()
+
+
+@pytest.fixture(scope="module")
+def h():
+    return get_hierarchy()
+
+
+@pytest.fixture(scope="module")
+def nouns(h):
+    return [n for n, verb in zip(h.names, h.is_verb.tolist(), strict=True) if not verb]
+
+
+@pytest.fixture(scope="module")
+def verbs(h):
+    return [n for n, verb in zip(h.names, h.is_verb.tolist(), strict=True) if verb]
+
+
+def _pairs(pool_a, pool_b, n, seed):
+    rng = random.Random(seed)
+    return [(rng.choice(pool_a), rng.choice(pool_b)) for _ in range(n)]
+
+
+# --- provisioning ---------------------------------------------------------------------------
+
+
+def test_cache_dir_precedence(monkeypatch, tmp_path):
+    monkeypatch.setenv("HALCECE_CACHE", str(tmp_path / "explicit"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert provision.cache_dir() == tmp_path / "explicit"
+    monkeypatch.delenv("HALCECE_CACHE")
+    assert provision.cache_dir() == tmp_path / "xdg" / "halcece"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert provision.cache_dir() == Path.home() / ".cache" / "halcece"
+
+
+def test_lexnames_is_the_standard_file():
+    lines = provision.lexnames_text().splitlines()
+    assert len(lines) == 45
+    assert lines[0] == "00\tadj.all\t3"
+    assert lines[3] == "03\tnoun.Tops\t1"
+    assert lines[29] == "29\tverb.body\t2"
+    assert lines[44] == "44\tadj.ppl\t3"
+
+
+def test_find_wordnet_reports_a_usable_source():
+    src = provision.find_wordnet()
+    assert src.ok and src.source in ("nltk_data", "system") and src.path is not None
+    assert src.fix == ""
+
+
+def test_missing_wordnet_names_the_fix(monkeypatch, tmp_path):
+    monkeypatch.setattr(provision, "_nltk_data_dirs", lambda: [tmp_path])
+    monkeypatch.setattr(provision, "SYSTEM_WORDNET_DIR", tmp_path / "none")
+    monkeypatch.delenv("WNHOME", raising=False)
+    monkeypatch.delenv("WNSEARCHDIR", raising=False)
+    src = provision.find_wordnet()
+    assert (src.ok, src.source, src.path) == (False, "missing", None)
+    assert src.fix == "apt-get install wordnet-base wordnet-sense-index"
+    with pytest.raises(provision.WordNetMissingError, match="apt-get install wordnet-base"):
+        provision.load_wordnet()
+
+
+def test_wnsearchdir_is_honoured(monkeypatch, tmp_path):
+    system = provision.find_wordnet()
+    if system.source != "system":
+        pytest.skip("WordNet comes from nltk_data here")
+    monkeypatch.setattr(provision, "_nltk_data_dirs", lambda: [])
+    monkeypatch.setattr(provision, "SYSTEM_WORDNET_DIR", tmp_path / "none")
+    monkeypatch.setenv("WNSEARCHDIR", str(system.path))
+    assert provision.find_wordnet().path == system.path
+
+
+def test_assembled_folder_has_lexnames_and_copies(tmp_path):
+    src = provision.find_wordnet()
+    if src.source != "system":
+        pytest.skip("WordNet comes from nltk_data here")
+    out = provision.assemble_system_wordnet(src.path, tmp_path / "wn")
+    assert (out / "lexnames").read_text() == provision.lexnames_text()
+    assert (out / "data.noun").stat().st_size == (src.path / "data.noun").stat().st_size
+    assert not (out / "data.noun").is_symlink()  # NLTK refuses symlinked corpus files
+    provision.assemble_system_wordnet(src.path, out)  # idempotent
+
+
+# --- the index and its cache ----------------------------------------------------------------
+
+
+def test_index_matches_nltk_depths_and_lemmas(wn, h):
+    rng = random.Random(7)
+    for name in rng.sample(h.names, 400) + ["entity.n.01", "sit.v.01", "dog.n.01"]:
+        s, i = wn.synset(name), h.ids[name]
+        assert (int(h.min_depth[i]), int(h.max_depth[i])) == (s.min_depth(), s.max_depth())
+        parents = {p.name() for p in s.hypernyms() + s.instance_hypernyms()}
+        assert {h.names[p] for p in h.parents(i)} == parents
+    for lemma in ["dog", "hot_dog", "people", "bank", "tennis_racket"]:  # no other morphy forms
+        assert [h.names[i] for i in h.noun_lemmas[lemma]] == [
+            s.name() for s in wn.synsets(lemma, "n")
+        ]
+    assert [h.names[i] for i in h.verb_lemmas["sit"]] == [s.name() for s in wn.synsets("sit", "v")]
+    assert h.noun_exceptions["mice"] == ["mouse"] and h.verb_exceptions["sat"] == ["sit"]
+
+
+def test_cache_file_loads_in_a_fresh_process(h):
+    path = kh.index_path()
+    assert path.is_file()
+    code = (
+        "import sys, time, json\n"
+        "import knowledge.hierarchy as kh\n"
+        "def refuse(*a, **k): raise AssertionError('index rebuilt instead of loaded')\n"
+        "kh.build_hierarchy = refuse\n"
+        "t = time.perf_counter(); h = kh.get_hierarchy(); dt = time.perf_counter() - t\n"
+        "print(json.dumps({'n': len(h), 'seconds': dt, 'nltk': 'nltk' in sys.modules}))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy()
+    )
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["n"] == len(h)
+    assert report["nltk"] is False  # loading the index never imports NLTK
+    assert report["seconds"] < 2.0  # ~0.1 s measured; generous for loaded CI machines
+
+
+def test_stale_or_broken_cache_is_rejected(h, tmp_path):
+    path = tmp_path / kh.INDEX_FILENAME
+    kh._write_index(path, "key-A", h)
+    assert kh._read_index(path, "key-B") is None
+    assert len(kh._read_index(path, "key-A")) == len(h)
+    path.write_bytes(path.read_bytes()[:1000])
+    assert kh._read_index(path, "key-A") is None
+    assert not list(tmp_path.glob("*.tmp"))  # atomic write leaves no temp files
+
+
+def test_source_key_tracks_the_wordnet_location(tmp_path):
+    src = provision.find_wordnet()
+    assert str(src.path.resolve()) in kh.source_key(src)
+    for name in kh._KEY_FILES:
+        (tmp_path / name).write_text("x")
+    other = provision.WordNetSource(True, "system", tmp_path, "")
+    assert kh.source_key(other) != kh.source_key(src)
+
+
+# --- distances against NLTK -----------------------------------------------------------------
+
+
+def _check_pair(wn, a, b, simulate_root):
+    sa, sb = wn.synset(a), wn.synset(b)
+    assert path_distance(a, b) == sa.shortest_path_distance(sb, simulate_root=simulate_root)
+    assert wup_similarity(a, b) == pytest.approx(sa.wup_similarity(sb), abs=1e-12)
+    lch = sa.lowest_common_hypernyms(sb)
+    assert lowest_common_hypernym(a, b) == (lch[0].name() if lch else None)
+
+
+def test_named_pairs_match_nltk(wn):
+    for a, b in NAMED_PAIRS:
+        _check_pair(wn, a, b, simulate_root=False)
+        _check_pair(wn, b, a, simulate_root=False)
+
+
+def test_random_noun_pairs_match_nltk(wn, nouns):
+    for a, b in _pairs(nouns, nouns, 400, seed=1):
+        _check_pair(wn, a, b, simulate_root=False)
+        assert root_distance(a) == wn.synset(a).min_depth()
+
+
+def test_random_verb_pairs_match_nltk_with_simulated_root(wn, verbs):
+    for a, b in _pairs(verbs, verbs, 300, seed=2):
+        _check_pair(wn, a, b, simulate_root=True)
+        paths = wn.synset(a)._shortest_hypernym_paths(simulate_root=True)
+        assert root_distance(a) == next(d for s, d in paths.items() if s.name() == "*ROOT*")
+
+
+def test_noun_vs_verb(wn, nouns, verbs):
+    for a, b in _pairs(nouns, verbs, 50, seed=3):
+        assert path_distance(a, b) is None
+        assert lowest_common_hypernym(a, b) is None
+        assert wup_similarity(a, b) == pytest.approx(wn.synset(a).wup_similarity(wn.synset(b)))
+
+
+def test_hypernym_relations_of_the_paper_examples():
+    assert is_hypernym("woman.n.01", "girl.n.01") and not is_hypernym("girl.n.01", "woman.n.01")
+    assert lowest_common_hypernym("girl.n.01", "woman.n.01") == "woman.n.01"  # O: over-spec.
+    assert noun_synset("food") == "food.n.01"
+    assert is_hypernym("food.n.01", "pizza.n.01")
+    assert lowest_common_hypernym("food.n.01", "pizza.n.01") == "food.n.01"  # U: under-spec.
+    assert is_hypernym("dog.n.01", "dog.n.01")  # reflexive by design
+    assert path_distance("dog.n.01", "laptop.n.01") > path_distance("dog.n.01", "cat.n.01")
+    assert root_distance("entity.n.01") == 0 and root_distance("dog.n.01") == 8
+
+
+def test_ancestors(wn):
+    anc = ancestors("pizza.n.01")
+    assert anc["pizza.n.01"] == 0 and anc["food.n.01"] == 3 and anc["entity.n.01"] == 7
+    paths = wn.synset("pizza.n.01")._shortest_hypernym_paths(simulate_root=False)
+    assert anc == {s.name(): d for s, d in paths.items()}
+    assert num_ancestors("pizza.n.01") == len(anc) - 1
+    assert num_ancestors("entity.n.01") == 0
+
+
+def test_unknown_synset_raises():
+    with pytest.raises(knowledge.UnknownSynsetError):
+        path_distance("dog.n.01", "nope.n.01")
+    with pytest.raises(KeyError):
+        distance_matrix(["nope.n.01"], ["dog.n.01"])
+
+
+def test_distance_matrix_equals_pairwise(nouns, verbs):
+    rng = random.Random(4)
+    a = rng.sample(nouns, 40) + rng.sample(verbs, 10) + [None, "dog.n.01", "dog.n.01"]
+    b = rng.sample(nouns, 30) + rng.sample(verbs, 10) + [None, "dog.n.01", "cat.n.01"]
+    m = distance_matrix(a, b)
+    assert m.shape == (len(a), len(b)) and m.dtype == np.float64
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            d = None if x is None or y is None else path_distance(x, y)
+            assert m[i, j] == (np.inf if d is None else d), (x, y)
+    assert distance_matrix([], b).shape == (0, len(b))
+    assert distance_matrix(a, []).shape == (len(a), 0)
+
+
+def test_distance_matrix_is_fast(nouns):
+    import time
+
+    rng = random.Random(5)
+    a, b = rng.sample(nouns, 500), rng.sample(nouns, 500)
+    distance_matrix(a[:5], b[:5])  # warm imports, not the ancestor caches of a and b
+    t = time.perf_counter()
+    distance_matrix(a, b)
+    assert time.perf_counter() - t < 0.5  # ~0.02 s measured cold; generous for slow CI
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_distance_properties(data, nouns):
+    a = data.draw(st.sampled_from(nouns))
+    b = data.draw(st.sampled_from(nouns))
+    d = path_distance(a, b)
+    assert d == path_distance(b, a)
+    assert (d == 0) == (a == b)
+    assert d <= root_distance(a) + root_distance(b)  # entity.n.01 is always a common ancestor
+    lch = lowest_common_hypernym(a, b)
+    assert is_hypernym(lch, a) and is_hypernym(lch, b)
+    assert 0.0 < wup_similarity(a, b) <= 1.0
+
+
+# --- concepts -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("phrase", "expected"),
+    [
+        ("tennis racket", "tennis_racket.n.01"),
+        ("tennis rackets", "tennis_racket.n.01"),
+        ("dogs", "dog.n.01"),
+        ("women", "woman.n.01"),
+        ("people", "person.n.01"),
+        ("men", "man.n.01"),
+        ("glasses", "spectacles.n.01"),
+        ("hot dogs", "hotdog.n.01"),  # WordNet's first sense of hot_dog
+        ("red double decker bus", "bus.n.01"),
+        ("a man", "man.n.01"),
+        ("Dog", "dog.n.01"),
+        ("dog.n.01", "dog.n.01"),
+        ("dog.n.1", "dog.n.01"),
+        ("wine glasses", "wineglass.n.01"),
+        ("xyzzy", None),
+        ("", None),
+        ("the", None),
+        ("perro", None),
+        ("dog.v.01", None),
+        ("run.v.01", None),
+    ],
+)
+def test_noun_synset(phrase, expected):
+    assert noun_synset(phrase) == expected
+
+
+def test_noun_synset_sense_is_clamped(wn):
+    senses = [s.name() for s in wn.synsets("dog", "n")]
+    assert noun_synset("dog", sense=1) == senses[1]
+    assert noun_synset("dog", sense=999) == senses[-1]
+    assert noun_synset("dog", sense=-3) == senses[0]
+
+
+def test_verb_synset():
+    assert verb_synset("sitting") == "sit.v.01"
+    assert verb_synset("wears") == "wear.v.01"
+    assert verb_synset("picking up") == "pick_up.v.01"
+    assert verb_synset("sit.v.01") == "sit.v.01"
+    assert verb_synset("on") is None and verb_synset("xyzzy") is None
+
+
+def test_lemmatize_matches_nltk_morphy(wn, h):
+    rng = random.Random(6)
+    for pos, lemmas, suffixes in (
+        ("n", h.noun_lemmas, ("", "s", "es", "ies")),
+        ("v", h.verb_lemmas, ("", "s", "ed", "ing", "es")),
+    ):
+        words = [w + s for w in rng.sample(sorted(lemmas), 300) for s in suffixes]
+        words += rng.sample(sorted(h.exceptions(pos)), 200)
+        for w in words:
+            expected = wn.morphy(w, pos)
+            assert lemmatize(w, pos) == (expected if expected is not None else w), (w, pos)
+    assert lemmatize("glasses") == "glasses" and lemmatize("women") == "woman"
+    assert lemmatize("sitting", "v") == "sit" and lemmatize("Hot Dogs") == "hot_dog"
+    with pytest.raises(ValueError):
+        lemmatize("red", "a")
+
+
+# --- predicates -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("canon", "synonyms"),
+    [
+        ("next to", ["next to", "beside", "by", "near", "close to", "alongside", "is next to"]),
+        ("on", ["on", "on top of", "atop", "upon", "is on", "on a", "on the"]),
+        ("in front of", ["in front of", "is in front of the"]),
+        ("behind", ["behind", "in back of"]),
+        ("under", ["under", "underneath", "beneath", "below"]),
+        ("in", ["in", "inside", "inside of", "within"]),
+        ("above", ["above", "over"]),
+        ("wear", ["wearing", "wears", "is wearing", "dressed in", "has on"]),
+        ("have", ["has", "have", "with"]),
+        ("hold", ["holding", "holds", "is holding"]),
+    ],
+)
+def test_canonical_predicate_table(canon, synonyms):
+    for text in synonyms:
+        assert canonical_predicate(text) == canon, text
+
+
+@pytest.mark.parametrize(
+    ("text", "canon", "verb"),
+    [
+        ("is sitting on", "sit on", "sit.v.01"),
+        ("sits on top of", "sit on", "sit.v.01"),
+        ("Standing beside", "stand next to", "stand.v.01"),
+        ("has been sitting on", "sit on", "sit.v.01"),
+        ("parked near", "park next to", "park.v.01"),
+        ("held by", "hold by", "keep.v.01"),  # passive agent: "by" is not "next to" here
+        ("riding", "ride", "ride.v.01"),
+        ("next to", "next to", None),
+        ("part of", "part of", None),
+        ("is", "be", "be.v.01"),
+        ("not on", "not on", None),
+        ("", "", None),
+    ],
+)
+def test_canonical_predicate_with_verbs(text, canon, verb):
+    assert canonical_predicate(text) == canon
+    assert predicate_verb_synset(text) == verb
