@@ -55,15 +55,20 @@ class Explainer:
     def explain_graphs(self, caption_graph: SceneGraph, image_graph: SceneGraph, *,
                        id: str | None = None, model: str | None = None) -> Explanation:
         """Explain an already parsed caption graph against an image graph."""
+        # Object labels alone say nothing about relations: then roles are not judged at all.
+        judge_roles = bool(image_graph.relations)
         sub, dele, ins = self.costs.node_costs(caption_graph, image_graph)
-        m = match(sub, dele, ins, edges(caption_graph), edges(image_graph), self.costs.relation)
+        m = match(sub, dele, ins, edges(caption_graph) if judge_roles else [], edges(image_graph),
+                  self.costs.relation)
         obj_edits, classes = object_edits(caption_graph, image_graph, m, sub, dele)
-        rel_edits = role_edits(caption_graph, image_graph, m, classes,
-                               self.costs.relation.substitute, self.costs.relation.delete)
+        rel_edits = role_edits(caption_graph, image_graph, m, classes, self.costs.relation.substitute,
+                               self.costs.relation.delete) if judge_roles else []
         edits = obj_edits + rel_edits
         judged = [i for i, c in classes.items() if c != "?"]
         unknown = [caption_graph.concepts[i].text for i, c in classes.items() if c == "?"]
         warnings = [f"not in WordNet, not judged: {', '.join(unknown)}"] if unknown else []
+        if not judge_roles and caption_graph.relations:
+            warnings.append("the image side has no relations: roles not judged")
         if not caption_graph.concepts and caption_graph.text.strip():
             warnings.append("no objects found in the caption")
         ancestors = [num_ancestors(caption_graph.concepts[i].synset) for i in judged
@@ -72,7 +77,7 @@ class Explainer:
             caption=caption_graph.text, caption_graph=caption_graph, image_graph=image_graph,
             edits=edits,
             objects=object_metrics(obj_edits, len(judged), len(image_graph.concepts), ancestors),
-            roles=role_metrics(rel_edits, len(caption_graph.relations), len(image_graph.relations)),
+            roles=role_metrics(rel_edits, len(caption_graph.relations), len(image_graph.relations), judge_roles),
             counterfactual=counterfactual(caption_graph, image_graph, edits),
             cost=m.cost, id=id, model=model, warnings=warnings,
         )

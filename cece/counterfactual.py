@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from cece.costs import PREPOSITIONS, relation_key
 from cece.edits import Edit
 from parsers import SceneGraph, Span
 
@@ -29,6 +30,30 @@ def inflect(lemma: str, plural: bool) -> str:
     if re.search(r"[^aeiou]y$", lemma):
         return lemma[:-1] + "ies"
     return lemma + "s"
+
+
+def gerund(verb: str) -> str:
+    """The -ing form of a regular English verb ("sit" -> "sitting", "ride" -> "riding")."""
+    if verb.endswith("ie"):
+        return verb[:-2] + "ying"
+    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):
+        return verb[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
+
+
+def predicate_like(target: str, source: str) -> str:
+    """The target predicate in the verb form of the caption's ("chasing" + "catch" -> "catching")."""
+    words = target.split()
+    if not words or relation_key(target) == target and len(words) == 1 and target in PREPOSITIONS:
+        return target
+    head = source.split()[0].lower() if source.split() else ""
+    if head.endswith("ing") and words[0] not in PREPOSITIONS:
+        words[0] = gerund(words[0])
+    elif head.endswith("s") and not head.endswith("ss") and words[0] not in PREPOSITIONS:
+        words[0] = inflect(words[0], True)
+    return " ".join(words)
 
 
 def apply_operations(text: str, operations: list[Operation]) -> str:
@@ -77,22 +102,43 @@ def counterfactual(caption: SceneGraph, image: SceneGraph, edits: list[Edit]) ->
             continue
         r = caption.relations[e.source_index]
         if e.op == "replace":
-            t = image.relations[e.target_index]
-            for end, target_node in ((r.subject, t.subject), (r.object, t.object)):
-                c = caption.concepts[end]
-                tgt = image.concepts[target_node]
-                if end not in replaced and c.lemma != tgt.lemma and c.spans:
-                    ops.append((*c.spans[0], inflect(tgt.lemma, c.plural)))
-                    replaced.add(end)
-            if r.span and t.canonical != r.canonical and t.predicate:
-                ops.append((*r.span, t.predicate))
-        elif e.op == "delete" and r.span:
-            obj = caption.concepts[r.object]
-            span = _cover(r.span, _phrase(obj)) if r.span[0] < (_phrase(obj) or r.span)[0] else r.span
-            needed = sum(1 for x in caption.relations if x.object == r.object or x.subject == r.object) > 1
-            if not needed and span:
-                ops.append((*span, ""))
+            ops += _role_replacement(caption, image, r, image.relations[e.target_index], replaced)
+        else:
+            ops += _role_deletion(caption, r)
     return apply_operations(caption.text, [o for o in ops if o])
+
+
+def _used_elsewhere(caption: SceneGraph, node: int, relation) -> bool:
+    return any(x is not relation and node in (x.subject, x.object) for x in caption.relations)
+
+
+def _role_replacement(caption: SceneGraph, image: SceneGraph, r, t, replaced: set[int]) -> list[Operation]:
+    """Rewrite a replaced triple: the predicate, or an end that only this triple speaks of.
+
+    An end that other triples of the caption also use stays as it is (rewriting "woman" to fix one
+    wrong triple would break the others); the wrong triple is then dropped from the text instead.
+    """
+    ops: list[Operation] = []
+    for end, target_node in ((r.subject, t.subject), (r.object, t.object)):
+        c, tgt = caption.concepts[end], image.concepts[target_node]
+        if end in replaced or c.lemma == tgt.lemma or not c.spans:
+            continue
+        if _used_elsewhere(caption, end, r):
+            return _role_deletion(caption, r)
+        ops.append((*c.spans[0], inflect(tgt.lemma, c.plural)))
+        replaced.add(end)
+    if r.span and relation_key(t.canonical) != relation_key(r.canonical) and t.canonical:
+        ops.append((*r.span, predicate_like(t.canonical, r.predicate)))
+    return ops
+
+
+def _role_deletion(caption: SceneGraph, r) -> list[Operation]:
+    """Drop a wrong triple from the text: its predicate and the object phrase after it, unless
+    the object is needed by another triple."""
+    obj = _phrase(caption.concepts[r.object])
+    if not r.span or not obj or obj[0] < r.span[0] or _used_elsewhere(caption, r.object, r):
+        return []
+    return [(*_cover(r.span, obj), "")]
 
 
 def _deletion(caption: SceneGraph, i: int) -> Operation | None:

@@ -60,6 +60,7 @@ class RoleMetrics:
     i: int = 0
     hal_rate: float = 0.0
     granularity: float = 1.0
+    judged: bool = True  # False when the image side has no relations to judge roles against
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -93,7 +94,7 @@ def object_metrics(edits: Iterable[Edit], n_objects: int, n_image_objects: int,
     )
 
 
-def role_metrics(edits: Iterable[Edit], n_roles: int, n_image_roles: int) -> RoleMetrics:
+def role_metrics(edits: Iterable[Edit], n_roles: int, n_image_roles: int, judged: bool = True) -> RoleMetrics:
     """Role (triple) metrics of one caption from its relation-level edits."""
     counts = {k: 0 for k in "DRI"}
     for e in edits:
@@ -102,7 +103,7 @@ def role_metrics(edits: Iterable[Edit], n_roles: int, n_image_roles: int) -> Rol
     return RoleMetrics(
         n_roles=n_roles, d=counts["D"], r=counts["R"], i=counts["I"],
         hal_rate=_rate(counts["D"] + counts["R"], n_roles),
-        granularity=1.0 - _rate(counts["I"], n_image_roles) if n_image_roles else 1.0,
+        granularity=1.0 - _rate(counts["I"], n_image_roles) if n_image_roles else 1.0, judged=judged,
     )
 
 

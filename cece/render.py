@@ -30,12 +30,13 @@ def marked_caption(e: Explanation) -> Text:
     return text
 
 
-def _fmt(x) -> str:
+def _fmt(x) -> Text:
+    """A cell as plain Text: triples like [dog, on, lap] must not be read as rich markup."""
     if x is None:
-        return "-"
+        return Text("-")
     if isinstance(x, list):
-        return "[" + ", ".join(map(str, x)) + "]"
-    return str(x)
+        return Text("[" + ", ".join(map(str, x)) + "]")
+    return Text(str(x))
 
 
 def edits_table(e: Explanation) -> Table:

@@ -1,0 +1,225 @@
+"""Caption text -> SceneGraph, many captions at a time.
+
+SceneGraphParser's spaCy backend does the parsing logic, but on Docs that ``nlp.pipe`` produced in
+batches (upstream would call spaCy once per sentence); the repairs in :mod:`parsers.repairs` and
+:mod:`parsers.modifiers` then fix what upstream gets wrong for judging captions, and every concept
+and relation gets a WordNet synset and exact char spans into the caption.
+
+>>> p = CaptionParser()
+>>> g = p.parse("A dog sitting on a man's lap.")
+>>> [(c.lemma, c.synset, g.text[slice(*c.spans[0])]) for c in g.concepts]
+[('dog', 'dog.n.01', 'dog'), ('man', 'man.n.01', 'man'), ('lap', 'lap.n.01', 'lap')]
+>>> [(r.predicate, g.text[slice(*r.span)]) for r in g.relations]
+[('sitting on', 'sitting on'), ("'s", "'s")]
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator
+
+import knowledge
+from parsers import repairs
+from parsers.attributes import ADJECTIVE_COMPOUNDS, QUANTIFIER_NOUNS, group_attributes
+from parsers.draft import Draft, Mention, from_upstream
+from parsers.modifiers import mark_uncertain, modifier_values
+from parsers.scene_graph import Concept, Relation, SceneGraph
+from parsers.spacy_model import load_spacy
+
+
+class UpstreamOnDocs:
+    """SceneGraphParser's real spaCy backend, fed Docs parsed elsewhere.
+
+    The backend is built with ``__new__`` so that it never calls ``spacy.load`` itself; its
+    ``nlp`` is a callable that hands back the Doc being parsed. Not thread-safe (one Doc at a time).
+    """
+
+    def __init__(self) -> None:
+        import sng_parser.backends  # noqa: F401  (registers the backend)
+        from sng_parser.parser import Parser
+
+        # ``SpacyParser`` itself is None in its module: the registering decorator returns None.
+        cls = Parser._backend_registry["spacy"]
+        self._backend = cls.__new__(cls)
+        self._backend.model = None
+        self._backend.nlp = self._feed
+        self._doc: Any = None
+
+    def _feed(self, _text: str) -> Any:
+        return self._doc
+
+    def parse_doc(self, doc: Any) -> dict:
+        """Upstream's ``{"entities": [...], "relations": [...]}`` for an already parsed Doc."""
+        self._doc = doc
+        try:
+            return self._backend.parse("")  # the text is unused: _feed returns the Doc
+        finally:
+            self._doc = None
+
+
+def upstream_backend() -> UpstreamOnDocs:
+    """A fresh :class:`UpstreamOnDocs` (one per thread)."""
+    return UpstreamOnDocs()
+
+
+class CaptionParser:
+    """Parses captions into scene graphs; load once, then ``parse`` or ``parse_many``.
+
+    ``nlp`` is a loaded spaCy pipeline (default: the installed English model without NER, which
+    the parser never uses, and with the equivalent fast attribute ruler of
+    :mod:`parsers.fast_attributes`). Results are deterministic and do not depend on batching.
+    """
+
+    def __init__(self, nlp: Any = None, batch_size: int = 256) -> None:
+        self.nlp = nlp if nlp is not None else load_spacy(exclude=("ner",), fast_attributes=True)
+        self.batch_size = batch_size
+        self._upstream = UpstreamOnDocs()
+        # Lookups repeat across captions ("man", "on"); plain dicts beat re-asking WordNet.
+        self._synsets: dict[str, str | None] = {}
+        self._predicates: dict[str, tuple[str, str | None]] = {}
+
+    # -- public API --------------------------------------------------------------------------
+    def parse(self, text: str) -> SceneGraph:
+        """One caption -> SceneGraph (char spans index ``text``)."""
+        _check(text)
+        return self.parse_doc(self.nlp(text)) if text.strip() else SceneGraph(text=text)
+
+    def parse_many(self, texts: Iterable[str], batch_size: int | None = None) -> Iterator[SceneGraph]:
+        """Stream of SceneGraphs, one per caption, in order; spaCy parses ``batch_size`` at a time."""
+        size = batch_size or self.batch_size
+        for doc in self.nlp.pipe(map(_check, texts), batch_size=size):
+            yield self.parse_doc(doc)
+
+    def parse_doc(self, doc: Any) -> SceneGraph:
+        """A SceneGraph from a Doc this parser's pipeline produced."""
+        text = doc.text
+        if not text.strip():
+            return SceneGraph(text=text)
+        d = from_upstream(doc, self._upstream.parse_doc(doc), self._joins, text)
+        repairs.split_possessives(d)
+        repairs.recover_prep_relations(d)
+        repairs.resolve_pronouns(d)
+        repairs.fold_quantifiers(d, QUANTIFIER_NOUNS)
+        repairs.merge_alternatives(d)
+        repairs.drop_negated(d)
+        repairs.drop_copulas(d)
+        mark_uncertain(d)
+        return self._build(d)
+
+    # -- building ----------------------------------------------------------------------------
+    def _build(self, d: Draft) -> SceneGraph:
+        doc = d.doc
+        graph = SceneGraph(text=d.text)
+        alive = sorted((i for i, m in enumerate(d.mentions) if m.alias is None),
+                       key=lambda i: d.mentions[i].root)
+        index = {i: graph.add_concept(self._concept(d, d.mentions[i])) for i in alive}
+        for k in repairs.finish_links(d):
+            text = d.predicate_text(k)
+            canonical, verb = self._predicate(k.canonical_text or text)
+            graph.add_relation(Relation(subject=index[k.subject], predicate=text, object=index[k.object],
+                                        canonical=canonical, verb_synset=verb, span=d.predicate_span(k)))
+        return graph
+
+    def _concept(self, d: Draft, m: Mention) -> Concept:
+        doc = d.doc
+        heads, lemma, synset, leftovers = self._name(doc, m)
+        values, counts = modifier_values(doc, m, set(heads))
+        attributes = group_attributes([doc[i].lower_ for i in leftovers] + values)
+        counts = list(dict.fromkeys(counts + m.counts))
+        if counts:
+            attributes["count"] = counts
+        start, end = m.phrase or (m.start, m.end)
+        for s, e in m.extra_spans:
+            start, end = min(start, s), max(end, e)
+        first, head_end, last, root = doc[heads[0]], doc[heads[-1]], doc[end - 1], doc[m.root]
+        head_span = (first.idx, head_end.idx + len(head_end.text))
+        return Concept(
+            text=d.text[head_span[0]:head_span[1]],
+            lemma=lemma,
+            synset=synset,
+            attributes=attributes,
+            spans=[head_span],
+            phrase_span=_strip_span(d.text, doc[start].idx, last.idx + len(last.text)),
+            uncertain=m.uncertain,
+            alternatives=[self._name(doc, d.mentions[a])[1] for a in m.alternatives],
+            plural=root.tag_ in ("NNS", "NNPS"),
+        )
+
+    def _name(self, doc: Any, m: Mention) -> tuple[list[int], str, str | None, list[int]]:
+        """(head tokens, lemma, synset, compound words left as modifiers). A compound is kept as
+        the name ("tennis racket") only when WordNet knows it as something other than its last
+        word; otherwise the last word names the object and the rest are attributes ("city")."""
+        root = doc[m.root]
+        if m.tail is not None:
+            tail = doc[m.tail]
+            surface = f"{root.lower_} {tail.lower_}"
+            s = self._synset(surface)
+            return [root.i, tail.i], f"{root.lower_} {self._lemma(tail, s)}", s, []
+        # WordNet looks the surface word up itself (plural-aware: "glasses" -> spectacles.n.01)
+        base_synset = self._synset(root.lower_)
+        base = self._lemma(root, base_synset)
+        run = []  # compound words directly before the head
+        j = root.i - 1
+        while j >= m.start and (doc[j].dep_ == "compound" or (
+                doc[j].dep_ == "amod" and f"{doc[j].lower_} {base}" in ADJECTIVE_COMPOUNDS)):
+            if doc[j].head.i <= j or doc[j].head.i > root.i:
+                break
+            run.insert(0, j)
+            j -= 1
+        for k in range(len(run)):
+            words = [doc[x].lower_ for x in run[k:]]
+            s = self._synset(" ".join(words + [root.lower_]))
+            if s is not None and s != base_synset:
+                return run[k:] + [root.i], " ".join(words + [base]), s, _compounds(doc, run[:k])
+        return [root.i], base, base_synset, _compounds(doc, run)
+
+    def _lemma(self, tok: Any, synset: str | None) -> str:
+        """spaCy's lemma (men -> man, shoes -> shoe), unless WordNet reads the surface form as
+        another thing (glasses -> spectacles, not glass; fries -> french fries, not fry)."""
+        surface = tok.lower_
+        if tok.pos_ in ("PROPN", "PRON"):
+            return surface
+        lemma = tok.lemma_.lower() or surface
+        if lemma != surface and self._synset(lemma) != synset:
+            return surface
+        return lemma
+
+    def _joins(self, word: str, next_word: str) -> bool:
+        """Do two words name one thing WordNet knows ("fire hydrant") other than either word?
+        (A lookup that falls back to the last word answers with that word's synset.)"""
+        s = self._synset(f"{word} {next_word}")
+        return s is not None and s != self._synset(word) and s != self._synset(next_word)
+
+    def _synset(self, phrase: str) -> str | None:
+        try:
+            return self._synsets[phrase]
+        except KeyError:
+            s = self._synsets[phrase] = knowledge.noun_synset(phrase)
+            return s
+
+    def _predicate(self, text: str) -> tuple[str, str | None]:
+        try:
+            return self._predicates[text]
+        except KeyError:
+            pair = (knowledge.canonical_predicate(text), knowledge.predicate_verb_synset(text))
+            self._predicates[text] = pair
+            return pair
+
+
+def _compounds(doc: Any, tokens: list[int]) -> list[int]:
+    """Noun modifiers left out of a name ("city" street), which become attributes."""
+    return [x for x in tokens if doc[x].dep_ == "compound"]
+
+
+def _strip_span(text: str, a: int, b: int) -> tuple[int, int]:
+    """The span without surrounding whitespace (spaCy keeps runs of spaces as tokens)."""
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    return (a, b)
+
+
+def _check(text: Any) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"a caption must be a str, got {type(text).__name__}")
+    return text

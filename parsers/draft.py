@@ -1,0 +1,208 @@
+"""The working state between SceneGraphParser's output and a SceneGraph: token-level mentions
+and links that the repair steps (:mod:`parsers.repairs`) edit in place.
+
+Upstream's entities carry token bounds but its relations carry only text; ``from_upstream``
+recovers the predicate *tokens* of every relation from the dependency tree, so that char spans
+are exact and the predicate can be corrected (``"in front"`` -> ``"in front of"``).
+
+>>> from parsers.spacy_model import load_spacy
+>>> from parsers.caption import upstream_backend
+>>> doc = load_spacy()("A man in front of a bus.")
+>>> d = from_upstream(doc, upstream_backend().parse_doc(doc))
+>>> [(doc[m.root].text) for m in d.mentions], [d.predicate_text(k) for k in d.links]
+(['man', 'bus'], ['in front of'])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+# Multiword prepositions built around a noun ("in front of"): the noun is not an object.
+NOUN_PREPS = frozenset("""in front of|on top of|on the top of|at the top of|on the side of|on side of
+|by the side of|at the side of|on the other side of|on either side of|in the middle of
+|in the center of|in the centre of|at the end of|at the edge of|on the edge of|in the back of
+|at the back of|on the back of|at the bottom of|on the bottom of|in the corner of|to the left of
+|to the right of|on the left of|on the right of|on the front of|at the front of|in the midst of
+|to the side of|in the front of|at the corner of|on the corner of|at the rear of|in the rear of
+|on the surface of|in the shade of|at the foot of|on the outside of|on the inside of""".replace(
+    "\n", "").split("|"))
+# Adverbs/adjectives that form one phrase with the preposition after them ("next to", "full of").
+# Other adjectives ("asleep on a bed") are attributes of the subject; prepositions always chain
+# ("out of", "in between").
+CHAIN_WORDS = frozenset("""next close closer near nearer out away ahead across inside outside off
+up down full together along apart instead right left behind over back""".split())
+_CHAIN_DEP = frozenset(("prep", "advmod", "amod", "acomp", "pcomp", "npadvmod"))
+_SPLIT_DEPS = frozenset(("amod", "compound", "appos", "npadvmod"))
+_SPLIT_POS = frozenset(("NOUN", "ADJ", "PROPN"))
+_OBJ_DEPS = frozenset(("dobj", "attr", "oprd", "dative", "ccomp", "xcomp"))
+
+
+@dataclass
+class Mention:
+    """One noun phrase: ``root`` token, chunk bounds ``start``/``end`` (token indices, end
+    exclusive), and what the repairs decide about it. ``alias`` >= 0 redirects every link to
+    another mention; ``alias == DROPPED`` removes the mention and its links."""
+
+    root: int
+    start: int
+    end: int
+    alias: int | None = None
+    uncertain: bool = False
+    alternatives: list[int] = field(default_factory=list)  # mention indices
+    counts: list[str] = field(default_factory=list)
+    extra_spans: list[tuple[int, int]] = field(default_factory=list)  # token ranges of alternatives
+    phrase: tuple[int, int] | None = None  # token range of the whole phrase when not start..end
+    tail: int | None = None  # second word of a compound spaCy split off ("fire | hydrant")
+
+
+DROPPED = -1
+
+
+@dataclass
+class Link:
+    """A relation between two mentions; ``tokens`` are the predicate's token indices.
+    ``canonical_text`` overrides the text given to ``canonical_predicate`` (possessives)."""
+
+    subject: int
+    object: int
+    tokens: tuple[int, ...]
+    canonical_text: str | None = None
+
+
+@dataclass
+class Draft:
+    """One caption being repaired: its Doc, mentions, links and a token -> mention index."""
+
+    doc: Any
+    mentions: list[Mention]
+    links: list[Link]
+    tok2m: list[int]  # token index -> mention index, -1 outside every mention
+    text: str = ""  # doc.text, once: spaCy rebuilds it from every token on each access
+
+    def add_mention(self, m: Mention) -> int:
+        self.mentions.append(m)
+        idx = len(self.mentions) - 1
+        for i in range(m.start, m.end):
+            self.tok2m[i] = idx
+        return idx
+
+    def resolve(self, idx: int) -> int:
+        """Follow aliases to the mention that stands for ``idx`` (or DROPPED)."""
+        seen = 0
+        while idx >= 0 and self.mentions[idx].alias is not None and seen < 16:
+            idx = self.mentions[idx].alias  # type: ignore[assignment]
+            seen += 1
+        return idx
+
+    def predicate_text(self, link: Link) -> str:
+        a, b = self.doc[link.tokens[0]], self.doc[link.tokens[-1]]
+        return self.text[a.idx:b.idx + len(b.text)]
+
+    def predicate_span(self, link: Link) -> tuple[int, int]:
+        a, b = self.doc[link.tokens[0]], self.doc[link.tokens[-1]]
+        return (a.idx, b.idx + len(b.text))
+
+
+def flatten(tok: Any) -> Iterator[Any]:
+    """A token and its conjuncts ("the dog and the bird"), as upstream expands them."""
+    yield tok
+    for c in tok.children:
+        if c.dep_ == "conj":
+            yield c
+
+
+def verb_subject(verb: Any) -> Any | None:
+    """The token doing ``verb``: its nsubj, the noun an acl/relcl modifies, or (through
+    coordinated and open-complement verbs) the subject of the governing verb."""
+    for _ in range(6):
+        for c in verb.children:
+            if c.dep_ in ("nsubj", "nsubjpass"):
+                return c
+        if verb.dep_ in ("acl", "relcl"):
+            return verb.head
+        if verb.dep_ in ("conj", "xcomp", "advcl") and verb.head.i != verb.i:
+            verb = verb.head
+            continue
+        return None
+    return None
+
+
+def prep_predicate(o: Any, inside: list[int] | None = None) -> tuple[Any, list[int], int | None] | None:
+    """For a prepositional object ``o``: (the token the phrase attaches to, the predicate's token
+    indices, the inner noun of a multiword preposition or None). ``None`` when ``o`` is not a
+    prepositional object or is a passive agent ("by a woman"). ``inside`` (token -> mention, -1
+    outside) stops the chain at a word that names an object."""
+    if o.dep_ != "pobj":
+        return None
+    p = o.head
+    if p.dep_ == "agent":
+        return None
+    h = p.head
+    # "in front of": the noun "front" sits between two prepositions.
+    if h.dep_ == "pobj" and h.i < p.i and h.head.i < h.i:
+        q = h.head
+        doc = o.doc
+        if doc[q.i:p.i + 1].text.lower() in NOUN_PREPS:
+            return q.head, list(range(q.i, p.i + 1)), h.i
+    tokens = [p.i]
+    # "next to", "close to", "out of", "in between": adjacent heads chain into one phrase.
+    while (h.i + 1 == tokens[0] and (h.pos_ == "ADP" or h.lower_ in CHAIN_WORDS)
+           and h.dep_ in _CHAIN_DEP and h.head.i != h.i and (inside is None or inside[h.i] < 0)):
+        tokens.insert(0, h.i)
+        h = h.head
+    return h, tokens, None
+
+
+def with_verb(attach: Any, tokens: list[int]) -> list[int]:
+    """Prefix an intransitive verb that the phrase follows directly: "sitting on", not "on".
+    A transitive verb keeps its own relation ("riding a horse on a beach": (man, on, beach))."""
+    # A bare base form (VB) here is usually a noun the tagger got wrong ("a bed or blanket near").
+    if attach.pos_ != "VERB" or attach.tag_ == "VB" or attach.i + 1 != tokens[0]:
+        return tokens
+    if any(c.dep_ in _OBJ_DEPS for c in attach.children):
+        return tokens
+    return [attach.i] + tokens
+
+
+def _upstream_tokens(o: Any, inside: list[int]) -> list[int]:
+    """The predicate tokens of an upstream relation whose object token is ``o``."""
+    while o.dep_ == "conj" and o.head.i != o.i:
+        o = o.head  # a conjunct shares the relation of the first conjunct
+    if o.dep_ == "pobj":
+        found = prep_predicate(o, inside)
+        if found is not None:
+            attach, tokens, _ = found
+            return with_verb(attach, tokens)
+    # dobj / attr / nsubjpass: the governing verb is the predicate.
+    return [o.head.i]
+
+
+def from_upstream(doc: Any, result: dict, joins: Callable[[str, str], bool] | None = None,
+                  text: str | None = None) -> Draft:
+    """Mentions from upstream entities (all of them, pronouns too: a repair step decides), links
+    from its relations with their predicate tokens recovered.
+
+    ``joins(word, next_word)`` says whether two words name one thing; it repairs compounds that
+    spaCy's small model splits ("A fire hydrant": "hydrant" parsed as an adjective of "fire")."""
+    tok2m = [-1] * len(doc)
+    draft = Draft(doc, [], [], tok2m, doc.text if text is None else text)
+    for ent in result["entities"]:
+        start, end = ent["span_bounds"]
+        root = doc[start:end].root
+        m = Mention(root=root.i, start=start, end=end)
+        if joins is not None and end == root.i + 1 and end < len(doc):
+            nxt = doc[end]
+            if (nxt.head.i == root.i and nxt.dep_ in _SPLIT_DEPS and nxt.pos_ in _SPLIT_POS
+                    and joins(root.lower_, nxt.lower_)):
+                m.end, m.tail = end + 1, end
+        draft.add_mention(m)
+    seen: set[tuple[int, int, tuple[int, ...]]] = set()
+    for rel in result["relations"]:
+        s, o = rel["subject"], rel["object"]
+        tokens = tuple(_upstream_tokens(doc[draft.mentions[o].root], tok2m))
+        key = (s, o, tokens)
+        if key not in seen:  # upstream repeats relations for coordinated words
+            seen.add(key)
+            draft.links.append(Link(s, o, tokens))
+    return draft

@@ -1,0 +1,145 @@
+"""A faster stand-in for spaCy's ``attribute_ruler`` that gives identical results.
+
+In ``en_core_web_sm`` the attribute ruler (tag -> POS/morphology map plus ~180 exceptions) costs
+about as much as the dependency parser: it runs a general token Matcher over every Doc. Its rules
+only test a token's TAG, LOWER, DEP and IS_SPACE (plus a few two-token patterns), so the set of
+single-token rules that fire is a function of those four values: we look that up in a memo
+instead of matching, and apply the very same normalised attributes with spaCy's own
+``set_token_attrs``, in the same precedence (later rules win). A rule set using anything else
+raises :class:`Unsupported` at load time and the stock ruler stays (see ``install``).
+``tests/test_parsers.py`` checks token-for-token equality with the stock ruler.
+
+>>> from parsers.spacy_model import load_spacy
+>>> fast, stock = load_spacy(fast_attributes=True), load_spacy()
+>>> text = "A man isn't riding the horse that gets fed."
+>>> [(t.pos_, str(t.morph), t.lemma_) for t in fast(text)] == [
+...     (t.pos_, str(t.morph), t.lemma_) for t in stock(text)]
+True
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from spacy.language import Language
+from spacy.tokens._retokenize import set_token_attrs
+
+_FIELDS = {"TAG": 0, "LOWER": 1, "DEP": 2, "IS_SPACE": 3}
+_MEMO_LIMIT = 200_000
+
+
+class Unsupported(ValueError):
+    """The ruler uses a pattern feature this stand-in does not implement."""
+
+
+def _compile_value(field: int, spec: Any) -> Callable[[tuple], bool]:
+    if not isinstance(spec, dict):
+        return lambda f: f[field] == spec
+    if len(spec) != 1:
+        raise Unsupported(f"operator set {spec}")
+    (op, arg), = spec.items()
+    if op == "IN":
+        values = frozenset(arg)
+        return lambda f: f[field] in values
+    if op == "NOT_IN":
+        values = frozenset(arg)
+        return lambda f: f[field] not in values
+    if op == "REGEX":
+        rx = re.compile(arg)  # the Matcher uses re.search
+        return lambda f: rx.search(f[field]) is not None
+    raise Unsupported(f"operator {op}")
+
+
+def _compile_token(pattern: dict) -> Callable[[tuple], bool]:
+    checks = []
+    for key, spec in pattern.items():
+        if key not in _FIELDS:
+            raise Unsupported(f"token attribute {key}")
+        checks.append(_compile_value(_FIELDS[key], spec))
+    return lambda f: all(c(f) for c in checks)
+
+
+class FastAttributeRuler:
+    """Equivalent of a loaded ``AttributeRuler``: ``load_from(ruler)``, then call on Docs."""
+
+    def __init__(self, name: str = "attribute_ruler") -> None:
+        self.name = name
+        self.single: list[tuple[int, Callable[[tuple], bool]]] = []
+        self.multi: list[tuple[int, list[Callable[[tuple], bool]], int]] = []
+        self.attrs: list[dict] = []
+        self._memo: dict[tuple, tuple[int, ...]] = {}
+        self._merged: dict[tuple[int, ...], dict] = {}
+
+    def load_from(self, ruler: Any) -> "FastAttributeRuler":
+        """Take the rules of a stock ``AttributeRuler`` (raises :class:`Unsupported`)."""
+        for rule_id, p in enumerate(ruler.patterns):
+            for pattern in p["patterns"]:
+                tokens = [_compile_token(t) for t in pattern]
+                if len(pattern) == 1:
+                    if p["index"] not in (0, -1):
+                        raise Unsupported("index outside a one-token pattern")
+                    self.single.append((rule_id, tokens[0]))
+                else:
+                    self.multi.append((rule_id, tokens, p["index"]))
+        self.attrs = list(ruler.attrs)  # normalised exactly as the stock ruler applies them
+        return self
+
+    def _rules_for(self, feats: tuple) -> tuple[int, ...]:
+        try:
+            return self._memo[feats]
+        except KeyError:
+            if len(self._memo) > _MEMO_LIMIT:
+                self._memo.clear()
+            hit = self._memo[feats] = tuple(r for r, check in self.single if check(feats))
+            return hit
+
+    def _attrs_for(self, rule_ids: tuple[int, ...]) -> dict:
+        try:
+            return self._merged[rule_ids]
+        except KeyError:
+            merged: dict = {}
+            for r in rule_ids:  # ascending rule id: later rules take precedence, as in spaCy
+                merged.update(self.attrs[r])
+            self._merged[rule_ids] = merged
+            return merged
+
+    def __call__(self, doc: Any) -> Any:
+        feats = [(t.tag_, t.lower_, t.dep_, t.is_space) for t in doc]
+        hits = [self._rules_for(f) for f in feats]
+        extra: dict[int, list[int]] = {}
+        for rule_id, checks, index in self.multi:
+            n = len(checks)
+            for s in range(len(feats) - n + 1):
+                if all(c(feats[s + k]) for k, c in enumerate(checks)):
+                    target = s + index if index >= 0 else s + n + index
+                    extra.setdefault(target, []).append(rule_id)
+        for i, rule_ids in enumerate(hits):
+            if i in extra:
+                rule_ids = tuple(sorted(set(rule_ids).union(extra[i])))
+            if rule_ids:
+                set_token_attrs(doc[i], self._attrs_for(rule_ids))
+        return doc
+
+    def pipe(self, docs: Any, batch_size: int = 128) -> Any:
+        for doc in docs:
+            yield self(doc)
+
+
+@Language.factory("halcece_attribute_ruler")
+def _make_fast_ruler(nlp: Language, name: str) -> FastAttributeRuler:
+    return FastAttributeRuler(name)
+
+
+def install(nlp: Language) -> bool:
+    """Swap the pipeline's ``attribute_ruler`` for the fast one, in place. Returns False (and
+    leaves the stock ruler) when there is none or its rules use an unsupported feature."""
+    if "attribute_ruler" not in nlp.pipe_names:
+        return False
+    stock = nlp.get_pipe("attribute_ruler")
+    try:
+        FastAttributeRuler().load_from(stock)  # check every rule before touching the pipeline
+    except Unsupported:
+        return False
+    nlp.replace_pipe("attribute_ruler", "halcece_attribute_ruler").load_from(stock)
+    return True

@@ -1,0 +1,111 @@
+"""What the words around a mention say about it: attributes, counts, plural, hedges.
+
+>>> from parsers.caption import CaptionParser
+>>> g = CaptionParser().parse("Two small brown dogs and possibly a cat.")   # doctest: +SKIP
+>>> g.concepts[0].attributes, g.concepts[1].uncertain                          # doctest: +SKIP
+({'count': ['2'], 'size': ['small'], 'colour': ['brown']}, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parsers.attributes import (COLOURS, COUNT_WORDS, HEDGE_ADVERBS, HEDGE_MODALS, HEDGE_VERBS,
+                                TONES, VAGUE_COUNTS, count_value)
+from parsers.draft import CHAIN_WORDS, Draft, Mention, flatten
+
+_COUNT_DEPS = frozenset(("det", "predet", "amod", "quantmod", "nummod"))
+_ARG_DEPS = frozenset(("attr", "dobj", "oprd"))
+
+
+def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], list[str]]:
+    """(attribute words, count values) of a mention; ``heads`` are the head-word tokens, which
+    are the object's name, not its modifiers. "close to", "full of" are relations, not attributes."""
+    root = doc[m.root]
+    counts: list[str] = []
+    mods = []
+    for c in root.children:
+        dep = c.dep_
+        if dep in _COUNT_DEPS:
+            low = c.lower_
+            if dep == "nummod" or low in VAGUE_COUNTS or low in COUNT_WORDS:
+                value = count_value(low)
+                if value is not None:
+                    counts.append(value)
+                    continue
+        if dep == "amod" or (dep == "compound" and c.i not in heads):
+            mods.extend(flatten(c))
+    if root.dep_ == "nsubj" and root.head.lemma_ == "be":  # "The car is red."
+        mods.extend(y for c in root.head.children if c.dep_ == "acomp" for y in flatten(c))
+    mods = sorted((t for t in mods if t.i not in heads and not (
+        t.lower_ in CHAIN_WORDS and any(g.dep_ == "prep" for g in t.children))), key=lambda t: t.i)
+    return _join_tones(mods), counts
+
+
+def _join_tones(mods: list[Any]) -> list[str]:
+    """"dark blue" is one colour value, whether spaCy hangs "dark" on "blue" or on the noun."""
+    out: list[str] = []
+    used: set[int] = set()
+    for n, t in enumerate(mods):
+        if t.i in used:
+            continue
+        low = t.lower_
+        if low in COLOURS:
+            tone = [c for c in t.children if c.lower_ in TONES and c.i < t.i]
+            if tone:
+                out.append(f"{tone[-1].lower_} {low}")
+                continue
+        nxt = mods[n + 1] if n + 1 < len(mods) else None
+        if low in TONES and nxt is not None and nxt.lower_ in COLOURS and nxt.i - t.i <= 2:
+            out.append(f"{low} {nxt.lower_}")
+            used.add(nxt.i)
+            continue
+        out.append(low)
+    return out
+
+
+def mark_uncertain(d: Draft) -> None:
+    """Flag hedged mentions: "possibly a cat", "there is probably a dog", "appears to be a dog",
+    "looks like a kite", "it might be a cat". A hedge on an adjective ("a probably broken
+    umbrella") hedges the attribute, not the object, and is ignored."""
+    doc = d.doc
+    for t in doc:
+        low = t.lower_
+        if low in HEDGE_ADVERBS:
+            targets = _hedged_by_adverb(d, t)
+        elif t.lemma_ in HEDGE_VERBS and t.pos_ in ("VERB", "AUX"):
+            targets = _hedged_by_verb(t)
+        elif low in HEDGE_MODALS and t.dep_ == "aux" and t.head.lemma_ == "be":
+            targets = [y for c in t.head.children if c.dep_ in _ARG_DEPS for y in flatten(c)]
+        else:
+            continue
+        for y in targets:
+            idx = d.tok2m[y.i]
+            if idx >= 0:
+                idx = d.resolve(idx)
+                if idx >= 0:
+                    d.mentions[idx].uncertain = True
+
+
+def _hedged_by_adverb(d: Draft, t: Any) -> list[Any]:
+    h = t.head
+    if h.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
+        return list(flatten(h))
+    if h.pos_ in ("VERB", "AUX"):
+        args = [c for c in h.children if c.dep_ in _ARG_DEPS]
+        if not args:
+            args = [c for c in h.children if c.dep_ in ("nsubj", "nsubjpass")]
+        return [y for c in args for y in flatten(c)]
+    return []
+
+
+def _hedged_by_verb(v: Any) -> list[Any]:
+    out = []
+    for c in v.children:
+        if c.dep_ == "prep" and c.lower_ == "like":  # "looks like a kite"
+            out.extend(y for g in c.children if g.dep_ == "pobj" for y in flatten(g))
+        elif c.dep_ == "xcomp" and c.lemma_ == "be":  # "appears to be a dog"
+            out.extend(y for g in c.children if g.dep_ in _ARG_DEPS for y in flatten(g))
+        elif c.dep_ == "dobj" and v.lemma_ == "resemble":
+            out.extend(flatten(c))
+    return out

@@ -1,0 +1,199 @@
+"""Named repairs of SceneGraphParser's output, each a small step on a :class:`Draft`.
+
+Upstream was written for spaCy 2 and for generic sentences; for judging captions it gets some
+things wrong. Each step fixes one of them and has its own test in ``tests/test_parsers.py``:
+
+- ``recover_prep_relations``: relations upstream misses ("The cat *is on* the table", "standing
+  *in front of*", "*out of*", "*next to* the dog") and inner nouns of multiword prepositions
+  ("front", "top", "side") that are not objects.
+- ``split_possessives``: "a man's lap" names two objects (upstream keeps only the lap).
+- ``resolve_pronouns``: relative pronouns stand for their noun ("a dog *that* lies..."), "*what*
+  looks like a kite" for the kite; every other pronoun is dropped (upstream checks the spaCy 2
+  lemma ``-PRON-``, so "her", "it", "they" become objects under spaCy 3).
+- ``fold_quantifiers``: "a couple of dogs", "a group of people" count the dogs and the people.
+- ``merge_alternatives``: "a fork or a knife" is one object with an alternative.
+- ``drop_negated``: "no cars", "without a hat" assert absence, not objects.
+- ``drop_copulas``: "the man is a player" is identity, not a relation between two objects.
+
+>>> from parsers.caption import CaptionParser
+>>> CaptionParser().parse("A woman holding her dog.").triples()   # doctest: +SKIP
+[('woman', 'hold', 'dog')]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parsers.draft import DROPPED, Draft, Link, Mention, flatten, prep_predicate, verb_subject, with_verb
+
+# Indefinite pronouns that name a person: kept, and WordNet knows them (someone -> person.n.01).
+# "something" is dropped: no WordNet noun, nothing to verify ("a man holding something").
+KEEP_PRONOUNS = frozenset(("someone", "somebody", "everyone", "everybody"))
+_RELATIVE = frozenset(("that", "which", "who", "whom", "whose"))
+_HEDGE_VERBS = frozenset(("look", "seem", "appear", "resemble"))
+
+
+def recover_prep_relations(d: Draft) -> None:
+    """Add a relation for every prepositional object that upstream left without one, and drop
+    the inner noun of a multiword preposition (redirected to the phrase's subject, so a phrase
+    hanging from it, "on the back *of a horse to the left of* a tree", still has a subject)."""
+    doc = d.doc
+    has_rel = {d.mentions[k.object].root for k in d.links}
+    for idx in range(len(d.mentions)):
+        o = doc[d.mentions[idx].root]
+        found = prep_predicate(o, d.tok2m)
+        if found is None:
+            continue
+        attach, tokens, inner = found
+        subject = _subject_of(attach)
+        if inner is not None and d.tok2m[inner] >= 0 and d.tok2m[inner] != idx:
+            m_inner = d.mentions[d.tok2m[inner]]
+            s_idx = d.tok2m[subject.i] if subject is not None else -1
+            # upstream's link (back, on the back of, horse) then reads (man, on the back of, horse)
+            m_inner.alias = s_idx if s_idx >= 0 and s_idx != d.tok2m[inner] else DROPPED
+        if o.i in has_rel or subject is None:
+            continue
+        toks = tuple(with_verb(attach, tokens))
+        for s in flatten(subject):
+            for y in flatten(o):
+                s_m, o_m = d.tok2m[s.i], d.tok2m[y.i]
+                if s_m >= 0 and o_m >= 0 and s_m != o_m:
+                    d.links.append(Link(s_m, o_m, toks))
+
+
+def _subject_of(attach: Any) -> Any | None:
+    """The noun a prepositional phrase describes: the noun it hangs from, or a verb's subject."""
+    if attach.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
+        return attach
+    if attach.pos_ in ("VERB", "AUX"):
+        return verb_subject(attach)
+    return None
+
+
+def split_possessives(d: Draft) -> None:
+    """"a man's lap" -> man and lap, with the relation (man, 's -> has, lap)."""
+    doc = d.doc
+    for idx in range(len(d.mentions)):
+        m = d.mentions[idx]
+        for c in doc[m.root].children:
+            if c.dep_ != "poss" or c.pos_ not in ("NOUN", "PROPN") or not (m.start <= c.i < m.root):
+                continue
+            case = [t for t in c.children if t.dep_ == "case"]
+            end = (case[-1].i if case else c.i) + 1
+            owner = d.add_mention(Mention(root=c.i, start=m.start, end=end))
+            m.phrase = (end, m.end)
+            if case:
+                d.links.append(Link(owner, idx, (case[-1].i,), canonical_text="has"))
+
+
+def resolve_pronouns(d: Draft) -> None:
+    """Relative pronouns alias the noun their clause modifies; "what looks like X" aliases X
+    (hedged) and gets the governing verb's relation ("holding what looks like a kite"); all
+    other pronouns are dropped with their relations."""
+    doc = d.doc
+    for idx, m in enumerate(d.mentions):
+        root = doc[m.root]
+        if root.pos_ != "PRON" or m.alias is not None:
+            continue
+        low = root.lower_
+        if low in KEEP_PRONOUNS:
+            continue
+        m.alias = DROPPED
+        if low in _RELATIVE and root.head.dep_ in ("relcl", "acl") and d.tok2m[root.head.head.i] >= 0:
+            m.alias = d.tok2m[root.head.head.i]
+        elif low == "what" and root.head.lemma_ in _HEDGE_VERBS:
+            target = _like_object(root.head)
+            if target is not None and d.tok2m[target.i] >= 0:
+                t_idx = d.tok2m[target.i]
+                m.alias = t_idx
+                d.mentions[t_idx].uncertain = True
+                gov = root.head
+                if gov.dep_ in ("ccomp", "dobj", "xcomp") and gov.head.pos_ == "VERB":
+                    s = verb_subject(gov.head)
+                    if s is not None and d.tok2m[s.i] >= 0:
+                        d.links.append(Link(d.tok2m[s.i], t_idx, (gov.head.i,)))
+
+
+def _like_object(verb: Any) -> Any | None:
+    for c in verb.children:
+        if c.dep_ == "prep" and c.lower_ == "like":
+            for g in c.children:
+                if g.dep_ == "pobj":
+                    return g
+    return None
+
+
+def fold_quantifiers(d: Draft, quantifiers: dict[str, str]) -> None:
+    """"a group of people": the group aliases the people, who get count "many"."""
+    doc = d.doc
+    for idx, m in enumerate(d.mentions):
+        root = doc[m.root]
+        value = quantifiers.get(root.lower_)
+        if value is None or m.alias is not None:
+            continue
+        for p in root.children:
+            if p.dep_ != "prep" or p.lower_ != "of" or p.i != root.i + 1:
+                continue
+            objs = [g for g in p.children if g.dep_ == "pobj" and d.tok2m[g.i] >= 0]
+            if objs:
+                t_idx = d.tok2m[objs[0].i]
+                target = d.mentions[t_idx]
+                # "lots of kinds of donuts": counts already folded into "kinds" move on too
+                target.counts.extend(m.counts + ([value] if value else []))
+                start = (m.phrase or (m.start, m.end))[0]
+                target.phrase = (start, (target.phrase or (target.start, target.end))[1])
+                # upstream's (group, of, people) is the quantity itself, not a relation
+                d.links = [k for k in d.links if not (k.subject == idx and k.tokens == (p.i,))]
+                m.alias = t_idx
+
+
+def merge_alternatives(d: Draft) -> None:
+    """"a fork or a knife": the knife becomes an alternative of the fork, not an object."""
+    doc = d.doc
+    for idx, m in enumerate(d.mentions):
+        root = doc[m.root]
+        if root.dep_ != "conj" or m.alias is not None:
+            continue
+        head_idx = d.tok2m[root.head.i]
+        if head_idx < 0 or head_idx == idx:
+            continue
+        if any(c.dep_ == "cc" and c.lower_ == "or" and root.head.i < c.i < root.i
+               for c in root.head.children):
+            target = d.resolve(head_idx)
+            if target < 0:
+                continue
+            base = d.mentions[target]
+            base.alternatives.append(idx)
+            base.extra_spans.append((m.start, m.end))
+            base.uncertain = base.uncertain or m.uncertain
+            m.alias = target
+
+
+def drop_negated(d: Draft) -> None:
+    """"no cars", "without a hat": the caption says these are absent."""
+    doc = d.doc
+    for m in d.mentions:
+        root = doc[m.root]
+        if any(c.dep_ == "det" and c.lower_ == "no" for c in root.children) or (
+                root.dep_ == "pobj" and root.head.lower_ == "without"):
+            m.alias = DROPPED
+
+
+def drop_copulas(d: Draft) -> None:
+    """(man, is, player) says what the man is; it relates no two objects."""
+    doc = d.doc
+    d.links = [k for k in d.links if not (len(k.tokens) == 1 and doc[k.tokens[0]].lemma_ == "be")]
+
+
+def finish_links(d: Draft) -> list[Link]:
+    """Links with aliases followed, dropped ends removed, self-loops and repeats removed."""
+    out, seen = [], set()
+    for k in d.links:
+        s, o = d.resolve(k.subject), d.resolve(k.object)
+        if s < 0 or o < 0 or s == o:
+            continue
+        key = (s, o, k.tokens)
+        if key not in seen:
+            seen.add(key)
+            out.append(Link(s, o, k.tokens, k.canonical_text))
+    return out

