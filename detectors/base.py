@@ -1,0 +1,111 @@
+"""One interface for every hallucination detector, and the Detection it returns.
+
+A detector names itself, says what a sample must carry (``references``, ``image``,
+``annotation``), and implements ``detect``; ``detect_batch`` defaults to a loop and is overridden
+where batching pays (parsing, embeddings, model calls). A failure on one sample becomes that
+sample's ``error``, never an exception out of ``detect_batch``.
+
+>>> class Always(Detector):
+...     name = "always"
+...     def detect(self, sample):
+...         return Detection(id=sample["id"], detector=self.name, score=1.0)
+>>> Always().detect_batch([{"id": "a", "caption": "A dog."}])[0].score
+1.0
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar, Iterable, Sequence
+
+Sample = dict[str, Any]  # {"id", "caption", "references"?, "image"?, "annotation"?}
+
+
+@dataclass
+class SpanScore:
+    """A scored char span of the caption; ``label`` is e.g. an edit class (D, R, O) or a fact type."""
+
+    start: int
+    end: int
+    text: str
+    score: float
+    label: str | None = None
+
+
+@dataclass
+class SentenceScore:
+    start: int
+    end: int
+    score: float
+
+
+@dataclass
+class Detection:
+    """What every detector returns for one sample (the Detection contract in DESIGN.md).
+
+    ``score`` is in [0, 1], higher = more likely hallucinated; offsets index the caption string.
+    ``details`` holds detector-specific evidence (facts and verdicts, parse-failure counts...).
+    """
+
+    id: str
+    detector: str
+    score: float | None = None
+    spans: list[SpanScore] = field(default_factory=list)
+    sentences: list[SentenceScore] = field(default_factory=list)
+    error: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        if not self.details:
+            d.pop("details")
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Detection":
+        return cls(id=d["id"], detector=d["detector"], score=d.get("score"),
+                   spans=[SpanScore(**s) for s in d.get("spans", [])],
+                   sentences=[SentenceScore(**s) for s in d.get("sentences", [])],
+                   error=d.get("error"), details=d.get("details", {}))
+
+    @classmethod
+    def failed(cls, sample: Sample, detector: str, error: str) -> "Detection":
+        return cls(id=str(sample.get("id")), detector=detector, error=error)
+
+
+class Detector:
+    """Base class of all detectors. Subclasses set ``name`` and ``requires`` and implement ``detect``."""
+
+    name: ClassVar[str] = ""
+    requires: ClassVar[tuple[str, ...]] = ()  # fields a sample must carry, e.g. ("references",)
+
+    def missing(self, sample: Sample) -> str | None:
+        """Why this sample cannot be scored by this detector, or None."""
+        if not isinstance(sample.get("caption"), str):
+            return "sample has no 'caption' string"
+        for key in self.requires:
+            if not sample.get(key):
+                return f"detector {self.name!r} needs '{key}', which this sample lacks"
+        return None
+
+    def detect(self, sample: Sample) -> Detection:
+        raise NotImplementedError
+
+    def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
+        """Score many samples; a sample that fails gets an ``error`` instead of stopping the batch."""
+        out = []
+        for s in samples:
+            reason = self.missing(s)
+            if reason:
+                out.append(Detection.failed(s, self.name, reason))
+                continue
+            try:
+                out.append(self.detect(s))
+            except Exception as exc:  # one bad sample must not take the run down
+                out.append(Detection.failed(s, self.name, f"{type(exc).__name__}: {exc}"))
+        return out
+
+
+def iter_ok(detections: Iterable[Detection]) -> Iterable[Detection]:
+    """Detections that carry a score (no error)."""
+    return (d for d in detections if d.error is None and d.score is not None)
