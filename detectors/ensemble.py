@@ -1,0 +1,122 @@
+"""An ensemble of detectors: a weighted mean of member scores, with their spans merged.
+
+``members`` lists detectors as ``{"name": <registered detector>, **its options}`` (or Detector
+instances); ``weights`` (default: equal) weighs them. A member that fails on a sample is recorded
+in ``details["members"]`` and the ensemble scores from the others; only when every member fails
+does the sample get an ``error``.
+
+Spans that overlap are merged into one span whose score is the weighted mean, over the members
+that scored the sample, of each member's highest overlapping span score (a member that marked
+nothing there counts 0); sentences with the same boundaries are averaged over the members that
+scored them.
+
+>>> from detectors.base import Detection, Detector
+>>> class Fixed(Detector):
+...     name = "fixed"
+...     def __init__(self, value): self.value = value
+...     def detect(self, s): return Detection(id=s["id"], detector=self.name, score=self.value)
+>>> EnsembleDetector(members=[Fixed(0.2), Fixed(1.0)], weights=[3, 1]).detect(
+...     {"id": "a", "caption": "A dog."}).score
+0.4
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Sequence
+
+from detectors import registry
+from detectors.base import Detection, Detector, Sample, SentenceScore, SpanScore
+
+
+class EnsembleDetector(Detector):
+    """Options: ``members`` (list of ``{"name": ..., **options}`` or Detectors), ``weights``."""
+
+    name = "ensemble"
+
+    def __init__(self, members: Sequence[Any] = (), weights: Sequence[float] | None = None) -> None:
+        if not members:
+            raise ValueError("an ensemble needs members, e.g. members=[{'name': 'halcece'}, {'name': 'vlm'}]")
+        self.members: list[Detector] = [self._member(m) for m in members]
+        if weights is None:
+            weights = [1.0] * len(self.members)
+        if len(weights) != len(self.members) or any(w < 0 for w in weights) or not sum(weights):
+            raise ValueError("weights must be one non-negative number per member, not all zero")
+        self.weights = [float(w) for w in weights]
+        names = [m.name for m in self.members]
+        # Two members of one kind (two VLM configs) stay apart in the details.
+        self.labels = [n if names.count(n) == 1 else f"{n}#{names[:i + 1].count(n)}" for i, n in enumerate(names)]
+
+    @staticmethod
+    def _member(spec: Any) -> Detector:
+        if isinstance(spec, Detector):
+            return spec
+        if isinstance(spec, dict) and "name" in spec:
+            options = {k: v for k, v in spec.items() if k != "name"}
+            return registry.create(spec["name"], **options)
+        raise TypeError(f"an ensemble member must be a Detector or {{'name': ..., **options}}, not {spec!r}")
+
+    def detect(self, sample: Sample) -> Detection:
+        return self.detect_batch([sample])[0]
+
+    def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
+        per_member = []
+        for m in self.members:  # each member batches its own way
+            try:
+                per_member.append(m.detect_batch(samples))
+            except Exception as exc:  # a broken member must not take the ensemble down
+                per_member.append([Detection.failed(s, m.name, f"{type(exc).__name__}: {exc}") for s in samples])
+        out = []
+        for i, s in enumerate(samples):
+            reason = Detector.missing(self, s)
+            out.append(Detection.failed(s, self.name, reason) if reason
+                       else self._combine(s, [dets[i] for dets in per_member]))
+        return out
+
+    def _combine(self, sample: Sample, dets: list[Detection]) -> Detection:
+        caption = sample["caption"]
+        report = [{"member": lab, "weight": w, "score": d.score, "error": d.error}
+                  for lab, w, d in zip(self.labels, self.weights, dets)]
+        ok = [(w, d) for w, d in zip(self.weights, dets) if d.error is None and d.score is not None]
+        details: dict[str, Any] = {"members": report}
+        failures = [d.details.get("parse_failures") for d in dets if isinstance(d.details.get("parse_failures"), int)]
+        if failures:
+            details["parse_failures"] = sum(failures)
+        total = sum(w for w, _ in ok)
+        if not ok or total == 0:
+            errors = "; ".join(f"{r['member']}: {r['error']}" for r in report)
+            return Detection(id=str(sample.get("id")), detector=self.name, details=details,
+                             error=f"every member failed: {errors}")
+        score = sum(w * d.score for w, d in ok) / total  # type: ignore[operator]
+        return Detection(id=str(sample.get("id")), detector=self.name, score=score,
+                         spans=_merge_spans(caption, ok, total), sentences=_merge_sentences(ok),
+                         details=details)
+
+
+def _merge_spans(caption: str, ok: list[tuple[float, Detection]], total: float) -> list[SpanScore]:
+    ranges = sorted((s.start, s.end) for _, d in ok for s in d.spans)
+    groups: list[list[int]] = []
+    for a, b in ranges:
+        if groups and a < groups[-1][1]:
+            groups[-1][1] = max(groups[-1][1], b)
+        else:
+            groups.append([a, b])
+    out = []
+    for a, b in groups:
+        score, labels = 0.0, []
+        for w, d in ok:
+            hits = [s for s in d.spans if s.start < b and s.end > a]
+            if hits:
+                score += w * max(s.score for s in hits)
+                labels.extend(s.label for s in hits if s.label and s.label not in labels)
+        out.append(SpanScore(a, b, caption[a:b], score / total, ",".join(labels) or None))
+    return out
+
+
+def _merge_sentences(ok: list[tuple[float, Detection]]) -> list[SentenceScore]:
+    acc: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for w, d in ok:
+        for s in d.sentences:
+            acc[(s.start, s.end)][0] += w * s.score
+            acc[(s.start, s.end)][1] += w
+    return [SentenceScore(a, b, v / n) for (a, b), (v, n) in sorted(acc.items()) if n > 0]

@@ -1,0 +1,192 @@
+"""The FaithScore detector: sub-sentences, atomic facts, verification, scores.
+
+Options (:class:`FaithScoreConfig`): ``labeler`` ``"rules"`` (default) or ``"llm"``;
+``decomposer`` ``"graph"`` (default, from the caption's scene graph) or ``"llm"``; ``verifier``
+``"auto"`` (the annotation/reference graph when the sample has one, else the VLM), ``"graph"`` or
+``"vlm"``; ``backend`` for the model steps (see :func:`detectors.backends.resolve_backend`).
+A model answer that cannot be read counts in ``details["parse_failures"]``: labels and facts
+then fall back to the rules and the graph, a verification stays unjudged.
+
+FaithScore = verified / judged facts (facts the verifier could not judge are left out);
+``score`` = 1 - FaithScore, 0 when there is no judged fact. Each sentence scores 1 - its own
+FaithScore; ``spans`` are the facts found false, labelled with their kind; ``details["facts"]``
+lists every fact with its span, verdict and evidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Generator, Sequence
+
+from detectors.backends import Backend, ChatRequest, drive, resolve_backend, text_of
+from detectors.backends.images import evidence_missing, sample_evidence
+from detectors.backends.parsing import parse_yes_no, split_sentences
+from detectors.base import Detection, Detector, Sample, SentenceScore, SpanScore
+from detectors.faithscore.facts import KINDS, Fact, facts_from_graph, split_sub_sentences
+from detectors.faithscore.llm import (DECOMPOSE_PROMPT, VERIFY_PROMPT, label_prompt, locate,
+                                      parse_facts, parse_labels)
+from detectors.faithscore.verify import GraphVerifier
+from detectors.vlm import make_config
+from parsers import AnnotationError, CaptionParser, SceneGraph, to_scene_graph
+
+
+@dataclass
+class FaithScoreConfig:
+    labeler: str = "rules"      # "rules" | "llm"
+    decomposer: str = "graph"   # "graph" | "llm"
+    verifier: str = "auto"      # "auto" | "graph" | "vlm"
+    backend: Any = None
+    max_path: int = 0           # WordNet steps that still verify an entity (2 admits siblings)
+    image_root: str | None = None
+    use_references: bool = True  # a text-only verifier judges against the references
+    max_tokens: int | None = None
+    batch_size: int = 32
+
+    def __post_init__(self) -> None:
+        for name, allowed in (("labeler", ("rules", "llm")), ("decomposer", ("graph", "llm")),
+                              ("verifier", ("auto", "graph", "vlm"))):
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
+
+
+class FaithScoreDetector(Detector):
+    """FaithScore (fact-level faithfulness) as a hallucination detector; see the module docstring.
+    ``parser`` may be passed to share a loaded :class:`CaptionParser`."""
+
+    name = "faithscore"
+
+    def __init__(self, parser: CaptionParser | None = None, **options: Any) -> None:
+        self.config: FaithScoreConfig = make_config(FaithScoreConfig, options)
+        self._parser = parser
+        self._backend: Backend | None = None
+
+    @property
+    def parser(self) -> CaptionParser:
+        if self._parser is None:
+            self._parser = CaptionParser()
+        return self._parser
+
+    @property
+    def backend(self) -> Backend:
+        if self._backend is None:
+            self._backend = resolve_backend(self.config.backend)
+        return self._backend
+
+    def verifier_for(self, sample: Sample) -> str:
+        if self.config.verifier != "auto":
+            return self.config.verifier
+        return "graph" if sample.get("annotation") is not None or sample.get("references") else "vlm"
+
+    def missing(self, sample: Sample) -> str | None:
+        reason = super().missing(sample)
+        if reason:
+            return reason
+        if self.verifier_for(sample) == "graph":
+            if sample.get("annotation") is None and not sample.get("references"):
+                return "the graph verifier needs an 'annotation' or 'references'"
+            return None
+        return evidence_missing(sample, self.config.use_references)
+
+    def _uses_model(self, samples: Sequence[Sample]) -> bool:
+        c = self.config
+        return c.labeler == "llm" or c.decomposer == "llm" or any(self.verifier_for(s) == "vlm" for s in samples)
+
+    def detect(self, sample: Sample) -> Detection:
+        return self.detect_batch([sample])[0]
+
+    def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
+        out: list[Detection] = []
+        for start in range(0, len(samples), self.config.batch_size):
+            out.extend(self._chunk(samples[start:start + self.config.batch_size]))
+        return out
+
+    def _chunk(self, samples: Sequence[Sample]) -> list[Detection]:
+        out: list[Detection | None] = [None] * len(samples)
+        todo = []
+        for i, s in enumerate(samples):
+            reason = self.missing(s)
+            if reason:
+                out[i] = Detection.failed(s, self.name, reason)
+            else:
+                todo.append(i)
+        try:
+            graphs = self.parser.parse_many([samples[i]["caption"] for i in todo])  # one batched parse
+            backend = self.backend if self._uses_model([samples[i] for i in todo]) else None
+        except Exception as exc:  # no parser model, no server...: every sample's error, not a crash
+            return [d or Detection.failed(s, self.name, f"{type(exc).__name__}: {exc}") for d, s in zip(out, samples)]
+        results = drive([self._job(samples[i], g) for i, g in zip(todo, graphs)], backend)
+        for i, res in zip(todo, results):
+            out[i] = res if isinstance(res, Detection) else Detection.failed(
+                samples[i], self.name, f"{type(res).__name__}: {res}")
+        return out  # type: ignore[return-value]
+
+    def _job(self, sample: Sample, graph: SceneGraph) -> Generator[list[ChatRequest], list, Detection]:
+        c, caption = self.config, sample["caption"]
+        subs = split_sub_sentences(caption)
+        failures = 0
+        if c.labeler == "llm" and subs:
+            answers = yield [ChatRequest(label_prompt(subs), max_tokens=c.max_tokens)]
+            labels = parse_labels(text_of(answers[0]), len(subs))
+            if labels is None:
+                failures += 1  # keep the rule labels
+            else:
+                for s, label in zip(subs, labels):
+                    s.label = label
+        facts = facts_from_graph(graph, subs)
+        if c.decomposer == "llm":
+            desc = [i for i, s in enumerate(subs) if s.label == "descriptive"]
+            answers = yield [ChatRequest(DECOMPOSE_PROMPT.format(text=subs[i].text), max_tokens=c.max_tokens)
+                             for i in desc]
+            model_facts = []
+            for i, answer in zip(desc, answers):
+                parsed = parse_facts(text_of(answer))
+                if parsed is None:
+                    failures += 1
+                    model_facts += [f for f in facts if f.sub == i]  # the graph's facts instead
+                else:
+                    model_facts += [Fact(kind, text, *locate(text, caption, subs[i]), i) for kind, text in parsed]
+            facts = sorted(model_facts, key=lambda f: (f.start, KINDS.index(f.kind)))
+        verifier = self.verifier_for(sample)
+        if verifier == "graph":
+            self._verify_on_graph(sample, facts)
+        else:
+            evidence = sample_evidence(sample, self.backend, image_root=c.image_root,
+                                       use_references=c.use_references)
+            what = "the image" if evidence.kind == "image" else "the image described above"
+            answers = yield [ChatRequest(VERIFY_PROMPT.format(preface=evidence.preface, statement=f.text, what=what),
+                                         images=evidence.images, max_tokens=c.max_tokens) for f in facts]
+            for f, answer in zip(facts, answers):
+                text = text_of(answer)
+                f.verdict = parse_yes_no(text)
+                f.evidence = f"judge: {text[:80]!r}"
+                failures += f.verdict is None
+        return self._detection(sample, subs, facts, verifier, failures)
+
+    def _verify_on_graph(self, sample: Sample, facts: list[Fact]) -> None:
+        annotation = sample.get("annotation")
+        try:
+            image = to_scene_graph(annotation, sample.get("references"), parser=self.parser)
+        except AnnotationError as exc:
+            raise ValueError(f"{getattr(exc, 'field', 'annotation')}: {exc}") from None
+        verifier = GraphVerifier(image, count_nodes=annotation is not None, max_path=self.config.max_path)
+        loose = [f for f in facts if f.concept is None and f.relation is None]
+        for f, g in zip(loose, self.parser.parse_many([f.text for f in loose])):
+            f.graph = g  # a model-written statement: verified through its own parse
+        for f in facts:
+            f.verdict, f.evidence = verifier.verify(f)
+
+    def _detection(self, sample: Sample, subs: list, facts: list[Fact], verifier: str, failures: int) -> Detection:
+        caption = sample["caption"]
+        judged = [f for f in facts if f.verdict is not None]
+        faith = sum(bool(f.verdict) for f in judged) / len(judged) if judged else None
+        sentences = []
+        for a, b in split_sentences(caption):
+            mine = [f for f in judged if a <= f.start < b]
+            sentences.append(SentenceScore(a, b, 1 - sum(bool(f.verdict) for f in mine) / len(mine) if mine else 0.0))
+        spans = [SpanScore(f.start, f.end, caption[f.start:f.end], 1.0, f.kind) for f in facts if f.verdict is False]
+        return Detection(
+            id=str(sample.get("id")), detector=self.name, score=1 - faith if faith is not None else 0.0,
+            spans=spans, sentences=sentences,
+            details={"faithscore": faith, "verifier": verifier, "parse_failures": failures,
+                     "facts": [f.to_dict() for f in facts],
+                     "sub_sentences": [{"start": s.start, "end": s.end, "label": s.label} for s in subs]})

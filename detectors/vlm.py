@@ -1,0 +1,255 @@
+"""A VLM as judge, with the AlignBench and DetailVerifyBench protocols, and self-ensembles.
+
+``protocol="alignbench"``: each sentence of the caption is shown with the whole caption as context
+and the judge answers a 0-100 alignment score as JSON (``{"score": 73}``). An answer without a
+readable score counts in ``details["parse_failures"]`` and scores 50. A sentence's hallucination
+score is ``1 - alignment / 100``; the caption's is the maximum over its sentences.
+
+``protocol="detailverify"``: the judge copies the caption wrapping hallucinated words in
+``<HALLUCINATION>...</HALLUCINATION>``. The copy must equal the caption once the tags are removed
+(whitespace aside); an invalid copy is asked for again, up to ``retries`` times, with a note on
+what was wrong. Tagged words become char spans of the caption; the score is 1 when anything is
+tagged (``span_score="any"``) or the tagged share of the caption's words (``"fraction"``).
+
+``samples=N`` asks for N judgements at ``temperature`` (0.7 by default when N > 1) with seeds
+``seed``, ``seed + 1``...; scores and span votes are averaged over the valid ones.
+
+The judge sees the sample's ``image``; a text-only backend, or a sample without an image, is
+judged against the sample's ``references`` written into the prompt instead.
+
+>>> VLMDetector(protocol="detailverify", samples=3,
+...             backend={"base_url": "http://127.0.0.1:9/v1", "model": "m"}).config.temperature
+0.7
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields
+from typing import Any, Generator, Sequence
+
+from detectors.backends import Backend, ChatRequest, drive, resolve_backend, text_of
+from detectors.backends.images import Evidence, evidence_missing, sample_evidence
+from detectors.backends.parsing import parse_score, parse_tagged, split_sentences
+from detectors.base import Detection, Detector, Sample, SentenceScore, SpanScore
+
+ALIGNBENCH_PROMPT = """{preface}You are checking a description of {what} one sentence at a time.
+Whole description: "{caption}"
+Sentence to judge: "{sentence}"
+How well does this sentence agree with {what}? 100 means everything it states is correct; \
+0 means it is wrong or describes things that are not there; use values in between for partly \
+correct sentences. Judge only this sentence; the rest of the description is context.
+Answer with JSON only, like {{"score": 73}}."""
+
+DETAILVERIFY_PROMPT = """{preface}Here is a caption of {what}:
+{caption}
+Find the words or phrases of the caption that are hallucinated: objects, attributes, counts, \
+relations or other details that are wrong or not present in {what}.
+Copy the caption exactly, character for character, and wrap each hallucinated word or phrase in \
+<HALLUCINATION></HALLUCINATION> tags. Do not correct, add or remove anything else. If nothing is \
+hallucinated, copy the caption without tags.
+Give the copy inside <result></result>.{retry}"""
+
+RETRY_NOTE = ("\nYour previous answer was not usable ({reason}). Copy the caption exactly and only "
+              "add the tags. (Attempt {attempt}.)")
+
+
+@dataclass
+class VLMConfig:
+    """The options of :class:`VLMDetector` (see the module docstring)."""
+
+    protocol: str = "alignbench"
+    backend: Any = None  # a Backend, {"kind": ..., **options}, a kind name, or None (environment)
+    samples: int = 1
+    temperature: float | None = None
+    seed: int | None = 0
+    retries: int = 2
+    span_score: str = "any"  # detailverify: "any" | "fraction"
+    max_tokens: int | None = None
+    image_root: str | None = None
+    use_references: bool = True
+    batch_size: int = 32  # samples whose requests are sent together
+
+    def __post_init__(self) -> None:
+        if self.protocol not in ("alignbench", "detailverify"):
+            raise ValueError(f"protocol must be 'alignbench' or 'detailverify', not {self.protocol!r}")
+        if self.span_score not in ("any", "fraction"):
+            raise ValueError(f"span_score must be 'any' or 'fraction', not {self.span_score!r}")
+        if self.samples < 1:
+            raise ValueError("samples must be at least 1")
+        if self.temperature is None:
+            self.temperature = 0.7 if self.samples > 1 else 0.0
+        elif self.samples > 1 and self.temperature <= 0:
+            raise ValueError("a self-ensemble (samples > 1) needs temperature > 0")
+
+
+def make_config(cls: type, options: dict[str, Any]) -> Any:
+    """``cls(**options)`` with a clear message for an unknown option."""
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise TypeError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    return cls(**options)
+
+
+class VLMDetector(Detector):
+    """A VLM (or LLM with references) as hallucination judge; options: :class:`VLMConfig`."""
+
+    name = "vlm"
+
+    def __init__(self, **options: Any) -> None:
+        self.config: VLMConfig = make_config(VLMConfig, options)
+        self._backend: Backend | None = None
+
+    @property
+    def backend(self) -> Backend:
+        if self._backend is None:  # built on first use: listing detectors must not need a server
+            self._backend = resolve_backend(self.config.backend)
+        return self._backend
+
+    def missing(self, sample: Sample) -> str | None:
+        return super().missing(sample) or evidence_missing(sample, self.config.use_references)
+
+    def detect(self, sample: Sample) -> Detection:
+        return self.detect_batch([sample])[0]
+
+    def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
+        out: list[Detection] = []
+        for start in range(0, len(samples), self.config.batch_size):
+            out.extend(self._detect_chunk(samples[start:start + self.config.batch_size]))
+        return out
+
+    def _detect_chunk(self, samples: Sequence[Sample]) -> list[Detection]:
+        out: list[Detection | None] = [None] * len(samples)
+        todo = []
+        for i, s in enumerate(samples):
+            reason = self.missing(s)
+            if reason:
+                out[i] = Detection.failed(s, self.name, reason)
+            else:
+                todo.append(i)
+        try:
+            backend = self.backend if todo else None
+        except Exception as exc:  # no server configured, model folder missing...: every sample's error
+            return [d or Detection.failed(s, self.name, f"backend: {exc}") for d, s in zip(out, samples)]
+        protocol = self._alignbench if self.config.protocol == "alignbench" else self._detailverify
+        results = drive([protocol(samples[i]) for i in todo], backend)
+        for i, res in zip(todo, results):
+            out[i] = res if isinstance(res, Detection) else Detection.failed(
+                samples[i], self.name, f"{type(res).__name__}: {res}")
+        return out  # type: ignore[return-value]
+
+    # -- shared ------------------------------------------------------------------------------
+    def _evidence(self, sample: Sample) -> Evidence:
+        return sample_evidence(sample, self.backend, image_root=self.config.image_root,
+                               use_references=self.config.use_references)
+
+    def _request(self, prompt: str, evidence: Evidence, k: int) -> ChatRequest:
+        c = self.config
+        # Judgement k of a self-ensemble gets seed + k; a single judgement with seed=None sends none.
+        seed = None if c.seed is None and c.samples == 1 else (c.seed or 0) + k
+        return ChatRequest(prompt, images=evidence.images, temperature=c.temperature, seed=seed,
+                           max_tokens=c.max_tokens)
+
+    @staticmethod
+    def _what(evidence: Evidence) -> str:
+        return "the image" if evidence.kind == "image" else "the image described above"
+
+    # -- AlignBench --------------------------------------------------------------------------
+    def _alignbench(self, sample: Sample) -> Generator[list[ChatRequest], list, Detection]:
+        caption, n = sample["caption"], self.config.samples
+        evidence = self._evidence(sample)
+        sentences = split_sentences(caption)
+        requests = [self._request(ALIGNBENCH_PROMPT.format(
+            preface=evidence.preface, what=self._what(evidence), caption=caption,
+            sentence=caption[a:b]), evidence, k) for a, b in sentences for k in range(n)]
+        answers = yield requests
+        failures, unparsed, scored = 0, [], []
+        for j, (a, b) in enumerate(sentences):
+            alignments = []
+            for answer in answers[j * n:(j + 1) * n]:
+                text = text_of(answer)
+                value = parse_score(text)
+                if value is None:
+                    failures += 1
+                    unparsed.append(text[:200])
+                    value = 50.0  # the protocol's neutral score for an unreadable judgement
+                alignments.append(value)
+            scored.append((a, b, alignments))
+        sent = [SentenceScore(a, b, 1 - sum(al) / len(al) / 100) for a, b, al in scored]
+        return Detection(
+            id=str(sample.get("id")), detector=self.name,
+            score=max((s.score for s in sent), default=0.0), sentences=sent,
+            details={"protocol": "alignbench", "evidence": evidence.kind, "parse_failures": failures,
+                     "judgements": len(requests), "alignment": [al for _, _, al in scored],
+                     **({"unparsed": unparsed} if unparsed else {})})
+
+    # -- DetailVerifyBench -------------------------------------------------------------------
+    def _detailverify(self, sample: Sample) -> Generator[list[ChatRequest], list, Detection]:
+        c, caption = self.config, sample["caption"]
+        evidence = self._evidence(sample)
+        base = dict(preface=evidence.preface, what=self._what(evidence), caption=caption)
+        prompts = {k: DETAILVERIFY_PROMPT.format(retry="", **base) for k in range(c.samples)}
+        valid: dict[int, list[tuple[int, int]]] = {}
+        failures, reasons = 0, []
+        for attempt in range(c.retries + 1):
+            if not prompts:
+                break
+            order = sorted(prompts)
+            answers = yield [self._request(prompts[k], evidence, k) for k in order]
+            prompts = {}
+            for k, answer in zip(order, answers):
+                tagged = parse_tagged(text_of(answer), caption)
+                if tagged.valid:
+                    valid[k] = tagged.spans
+                    continue
+                failures += 1
+                reasons.append(tagged.reason)
+                if attempt < c.retries:
+                    note = RETRY_NOTE.format(reason=tagged.reason, attempt=attempt + 2)  # never a cached repeat
+                    prompts[k] = DETAILVERIFY_PROMPT.format(retry=note, **base)
+        details = {"protocol": "detailverify", "evidence": evidence.kind, "parse_failures": failures,
+                   "invalid": reasons, "judgements": c.samples, "valid_judgements": len(valid)}
+        if not valid:
+            return Detection(id=str(sample.get("id")), detector=self.name, details=details,
+                             error=f"no valid tagged caption after {c.retries + 1} attempts: {reasons[-1]}")
+        spans, score = _vote(caption, list(valid.values()), c.span_score)
+        details["tagged"] = [[caption[a:b] for a, b in s] for s in valid.values()]
+        return Detection(id=str(sample.get("id")), detector=self.name, score=score, spans=spans,
+                         sentences=_sentence_scores(caption, spans), details=details)
+
+
+def _vote(caption: str, judgements: list[list[tuple[int, int]]], mode: str) -> tuple[list[SpanScore], float]:
+    """Spans where any judgement tagged something, scored by the share of judgements that did;
+    the caption score averaged over judgements."""
+    votes = [0] * len(caption)
+    per_judgement = []
+    words = [m.span() for m in re.finditer(r"\S+", caption)]
+    for spans in judgements:
+        marked = [False] * len(caption)
+        for a, b in spans:
+            for i in range(a, b):
+                marked[i] = True
+        for i, m in enumerate(marked):
+            votes[i] += m
+        if mode == "any":
+            per_judgement.append(1.0 if spans else 0.0)
+        else:
+            hit = sum(any(marked[a:b]) for a, b in words)
+            per_judgement.append(hit / len(words) if words else 0.0)
+    out, i = [], 0
+    while i < len(caption):
+        if votes[i] == 0:
+            i += 1
+            continue
+        j = i
+        while j < len(caption) and votes[j] > 0:
+            j += 1
+        out.append(SpanScore(i, j, caption[i:j], max(votes[i:j]) / len(judgements), "hallucination"))
+        i = j
+    return out, sum(per_judgement) / len(per_judgement)
+
+
+def _sentence_scores(caption: str, spans: list[SpanScore]) -> list[SentenceScore]:
+    return [SentenceScore(a, b, max((s.score for s in spans if s.start < b and s.end > a), default=0.0))
+            for a, b in split_sentences(caption)]
