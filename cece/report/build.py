@@ -1,0 +1,153 @@
+"""Build a report directory from explanations, or from a captions file end to end.
+
+``build_report`` only reads finished :class:`cece.Explanation` objects, so any caller that has
+explanations (the CLI, a notebook) gets the same tables, figures and page. ``run_report`` is what
+``cece report`` does: read and check the records, explain them resumably, then build.
+
+Files written to the report directory::
+
+    index.html                                 the self-contained page
+    tables.md, tables.json                     the three tables (+ linguistic ones)
+    objects.csv, object_edits.csv, roles.csv   one row per model
+    frequent_edits.md, frequent_edits.json     the most frequent edits with example caption ids
+    linguistic.csv, correlations.csv           with linguistic metrics only
+    explanations.jsonl                         every explanation (run_report; resumable)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from cece.explanation import Explanation
+from cece.records import RecordError
+from cece.report import frequent as freq_mod
+from cece.report import tables as tables_mod
+from cece.report.figures import GROUPS, distribution_svg, model_colors
+from cece.report.html import PageData, render_page
+from cece.report.linguistic import LinguisticReport, linguistic_report
+
+
+@dataclass
+class Report:
+    """What was built: the numbers and where they were written."""
+
+    outdir: Path
+    models: list[tables_mod.ModelMetrics]
+    tables: list[tables_mod.Table]
+    frequent: dict[str, dict[str, list[freq_mod.FrequentEdit]]]
+    linguistic: LinguisticReport | None
+    n_captions: int
+    files: list[Path] = field(default_factory=list)
+    errors: list[RecordError] = field(default_factory=list)
+
+    @property
+    def index(self) -> Path:
+        return self.outdir / "index.html"
+
+
+def build_report(explanations: Iterable[Explanation], outdir: str | Path, *,
+                 references: Sequence[list[str] | None] | None = None, linguistic: bool = False,
+                 title: str = "HalCECE report", top: int = 10, errors: int = 0) -> Report:
+    """Write every report file for ``explanations`` into ``outdir`` and return the numbers.
+
+    ``references[i]`` (reference captions or None) goes with the i-th explanation and is used only
+    with ``linguistic=True``. ``errors`` is the number of unusable records, shown on the page.
+
+    >>> from cece import Explainer                                    # doctest: +SKIP
+    >>> ex = Explainer().explain_many([{"id": "1", "model": "m", "caption": "A dog.",
+    ...                                 "annotation": ["cat"]}])      # doctest: +SKIP
+    >>> build_report(ex, "out/r").index                               # doctest: +SKIP
+    PosixPath('out/r/index.html')
+    """
+    exps = list(explanations)
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    models = tables_mod.model_metrics(exps)
+    names = [m.model for m in models]
+    colors = model_colors(names)
+    tables = tables_mod.all_tables(models)
+    frequent = freq_mod.frequent_edits(exps, top=top)
+    ling = linguistic_report(exps, references) if linguistic and references is not None else None
+    figures = {g: distribution_svg(exps, g, names, colors) for g in GROUPS} if exps else {}
+    report = Report(out, models, tables, frequent, ling, len(exps))
+
+    def write(name: str, text: str) -> None:
+        (out / name).write_text(text, encoding="utf-8")
+        report.files.append(out / name)
+
+    md = [f"# {title}", ""] + [f"## {t.title}\n\n{tables_mod.to_markdown(t)}\n\n{t.note}\n" for t in tables]
+    for t in tables:
+        write(f"{t.name}.csv", tables_mod.to_csv(t))
+    data = tables_mod.to_json(models, tables)
+    if ling:
+        md.append(_linguistic_markdown(ling))
+        write("linguistic.csv", _csv([asdict(m) for m in ling.models]))
+        write("correlations.csv", _csv([asdict(c) for c in ling.correlations]))
+        data["linguistic"] = {"models": [asdict(m) for m in ling.models],
+                              "correlations": [asdict(c) for c in ling.correlations]}
+    write("tables.md", "\n".join(md))
+    write("tables.json", json.dumps(data, indent=2))
+    write("frequent_edits.md", freq_mod.to_markdown(frequent))
+    write("frequent_edits.json", json.dumps(freq_mod.to_json(frequent), indent=2))
+    write("index.html", render_page(PageData(title, exps, names, colors, tables, figures, frequent, ling, errors)))
+    return report
+
+
+def _csv(rows: list[dict]) -> str:
+    buf = io.StringIO()
+    if rows:
+        w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    return buf.getvalue()
+
+
+def _linguistic_markdown(ling: LinguisticReport) -> str:
+    def f(x):
+        return "-" if x is None else f"{x:.3f}"
+    lines = ["## Linguistic metrics", "", "| Model | Captions | ROUGE-1 | ROUGE-2 | ROUGE-L | BLEU |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    lines += [f"| {m.model} | {m.n_captions} | {f(m.rouge1)} | {f(m.rouge2)} | {f(m.rougeL)} | {f(m.bleu)} |"
+              for m in ling.models]
+    lines += ["", "## Correlations (Pearson r / Spearman rho, across captions)", "",
+              "| HalCECE metric | linguistic | n | Pearson r | Spearman rho |", "| --- | --- | --- | --- | --- |"]
+    lines += [f"| {c.halcece} | {c.linguistic} | {c.n} | {f(c.pearson_r)} | {f(c.spearman_rho)} |"
+              for c in ling.correlations]
+    return "\n".join(lines) + "\n"
+
+
+def run_report(captions: str | Path, outdir: str | Path, *, annotations: Sequence[str | Path] = (),
+               linguistic: bool = False, overwrite: bool = False, batch_size: int = 256, top: int = 10,
+               on_error: Callable[[RecordError], None] | None = None, progress: bool | None = None,
+               explainer=None, title: str | None = None) -> Report:
+    """``cece report``: read, check, explain resumably into ``outdir/explanations.jsonl``, build.
+
+    Bad records are passed to ``on_error`` as they are found (``FILE:LINE: FIELD: message``) and
+    listed in ``Report.errors``; the others are reported on. Raises
+    :class:`cece.report.inputs.AnnotationsFileError` for an unreadable captions or annotations file.
+    """
+    from cece.api import Explainer
+    from cece.report.inputs import AnnotationIndex, load_items
+    from cece.report.run import EXPLANATIONS, explain_items
+
+    indexes = [AnnotationIndex.load(p) for p in annotations]
+    items, errors = load_items(captions, indexes)
+    for err in errors:
+        if on_error:
+            on_error(err)
+    explainer = explainer or Explainer(batch_size=batch_size)
+    exps, failed, _ = explain_items(items, Path(outdir) / EXPLANATIONS, explainer, source=str(captions),
+                                    overwrite=overwrite, on_error=on_error, progress=progress)
+    refs_by_key = {it.key: it.references for it in items}
+    refs = [refs_by_key.get((str(e.model), str(e.id))) for e in exps]
+    report = build_report(exps, outdir, references=refs, linguistic=linguistic, top=top,
+                          title=title or f"HalCECE report: {Path(captions).name}",
+                          errors=len(errors) + len(failed))
+    report.errors = errors + failed
+    report.files.append(Path(outdir) / EXPLANATIONS)
+    return report

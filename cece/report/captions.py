@@ -1,0 +1,97 @@
+"""The browsable caption list: every caption with its edited words highlighted by class.
+
+Edit spans may overlap (an object edit and the triple it sits in), so the caption is cut at every
+span boundary and each piece is marked by the edits covering it: an object edit's class wins over a
+role edit's, and the hover text (``title``) lists all of them.
+
+>>> from cece.edits import Edit
+>>> highlight("A dog on a lap.", [Edit("replace", "object", "R", "dog", "cat", wup=0.86, spans=[(2, 5)])])
+'A <mark class="e-R" title="R replace: dog -&gt; cat (Wu-Palmer 0.86)">dog</mark> on a lap.'
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Sequence
+
+from cece.edits import Edit
+from cece.explanation import Explanation
+from cece.report.frequent import edit_label
+
+CLASS_NAMES = {"D": "delete", "R": "replace", "O": "over-specific", "U": "under-specific", "I": "missing"}
+
+
+def describe(e: Edit) -> str:
+    """Hover text for one edit: ``R replace: dog -> cat (Wu-Palmer 0.86)``."""
+    level = "" if e.level == "object" else "role "
+    label = edit_label(e)
+    if e.op == "replace":
+        label = f"{CLASS_NAMES.get(e.cls, e.op) if e.level == 'object' else 'replace'}: {label}"
+    text = f"{level}{e.cls} {label}"
+    return text + (f" (Wu-Palmer {e.wup:.2f})" if e.wup is not None and e.level == "object" else "")
+
+
+def highlight(caption: str, edits: Sequence[Edit]) -> str:
+    """The caption as HTML with each edited stretch in a ``<mark>`` (see the module docstring)."""
+    marks = [(s, t, e) for e in edits if e.op != "insert" for s, t in e.spans if 0 <= s < t <= len(caption)]
+    if not marks:
+        return escape(caption)
+    bounds = sorted({0, len(caption), *(s for s, _, _ in marks), *(t for _, t, _ in marks)})
+    out = []
+    for a, b in zip(bounds, bounds[1:]):
+        piece = escape(caption[a:b])
+        covering = _unique([e for s, t, e in marks if s <= a and b <= t])
+        if not covering or not caption[a:b].strip():
+            out.append(piece)
+            continue
+        objects = [e for e in covering if e.level == "object"]
+        main = objects[0] if objects else covering[0]
+        css = f"e-{main.cls}" if objects else f"e-role-{main.cls}"
+        title = escape("\n".join(describe(e) for e in covering))
+        out.append(f'<mark class="{css}" title="{title}">{piece}</mark>')
+    return "".join(out)
+
+
+def _unique(edits: list[Edit]) -> list[Edit]:
+    """Edits without repeats, by identity (an Edit is a mutable dataclass, so not hashable)."""
+    seen: list[Edit] = []
+    for e in edits:
+        if not any(e is s for s in seen):
+            seen.append(e)
+    return seen
+
+
+def caption_item(n: int, e: Explanation, color: str) -> str:
+    """One ``<li>`` of the caption list; ``id="c{n}"`` is the anchor frequent edits link to."""
+    classes = " ".join(sorted({x.cls for x in e.edits}))
+    missing = [str(x.target) for x in e.edits if x.level == "object" and x.cls == "I"]
+    o, r = e.objects, e.roles
+    stats = f"HalRate {o.hal_rate:.2f} · Granularity {o.granularity:.2f}"
+    if r.judged and r.n_roles:
+        stats += f" · role HalRate {r.hal_rate:.2f}"
+    parts = [
+        f'<li class="cap" id="c{n}" data-model="{escape(str(e.model), quote=True)}" data-cls="{classes}" '
+        f'data-hal="{int(e.hallucinated)}">',
+        f'<div class="head"><span class="badge" style="--c:{color}">{escape(str(e.model))}</span>'
+        f"<code>{escape(str(e.id))}</code>{stats}</div>",
+        f'<p class="text">{highlight(e.caption, e.edits)}</p>',
+    ]
+    if e.counterfactual != e.caption:
+        parts.append(f'<p class="cf">&#8594; {escape(e.counterfactual)}</p>')
+    if missing:
+        parts.append(f'<p class="miss">not mentioned: {escape(", ".join(missing))}</p>')
+    parts.append("</li>")
+    return "".join(parts)
+
+
+def caption_list(explanations: Sequence[Explanation], colors: dict[str, str]) -> str:
+    """The filter bar and the list of all captions."""
+    models = list(dict.fromkeys(str(e.model) for e in explanations))
+    model_opts = "".join(f'<option value="{escape(m, quote=True)}">{escape(m)}</option>' for m in models)
+    cls_opts = "".join(f'<option value="{k}">{k} {v}</option>' for k, v in CLASS_NAMES.items())
+    bar = (f'<div class="filters"><label>Model <select id="f-model"><option value="">all</option>{model_opts}'
+           f'</select></label><label>Class <select id="f-cls"><option value="">any</option>'
+           f'<option value="hal">hallucinated</option><option value="ok">not hallucinated</option>{cls_opts}'
+           f'</select></label><span id="f-count"></span></div>')
+    items = "\n".join(caption_item(n, e, colors.get(str(e.model), "#555")) for n, e in enumerate(explanations))
+    return f'{bar}<ol class="captions" id="captions">\n{items}\n</ol>'

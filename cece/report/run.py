@@ -1,0 +1,134 @@
+"""Explain report items as a resumable stream into ``REPORTDIR/explanations.jsonl``.
+
+Explanations are appended as they are made; a re-run skips the (model, id) pairs already in the
+file (a line cut by a killed run is dropped and redone, see :func:`cece.records.done_keys`). The
+report is then built from the file, so a resumed run and a fresh one give the same numbers.
+
+Speed: many captions share one image (one per model), so each distinct image side is turned into a
+scene graph once and handed to :meth:`cece.Explainer.explain_many` ready-made -- the same call the
+explainer would make itself, just not repeated per model.
+
+>>> key_of({"model": "m", "id": 3})
+('m', '3')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from cece.api import Explainer
+from cece.explanation import Explanation
+from cece.records import RecordError, done_keys
+from cece.report.inputs import Key, ReportItem
+from parsers import AnnotationError, SceneGraph
+
+EXPLANATIONS = "explanations.jsonl"
+# Image sides kept ready; captions of one image usually come close together (per image, or per model
+# over the same image list), and a bound keeps memory flat on very large inputs.
+GRAPH_CACHE_SIZE = 20_000
+
+
+def key_of(record: dict[str, Any]) -> Key | None:
+    """The resume key of a written explanation (or of an input record)."""
+    if record.get("id") is None:
+        return None
+    return str(record.get("model")), str(record["id"])
+
+
+@dataclass
+class ExplainStats:
+    explained: int = 0  # made by this run
+    resumed: int = 0    # already in the file
+
+
+def explain_items(items: list[ReportItem], out_path: Path, explainer: Explainer, *,
+                  source: str = "<input>", overwrite: bool = False, on_error: Callable[[RecordError], None] | None = None,
+                  progress: bool | None = None) -> tuple[list[Explanation], list[RecordError], ExplainStats]:
+    """Explain what is not yet in ``out_path`` and return the explanations of all ``items``, in order.
+
+    ``source`` names the captions file in errors; ``progress``: True shows a tqdm bar, None shows
+    one only on a terminal, False never.
+    """
+    from tqdm import tqdm
+
+    done = set() if overwrite else done_keys(out_path, key_of)
+    todo = [it for it in items if it.key not in done]
+    stats = ExplainStats(resumed=len(items) - len(todo))
+    errors: list[RecordError] = []
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    bar = tqdm(total=len(todo), unit="caption", file=sys.stderr, disable=None if progress is None else not progress)
+    with out_path.open("w" if overwrite else "a", encoding="utf-8") as sink:
+        try:
+            for result in explainer.explain_many(_with_image_graphs(todo, explainer)):
+                bar.update(1)
+                if isinstance(result, RecordError):
+                    item = todo[result.index]
+                    result.file, result.line = source, item.line
+                    errors.append(result)
+                    if on_error:
+                        on_error(result)
+                    continue
+                sink.write(json.dumps(result.to_dict()) + "\n")
+                stats.explained += 1
+        finally:
+            bar.close()
+    return read_explanations(out_path, [it.key for it in items]), errors, stats
+
+
+def _with_image_graphs(items: list[ReportItem], explainer: Explainer) -> Iterator[dict[str, Any]]:
+    """The items' records with each distinct image side built once into a SceneGraph.
+
+    A side that fails to build is left as it was, so the explainer reports it in its usual words.
+    """
+    cache: OrderedDict[str, SceneGraph | None] = OrderedDict()
+    for item in items:
+        rec = item.record
+        key = _image_key(rec)
+        if key is None:
+            yield rec
+            continue
+        if key in cache:
+            cache.move_to_end(key)
+        else:
+            try:
+                cache[key] = explainer.image_graph(rec.get("annotation"), rec.get("references"))
+            except AnnotationError:
+                cache[key] = None
+            if len(cache) > GRAPH_CACHE_SIZE:
+                cache.popitem(last=False)
+        graph = cache[key]
+        yield rec if graph is None else {**rec, "annotation": graph}
+
+
+def _image_key(rec: dict[str, Any]) -> str | None:
+    """A key for the image side of a record (what ``Explainer.image_graph`` would receive)."""
+    side = {"a": rec.get("annotation")} if rec.get("annotation") is not None else {"r": rec.get("references")}
+    try:
+        text = json.dumps(side, sort_keys=True)
+    except (TypeError, ValueError):  # e.g. a SceneGraph object given through the library
+        return None
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()  # a VG record can be large
+
+
+def read_explanations(path: Path, keys: Iterable[Key]) -> list[Explanation]:
+    """The explanations of ``keys`` from a JSONL file, in the order of ``keys`` (missing ones left out)."""
+    wanted = list(keys)
+    want = set(wanted)
+    found: dict[Key, Explanation] = {}
+    if path.exists():
+        with path.open(encoding="utf-8") as f:
+            for raw in f:
+                try:
+                    data = json.loads(raw)
+                except json.JSONDecodeError:
+                    continue
+                key = key_of(data) if isinstance(data, dict) else None
+                if key in want:
+                    found[key] = Explanation.from_dict(data)
+    return [found[k] for k in wanted if k in found]
