@@ -1,5 +1,5 @@
 # Two commands do all set-up on a fresh Debian machine:
-#   make demo   - install, then explain the bundled examples
+#   make demo   - install, then explain the bundled examples and build a multi-model report
 #   make test   - install, then run the test suite
 # Everything lands in .venv; WordNet comes from Debian's wordnet-base (no run-time downloads).
 
@@ -10,19 +10,28 @@ PIP    := $(VENV)/bin/pip
 CECE   := $(VENV)/bin/cece
 STAMP  := $(VENV)/.installed
 DEB_PACKAGES := wordnet-base wordnet-sense-index
+TEST_DEB_PACKAGES := chromium chromium-driver
 
-.PHONY: all install system-deps demo test perf doctor clean
+.PHONY: all install system-deps test-deps demo test perf doctor clean
 
 all: demo
 
 # Debian packages: only installed when missing, so a prepared machine needs no root.
-system-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+define apt_install_missing
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
+endef
+
+system-deps:
+	$(call apt_install_missing,$(DEB_PACKAGES))
+
+# Headless Chromium and its driver for the report page's browser test (tests/test_report.py).
+test-deps:
+	$(call apt_install_missing,$(TEST_DEB_PACKAGES))
 
 $(STAMP): setup.cfg pyproject.toml
 	$(MAKE) system-deps
@@ -39,8 +48,10 @@ install: $(STAMP)
 
 demo: install
 	$(CECE) explain cece/examples/demo.jsonl
+	$(CECE) report cece/examples/models.jsonl -o out/report
+	@echo "Open the report: out/report/index.html"
 
-test: install
+test: install test-deps
 	$(PY) -m pytest -q -p no:cacheprovider
 
 perf: install

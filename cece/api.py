@@ -19,6 +19,7 @@ from cece.explanation import Explanation
 from cece.ged import match
 from cece.metrics import object_metrics, role_metrics
 from cece.records import RecordError, check_record
+from cece.senses import disambiguate
 from knowledge import num_ancestors
 from parsers import AnnotationError, CaptionParser, SceneGraph, to_scene_graph
 
@@ -27,14 +28,19 @@ class Explainer:
     """Loads the parser once and explains captions one by one or as a stream.
 
     ``costs`` sets every edit cost (:class:`cece.costs.CostModel`); ``batch_size`` is how many
-    captions are parsed together by ``explain_many``.
+    captions are parsed together by ``explain_many``. ``senses`` is how concepts get their WordNet
+    sense: ``"first"`` (the first sense, as in the paper) or ``"context"`` (a word is re-read in
+    the sense the other graph speaks of, :mod:`cece.senses`).
     """
 
     def __init__(self, costs: CostModel | None = None, parser: CaptionParser | None = None,
-                 batch_size: int = 256) -> None:
+                 batch_size: int = 256, senses: str = "first") -> None:
+        if senses not in ("first", "context"):
+            raise ValueError(f"senses must be 'first' or 'context', not {senses!r}")
         self.costs = costs or CostModel()
         self._parser = parser
         self.batch_size = batch_size
+        self.senses = senses
 
     @property
     def parser(self) -> CaptionParser:
@@ -55,6 +61,8 @@ class Explainer:
     def explain_graphs(self, caption_graph: SceneGraph, image_graph: SceneGraph, *,
                        id: str | None = None, model: str | None = None) -> Explanation:
         """Explain an already parsed caption graph against an image graph."""
+        if self.senses == "context":
+            caption_graph, image_graph = disambiguate(caption_graph, image_graph)
         # Object labels alone say nothing about relations: then roles are not judged at all.
         judge_roles = bool(image_graph.relations)
         sub, dele, ins = self.costs.node_costs(caption_graph, image_graph)

@@ -17,26 +17,6 @@ def main() -> None:
     """halcece: explain hallucinations in image captions with WordNet-costed graph edits."""
 
 
-def _done_ids(path: Path) -> set[str]:
-    """Ids already written to a JSONL output; a truncated last line is dropped so it is redone."""
-    done: set[str] = set()
-    if not path.exists():
-        return done
-    good = 0
-    with path.open("rb") as f:
-        for raw in f:
-            try:
-                rec = json.loads(raw)
-            except json.JSONDecodeError:
-                break
-            good += len(raw)
-            if isinstance(rec, dict) and rec.get("id") is not None:
-                done.add(str(rec["id"]))
-    with path.open("r+b") as f:  # cut a half-written line left by a killed run
-        f.truncate(good)
-    return done
-
-
 @main.command()
 @click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
@@ -63,7 +43,7 @@ def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: boo
     from tqdm import tqdm
 
     from cece.api import Explainer
-    from cece.records import RecordError, read_records, resolve_paths
+    from cece.records import RecordError, done_keys, read_records, resolve_paths
     from cece.render import render
 
     name = "<stdin>" if file == "-" else file
@@ -76,7 +56,7 @@ def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: boo
         entries = list(read_records(stream, name))
 
     out_path = Path(output) if output else None
-    done = set() if (out_path is None or overwrite) else _done_ids(out_path)
+    done = set() if (out_path is None or overwrite) else done_keys(out_path)
     records, lines, failures = [], [], 0
     for line, rec in entries:
         if isinstance(rec, RecordError):
@@ -134,6 +114,98 @@ def doctor(quiet: bool) -> None:
             click.echo(f"        fix: {c.fix}")
     if not all(c.ok for c in checks):
         sys.exit(1)
+
+
+@main.command()
+@click.argument("samples", type=click.Path(allow_dash=True, dir_okay=False))
+@click.option("-d", "--detector", "names", multiple=True, required=True, metavar="NAME",
+              help="A detector to run (repeatable); unknown names list the available ones.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, writable=True),
+              help="Detection JSONL, one line per sample per detector, written as made. Re-running "
+                   "resumes: (id, detector) pairs already in the file are skipped.")
+@click.option("--option", "options", multiple=True, metavar="NAME.KEY=VALUE",
+              help="A detector option, e.g. aloha.model_path=/models/minilm (value parsed as JSON when it can be).")
+@click.option("--batch-size", type=int, default=64, show_default=True, help="Samples per detect_batch call.")
+@click.option("--overwrite", is_flag=True, help="Start OUTPUT afresh instead of resuming it.")
+def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str, ...], batch_size: int,
+           overwrite: bool) -> None:
+    """Score the captions of SAMPLES with hallucination detectors.
+
+    SAMPLES is JSONL (or a JSON list) of {"id", "caption", "references"?, "annotation"?, "image"?};
+    `-` reads standard input. Each output line is a Detection: {"id", "detector", "score" (0-1,
+    higher = more likely hallucinated), "spans", "sentences", "error"}. A sample lacking what a
+    detector needs gets an error line. Bad samples are reported as FILE:LINE: FIELD: message on
+    standard error, the others are still scored, and the exit status is 2.
+    """
+    from tqdm import tqdm
+
+    from detectors.runner import create_detectors, done_pairs, pending, read_samples, run_detectors
+
+    try:
+        detectors = create_detectors(names, options)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    names = tuple(detectors)
+    name = "<stdin>" if samples == "-" else samples
+    try:
+        stream = sys.stdin if samples == "-" else open(samples, encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"{name}: cannot read: {exc.strerror}") from exc
+    with stream:
+        base = Path.cwd() if samples == "-" else Path(samples).resolve().parent
+        entries = list(read_samples(stream, name, base))
+    good = [e for e in entries if isinstance(e, dict)]
+    for e in entries:
+        if not isinstance(e, dict):
+            click.echo(str(e), err=True)
+    out_path = Path(output)
+    done = set() if overwrite else done_pairs(out_path)
+    bar = tqdm(total=pending(good, names, done), unit="detection", file=sys.stderr, disable=None)
+    with out_path.open("w" if overwrite else "a", encoding="utf-8") as sink:
+        try:
+            stats = run_detectors(detectors, good, sink, done, batch_size, bar)
+        finally:
+            bar.close()
+    click.echo(f"{stats.written} detections written to {output} ({stats.failed} with an error, "
+               f"{stats.skipped} already there)", err=True)
+    if len(good) < len(entries):
+        sys.exit(EXIT_BAD_INPUT)
+
+
+@main.command()
+@click.argument("captions", type=click.Path(exists=True, dir_okay=False))
+@click.option("--annotations", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="Resolves records' image_id: a Visual Genome scene-graph list, COCO instances, or "
+                   "{image id: [reference captions]} (repeatable: e.g. scene graphs and references).")
+@click.option("-o", "--output", "outdir", required=True, type=click.Path(file_okay=False), metavar="REPORTDIR",
+              help="The report directory (index.html, tables, explanations.jsonl for resuming).")
+@click.option("--with-linguistic", is_flag=True,
+              help="Also ROUGE-1/2/L and BLEU against the references, and their correlation with HalCECE.")
+@click.option("--top", type=int, default=10, show_default=True, help="Frequent edits listed per model and kind.")
+@click.option("--overwrite", is_flag=True, help="Explain everything afresh instead of resuming.")
+@click.option("--batch-size", type=int, default=256, show_default=True, help="Captions parsed at a time.")
+def report(captions: str, annotations: tuple[str, ...], outdir: str, with_linguistic: bool, top: int,
+           overwrite: bool, batch_size: int) -> None:
+    """Per-model edit report of the captions in CAPTIONS (JSONL or a JSON list).
+
+    A record is {"id", "model", "caption", "annotation" | "references" | "image_id"}. Explanations
+    are written to REPORTDIR/explanations.jsonl as they are made, and a re-run skips the (model, id)
+    pairs already there. Bad records are reported as FILE:LINE: FIELD: message on standard error,
+    the others are still reported on, and the exit status is 2.
+    """
+    from cece.report import AnnotationsFileError, run_report
+
+    try:
+        result = run_report(captions, outdir, annotations=annotations, linguistic=with_linguistic,
+                            overwrite=overwrite, batch_size=batch_size, top=top,
+                            on_error=lambda err: click.echo(str(err), err=True))
+    except AnnotationsFileError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if with_linguistic and result.linguistic is None:
+        click.echo("warning: no record has references: linguistic metrics skipped", err=True)
+    click.echo(f"Report of {result.n_captions} captions from {len(result.models)} models: {result.index}")
+    if result.errors:
+        sys.exit(EXIT_BAD_INPUT)
 
 
 @main.group()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, TextIO
+from typing import Any, Callable, Hashable, Iterator, TextIO
 
 
 @dataclass
@@ -100,3 +100,44 @@ def resolve_paths(record: dict[str, Any], base: Path) -> dict[str, Any]:
     if isinstance(ann, str) and not Path(ann).is_absolute():
         return {**record, "annotation": str(base / ann)}
     return record
+
+
+def done_keys(path: Path, key: Callable[[dict[str, Any]], Hashable | None] | None = None) -> set[Hashable]:
+    """Keys of the records already written to a JSONL output, for resuming a killed run.
+
+    ``key`` maps a written record to its key (default: ``str(record["id"])``); records it maps to
+    None are ignored. The first line that is not complete JSON ending in a newline -- what a run
+    killed mid-write leaves -- is cut off together with anything after it, so it is redone and the
+    next append starts on a fresh line.
+
+    >>> import tempfile, os
+    >>> p = Path(tempfile.mkdtemp()) / "out.jsonl"
+    >>> _ = p.write_text('{"id": "a", "detector": "x"}\\n{"id": "b", "det')
+    >>> sorted(done_keys(p)), p.read_text()
+    (['a'], '{"id": "a", "detector": "x"}\\n')
+    """
+    key = key or _id_key
+    done: set[Hashable] = set()
+    if not path.exists():
+        return done
+    good = 0
+    with path.open("rb") as f:
+        for raw in f:
+            if not raw.endswith(b"\n"):
+                break
+            try:
+                rec = json.loads(raw)
+            except json.JSONDecodeError:
+                break
+            good += len(raw)
+            k = key(rec) if isinstance(rec, dict) else None
+            if k is not None:
+                done.add(k)
+    if good < path.stat().st_size:
+        with path.open("r+b") as f:  # cut a half-written line left by a killed run
+            f.truncate(good)
+    return done
+
+
+def _id_key(record: dict[str, Any]) -> str | None:
+    return None if record.get("id") is None else str(record["id"])

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from knowledge.hierarchy import get_hierarchy
 
-__all__ = ["CAPTION_PLURALS", "lemmatize", "noun_synset", "verb_synset"]
+__all__ = ["CAPTION_PLURALS", "lemmatize", "noun_senses", "noun_synset", "verb_synset"]
 
 # NLTK's MORPHOLOGICAL_SUBSTITUTIONS for nouns and verbs (WordNet's morph(7WN) detachment rules),
 # in NLTK's order, which decides the first result.
@@ -43,7 +43,11 @@ CAPTION_PLURALS: dict[str, str] = {
     "eyes": "eye", "teeth": "tooth", "shoes": "shoe", "letters": "letter", "numbers": "number",
     "words": "word", "papers": "paper", "boards": "board", "spots": "spot", "stripes": "stripe",
     "waters": "water", "whiskers": "whisker", "cards": "card", "bars": "bar", "sands": "sand",
+    "colors": "color", "colours": "colour",
 }  # fmt: skip
+
+# Plural endings after a sibilant, whose "-es" detachment beats NLTK's first hit ("-s").
+_SIBILANT_PLURALS = ("ches", "shes", "sses", "xes", "zes")
 
 # Determiners and pronouns: some are WordNet nouns ("a" adenine, "it" information technology,
 # "one" the number) but never the concept a caption phrase names.
@@ -119,10 +123,19 @@ def _tokens(phrase: str) -> list[str]:
 
 
 def _head_lemma(word: str) -> str | None:
+    """The head noun's lemma. Unlike NLTK's first hit, a sibilant plural takes its "-es" rule,
+    as English spelling does: "bunches" -> bunch (not the diplomat Bunche), "crosses" -> cross
+    (not a lacrosse crosse). A word that is a lemma itself ("glasses") or in the exception list
+    keeps NLTK's order."""
     if word in CAPTION_PLURALS:
         return CAPTION_PLURALS[word]
     forms = morphy_forms(word, "n")
-    return forms[0] if forms else None
+    if len(forms) < 2 or forms[0] == word or word in get_hierarchy().exceptions("n"):
+        return forms[0] if forms else None
+    for old in _SIBILANT_PLURALS:
+        if word.endswith(old) and word[:-2] in forms:  # drop the "es"
+            return word[:-2]
+    return forms[0]
 
 
 def _noun_lemma(tokens: list[str]) -> str | None:
@@ -161,10 +174,43 @@ def noun_synset(phrase: str, sense: int = 0) -> str | None:
     ('hotdog.n.01', 'andiron.n.01', None)
     """
     text = phrase.strip().lower()
-    if not text:
-        return None
     if _SYNSET_NAME.match(text):
         return _existing_name(text, "n")
+    lemma = _phrase_lemma(text)
+    return _pick(lemma, "n", sense) if lemma is not None else None
+
+
+@lru_cache(maxsize=65536)
+def noun_senses(phrase: str, min_count: int = 0) -> tuple[str, ...]:
+    """The noun synsets of the lemma :func:`noun_synset` finds for ``phrase``, in WordNet sense
+    order (the first is ``noun_synset(phrase)``); an existing synset name gives just itself.
+
+    ``min_count`` keeps, beyond the first sense, only senses tagged at least that often in
+    WordNet's sense-tagged corpus (index.sense): ``min_count=1`` drops the rare readings
+    ("goat" as a person born under Capricorn). Ignored when the database has no counts.
+
+    >>> noun_senses("branch")[:2], noun_senses("xyzzy")
+    (('branch.n.01', 'branch.n.02'), ())
+    >>> noun_senses("goat", min_count=1)
+    ('goat.n.01',)
+    """
+    text = phrase.strip().lower()
+    if _SYNSET_NAME.match(text):
+        name = _existing_name(text, "n")
+        return (name,) if name else ()
+    lemma = _phrase_lemma(text)
+    if lemma is None:
+        return ()
+    h = get_hierarchy()
+    ids = h.lemmas("n")[lemma]
+    if min_count > 0 and h.noun_sense_counts:
+        counts = h.noun_sense_counts.get(lemma, [0] * len(ids))
+        ids = [i for k, i in enumerate(ids) if k == 0 or counts[k] >= min_count]
+    return tuple(h.names[i] for i in ids)
+
+
+def _phrase_lemma(text: str) -> str | None:
+    """The WordNet noun lemma a lower-cased concept phrase names (see :func:`noun_synset`)."""
     tokens = _tokens(text)
     while tokens and tokens[0] in _FUNCTION_WORDS:
         tokens = tokens[1:]
@@ -173,7 +219,7 @@ def noun_synset(phrase: str, sense: int = 0) -> str | None:
     lemma = _noun_lemma(tokens)
     if lemma is None and "-" in tokens[-1]:  # "ice-cream cone" style spellings WordNet splits
         lemma = _noun_lemma(tokens[:-1] + [t for t in tokens[-1].split("-") if t])
-    return _pick(lemma, "n", sense) if lemma is not None else None
+    return lemma
 
 
 @lru_cache(maxsize=65536)

@@ -29,6 +29,7 @@ __all__ = [
     "ancestors",
     "distance_matrix",
     "is_hypernym",
+    "lexname",
     "lowest_common_hypernym",
     "num_ancestors",
     "path_distance",
@@ -147,6 +148,17 @@ def ancestors(a: str) -> dict[str, int]:
     """
     names = get_hierarchy().names
     return {names[k]: d for k, d in _ancestor_dists(_id(a)).items()}
+
+
+def lexname(a: str) -> str:
+    """WordNet's lexicographer file of a synset: its broad kind ("noun.artifact", "noun.food",
+    "noun.body", "noun.attribute"...); empty when the index predates this field.
+
+    >>> lexname("dog.n.01"), lexname("color.n.01")
+    ('noun.animal', 'noun.attribute')
+    """
+    h = get_hierarchy()
+    return h.lexnames[h.lexname_of[_id(a)]] if h.lexnames else ""
 
 
 def num_ancestors(a: str) -> int:

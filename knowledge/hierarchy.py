@@ -22,7 +22,7 @@ import pickle
 import tempfile
 import threading
 import warnings
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -41,7 +41,7 @@ __all__ = ["Hierarchy", "build_hierarchy", "get_hierarchy", "index_path"]
 FORMAT_VERSION = 1
 INDEX_FILENAME = f"wordnet-index-v{FORMAT_VERSION}.pickle"
 # Bumped whenever the Hierarchy fields change; part of the cache key, so old files rebuild.
-_SCHEMA = 2
+_SCHEMA = 5
 # Files whose size and mtime enter the cache key: a changed database rebuilds the index.
 _KEY_FILES = ("data.noun", "data.verb", "index.noun", "index.verb", "noun.exc", "verb.exc")
 
@@ -73,6 +73,17 @@ class Hierarchy:
     verb_exceptions: dict[str, list[str]]
     source: str = ""
     version: str = ""
+    # Per noun lemma, how often each of its senses (in ``noun_lemmas`` order) is tagged in the
+    # SemCor corpus (WordNet's index.sense); lemmas without any tagged sense are left out, and
+    # the dict is empty when the database has no index.sense.
+    noun_sense_counts: dict[str, list[int]] = field(default_factory=dict)
+    # WordNet's lexicographer file of each synset ("noun.artifact", "noun.body"...): an index
+    # into ``lexnames`` per synset id.
+    lexname_of: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
+    lexnames: list[str] = field(default_factory=list)
+    # Lemmas WordNet also lists as adjectives ("round", "young"): a caption word that modifies a
+    # noun may be one of these rather than a noun of its own.
+    adjective_lemmas: frozenset[str] = frozenset()
 
     def __len__(self) -> int:
         return len(self.names)
@@ -151,6 +162,14 @@ def build_hierarchy(reader=None, source: str = "") -> Hierarchy:
             if pos in lemmas:
                 lemmas[pos][lemma] = [by_offset[(pos, off)] for off in offsets]
     exc = reader._exception_map
+    lexnames = sorted({s.lexname() for s in synsets})
+    lex_index = {name: k for k, name in enumerate(lexnames)}
+    counts = _noun_sense_counts(reader)
+    noun_counts = {}
+    for lemma, ids_ in lemmas["n"].items():
+        row = [counts.get((lemma, synsets[i].offset()), 0) for i in ids_]
+        if any(row):
+            noun_counts[lemma] = row
     return Hierarchy(
         names=names,
         ids=ids,
@@ -164,7 +183,30 @@ def build_hierarchy(reader=None, source: str = "") -> Hierarchy:
         verb_exceptions={k: list(v) for k, v in sorted(exc["v"].items())},
         source=source,
         version=str(reader.get_version()),
+        noun_sense_counts=noun_counts,
+        lexname_of=np.array([lex_index[s.lexname()] for s in synsets], dtype=np.int8),
+        lexnames=lexnames,
+        adjective_lemmas=frozenset(k for k, v in lemma_map.items() if "a" in v or "s" in v),
     )
+
+
+def _noun_sense_counts(reader) -> dict[tuple[str, int], int]:
+    """``(lemma, synset offset) -> tag count`` of noun senses, from index.sense (lines
+    ``lemma%1:lexfile:lexid:: offset sense_number tag_count``); empty when the file is absent."""
+    out: dict[tuple[str, int], int] = {}
+    try:
+        fh = reader.open("index.sense")
+    except Exception:  # optional file (wordnet-sense-index): no counts, no filtering by them
+        return out
+    with fh:
+        for line in fh:
+            parts = line.split()
+            if len(parts) < 4 or "%1:" not in parts[0]:
+                continue
+            lemma = parts[0].split("%", 1)[0].lower()
+            if int(parts[3]):
+                out[(lemma, int(parts[1]))] = int(parts[3])
+    return out
 
 
 def index_path() -> Path:

@@ -88,13 +88,25 @@ def mark_uncertain(d: Draft) -> None:
 
 
 def _hedged_by_adverb(d: Draft, t: Any) -> list[Any]:
+    """What a hedging adverb hedges: the noun it modifies; the phrase of the preposition it
+    modifies ("possibly *in a living room with a train track*"); for a verb, the subject when the
+    hedge comes first ("Maybe a dog is sleeping"), else the verb's objects, else its
+    prepositional objects ("a cat, possibly looking *at the camera*")."""
     h = t.head
     if h.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
         return list(flatten(h))
+    if h.pos_ == "ADP":
+        return [y for y in h.subtree if y.i > t.i]
     if h.pos_ in ("VERB", "AUX"):
+        subjects = [c for c in h.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if subjects and t.i < subjects[0].i:
+            return [y for c in subjects for y in flatten(c)]
         args = [c for c in h.children if c.dep_ in _ARG_DEPS]
         if not args:
-            args = [c for c in h.children if c.dep_ in ("nsubj", "nsubjpass")]
+            args = [g for p in h.children if p.dep_ == "prep" and p.i > t.i
+                    for g in p.subtree if g.dep_ == "pobj"]
+        if not args:
+            args = subjects
         return [y for c in args for y in flatten(c)]
     return []
 

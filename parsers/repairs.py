@@ -128,7 +128,8 @@ def fold_quantifiers(d: Draft, quantifiers: dict[str, str]) -> None:
     doc = d.doc
     for idx, m in enumerate(d.mentions):
         root = doc[m.root]
-        value = quantifiers.get(root.lower_)
+        # plural quantifiers too: "two bunches of bananas", "stacks of plates"
+        value = quantifiers.get(root.lower_, quantifiers.get(root.lemma_.lower()))
         if value is None or m.alias is not None:
             continue
         for p in root.children:

@@ -1,0 +1,100 @@
+"""Word senses chosen by context: the sense of a caption word that the image speaks of.
+
+Concepts map to the first WordNet sense of their lemma, which is often not the one a caption
+means: "branch" is first an office of an organisation, "shot" a gunshot. When a caption concept
+and an image concept are far apart under their first senses but some pair of their senses is
+close (the same synset, or ``max_distance`` hypernym edges apart), both take those senses: the
+image is the context that disambiguates the caption and vice versa. Pairs are taken closest
+first; every concept changes sense at most once, and a concept whose first sense already has a
+close partner keeps it (a word is re-read only when the image calls for it).
+
+>>> from parsers import Concept, SceneGraph
+>>> cap = SceneGraph([Concept("tree branch", "tree branch", "limb.n.02")])
+>>> img = SceneGraph([Concept("branch", "branch", "branch.n.01")])
+>>> _, img2 = disambiguate(cap, img)
+>>> img.concepts[0].synset, img2.concepts[0].synset
+('branch.n.01', 'branch.n.02')
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from knowledge import distance_matrix, noun_senses
+from parsers import Concept, SceneGraph
+
+
+def _senses(c: Concept, limit: int, min_count: int = 0) -> list[str]:
+    if not c.synset:
+        return []
+    senses = [s for s in noun_senses(c.lemma, min_count) if s != c.synset][: max(limit - 1, 0)]
+    return [c.synset, *senses]
+
+
+def _shared_sense(c: Concept, g: Concept, limit: int) -> str | None:
+    """The first sense of one word when the other can also name it, however rarely: "case" read
+    as the "display case" it is next to. (Any shared sense would be too loose: "home" and
+    "house" can both mean a family.)"""
+    if not (c.synset and g.synset) or c.synset == g.synset:
+        return None
+    if c.synset in _senses(g, limit):
+        return c.synset
+    return g.synset if g.synset in _senses(c, limit) else None
+
+
+def disambiguate(caption: SceneGraph, image: SceneGraph, max_senses: int = 8,
+                 max_distance: int = 2, min_count: int = 1) -> tuple[SceneGraph, SceneGraph]:
+    """Copies of both graphs with context-chosen senses (see the module docstring).
+
+    ``max_senses`` bounds the senses tried per word (WordNet orders them by frequency);
+    ``min_count`` leaves out senses tagged fewer times in WordNet's sense-tagged corpus (rare
+    readings such as "goat" for a person born under Capricorn); ``max_distance`` is how close a
+    pair of senses must be to be adopted.
+    """
+    cap_senses = [_senses(c, max_senses, min_count) for c in caption.concepts]
+    img_senses = [_senses(g, max_senses, min_count) for g in image.concepts]
+    flat_c = [s for ss in cap_senses for s in ss]
+    flat_g = [s for ss in img_senses for s in ss]
+    if not flat_c or not flat_g:
+        return caption, image
+    d = distance_matrix(flat_c, flat_g)
+    rows = np.cumsum([0] + [len(ss) for ss in cap_senses])
+    cols = np.cumsum([0] + [len(ss) for ss in img_senses])
+    settled_c = {i for i in range(len(cap_senses)) if cap_senses[i] and
+                 any(img_senses[j] and d[rows[i], cols[j]] <= max_distance for j in range(len(img_senses)))}
+    settled_g = {j for j in range(len(img_senses)) if img_senses[j] and
+                 any(cap_senses[i] and d[rows[i], cols[j]] <= max_distance for i in range(len(cap_senses)))}
+    candidates = []
+    for i, cs in enumerate(cap_senses):
+        for j, gs in enumerate(img_senses):
+            if not cs or not gs:
+                continue
+            block = d[rows[i]:rows[i + 1], cols[j]:cols[j + 1]]
+            a, b = np.unravel_index(np.argmin(block + 1e-3 * np.add.outer(np.arange(len(cs)), np.arange(len(gs)))),
+                                    block.shape)
+            if block[a, b] <= max_distance and block[a, b] < block[0, 0]:
+                candidates.append((float(block[a, b]), a + b, i, j, cs[a], gs[b]))
+    # Two words that share a synset mean that synset, even in a reading too rare to try above.
+    for i, c in enumerate(caption.concepts):
+        for j, g in enumerate(image.concepts):
+            shared = _shared_sense(c, g, 4 * max_senses)
+            if shared:
+                candidates.append((0.0, 0, i, j, shared, shared))
+    new_c: dict[int, str] = {}
+    new_g: dict[int, str] = {}
+    for _, _, i, j, sc, sg in sorted(candidates):
+        if i in new_c or i in settled_c and sc != cap_senses[i][0]:
+            continue
+        if new_g.get(j, sg) != sg or (j in settled_g and sg != img_senses[j][0]):
+            continue
+        new_c[i], new_g[j] = sc, sg
+    if not new_c and not new_g:
+        return caption, image
+    return _with(caption, new_c), _with(image, new_g)
+
+
+def _with(graph: SceneGraph, synsets: dict[int, str]) -> SceneGraph:
+    concepts = [replace(c, synset=synsets[i]) if i in synsets else c for i, c in enumerate(graph.concepts)]
+    return SceneGraph(concepts=concepts, relations=list(graph.relations), text=graph.text)

@@ -1,0 +1,82 @@
+"""Core additions made for detection: senses read in context, WordNet sense counts and kinds,
+sibilant plurals, hedge scope, plural quantifiers, and the resumable-output helper."""
+
+from __future__ import annotations
+
+import pytest
+
+from cece.api import Explainer
+from cece.records import done_keys
+from cece.senses import disambiguate
+from knowledge import lexname, noun_senses, noun_synset
+from parsers import CaptionParser, Concept, SceneGraph
+
+
+@pytest.fixture(scope="module")
+def parser():
+    return CaptionParser()
+
+
+def graph(*concepts: tuple[str, str]) -> SceneGraph:
+    return SceneGraph([Concept(lemma, lemma, synset) for lemma, synset in concepts])
+
+
+def test_context_reads_the_image_word_in_the_captions_sense():
+    cap, img = disambiguate(graph(("tree branch", "limb.n.02")), graph(("branch", "branch.n.01")))
+    assert cap.concepts[0].synset == "limb.n.02" and img.concepts[0].synset == "branch.n.02"
+
+
+def test_context_adopts_a_rare_reading_only_when_it_is_the_other_words_meaning():
+    # "case" is read as the display case next to it, a sense too rare to try otherwise
+    _, img = disambiguate(graph(("display case", noun_synset("display case"))), graph(("case", "case.n.01")))
+    assert img.concepts[0].synset == noun_synset("display case")
+    # but "goat" is not read as a person born under Capricorn because the image has a person
+    cap, _ = disambiguate(graph(("goat", "goat.n.01")), graph(("person", "person.n.01")))
+    assert cap.concepts[0].synset == "goat.n.01"
+
+
+def test_context_keeps_a_first_sense_that_already_fits():
+    cap, img = disambiguate(graph(("dog", "dog.n.01")), graph(("cat", "cat.n.01"), ("dog", "dog.n.01")))
+    assert [c.synset for c in cap.concepts + img.concepts] == ["dog.n.01", "cat.n.01", "dog.n.01"]
+
+
+def test_explainer_senses_option():
+    first = Explainer().explain("A cat on a table.", annotation=["cat", "desk"])
+    context = Explainer(senses="context").explain("A cat on a table.", annotation=["cat", "desk"])
+    assert [e.cls for e in first.edits_of("object") if e.op != "insert"] == ["D"]  # a table of data
+    assert [e.cls for e in context.edits_of("object") if e.op != "insert"] == ["U"]  # the furniture
+    with pytest.raises(ValueError):
+        Explainer(senses="all")
+
+
+def test_sense_counts_kinds_and_plurals():
+    assert noun_senses("goat", min_count=1) == ("goat.n.01",)
+    assert "plate.n.04" in noun_senses("plate", min_count=1)
+    assert lexname("cello.n.01") == "noun.artifact" and lexname("shape.n.01") == "noun.attribute"
+    assert noun_synset("bunches") == "bunch.n.01" and noun_synset("crosses") == "cross.n.01"
+    assert noun_synset("glasses") == "spectacles.n.01" and noun_synset("colors") == "color.n.01"
+
+
+@pytest.mark.parametrize("caption, hedged, sure", [
+    ("A cat on a bed, possibly looking at the camera.", ["camera"], ["cat", "bed"]),
+    ("A boy, possibly in a living room with a train track.", ["room", "track"], ["boy"]),
+    ("A parrot, possibly with a blue mohawk on its beak.", ["mohawk", "beak"], ["parrot"]),
+])
+def test_hedges_cover_prepositional_phrases(parser, caption, hedged, sure):
+    c = {x.lemma: x for x in parser.parse(caption).concepts}
+    assert all(c[h].uncertain for h in hedged) and not any(c[s].uncertain for s in sure)
+
+
+def test_plural_quantifiers_fold(parser):
+    g = parser.parse("Two bunches of bananas on stacks of plates.")
+    assert [c.lemma for c in g.concepts] == ["banana", "plate"]
+    assert g.concepts[0].attributes["count"] == ["many"]
+
+
+def test_done_keys_cuts_a_half_written_line(tmp_path):
+    p = tmp_path / "out.jsonl"
+    p.write_text('{"id": 1}\n{"id": 2}\n{"id": 3')
+    assert done_keys(p) == {"1", "2"} and p.read_text() == '{"id": 1}\n{"id": 2}\n'
+    p.write_text('{"id": 1}\n{"id": 2}')  # complete JSON, but the newline never made it
+    assert done_keys(p) == {"1"} and p.read_text() == '{"id": 1}\n'
+    assert done_keys(tmp_path / "absent.jsonl") == set()

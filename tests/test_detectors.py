@@ -1,0 +1,275 @@
+"""Detectors: the registry, the built-in detectors' behaviour, the Detection contract, `cece detect`."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cece.cli import main
+from detectors import registry
+from detectors.aloha import ALOHaDetector
+from detectors.base import Detection, Detector, SpanScore
+from detectors.halcece import HalCECEDetector
+from detectors.lexical import LexicalDetector
+from detectors.runner import contract_problem, done_pairs, parse_options, run_detectors
+
+FIXTURE = Path(__file__).parent / "fixtures" / "detect_samples.jsonl"
+SAMPLES = {s["id"]: s for s in map(json.loads, FIXTURE.read_text().splitlines())}
+
+
+class Echo(Detector):
+    """A third-party-style detector: scores the share of caption words in upper case."""
+
+    name = "echo"
+
+    def __init__(self, weight: float = 1.0) -> None:
+        self.weight = weight
+
+    def detect(self, sample):
+        words = sample["caption"].split()
+        score = self.weight * sum(w[:1].isupper() for w in words) / max(len(words), 1)
+        return Detection(id=sample["id"], detector=self.name, score=score)
+
+
+@pytest.fixture(scope="module")
+def halcece():
+    return HalCECEDetector()
+
+
+@pytest.fixture(scope="module")
+def aloha():
+    return ALOHaDetector()
+
+
+@pytest.fixture(scope="module")
+def lexical():
+    return LexicalDetector()
+
+
+@pytest.fixture(scope="module")
+def echo_registered():
+    registry.register(Echo)
+    yield "echo"
+    registry._registered.pop("echo", None)
+
+
+def by_id(detector, *ids):
+    return {d.id: d for d in detector.detect_batch([SAMPLES[i] for i in ids])}
+
+
+def top(d: Detection) -> SpanScore:
+    return max(d.spans, key=lambda s: s.score)
+
+
+# -- registry ---------------------------------------------------------------------------------
+def test_builtins_come_from_entry_points():
+    eps = registry._entry_points()
+    for name in ("halcece", "aloha", "lexical", "vlm", "faithscore", "ensemble"):
+        assert name in eps and name in registry.available()
+    assert registry.get("lexical") is LexicalDetector
+
+
+def test_third_party_detector_registered_at_run_time(echo_registered):
+    assert "echo" in registry.available()
+    d = registry.create("echo", weight=0.5).detect_batch([{"id": "a", "caption": "Big dog"}])[0]
+    assert d.score == 0.25 and d.error is None
+    with pytest.raises(KeyError, match="available"):
+        registry.get("no-such-detector")
+
+
+# -- halcece ----------------------------------------------------------------------------------
+def test_halcece_foil_outscores_its_baseline_and_points_at_the_foil(halcece):
+    d = by_id(halcece, "rifle-base", "rifle-foil")
+    assert d["rifle-foil"].score > 0.5 > d["rifle-base"].score
+    assert top(d["rifle-foil"]).text == "cello" and top(d["rifle-foil"]).label in ("R", "D")
+
+
+def test_halcece_hedged_object_weighs_less(halcece):
+    d = by_id(halcece, "rifle-foil", "rifle-hedged")
+    hedged = [s for s in d["rifle-hedged"].spans if s.text == "cello"]
+    assert hedged and hedged[0].score < top(d["rifle-foil"]).score / 3
+
+
+def test_halcece_against_an_annotation(halcece):
+    d = by_id(halcece, "sofa-annotation", "sofa-faithful")
+    assert d["sofa-faithful"].score == 0.0 and d["sofa-faithful"].spans == []
+    bad = d["sofa-annotation"]
+    assert [(s.text, s.label) for s in bad.spans] == [("cello", "D")]
+    # two sentences: only the first holds the hallucination
+    assert [s.score > 0 for s in bad.sentences] == [True, False]
+    assert "cello" not in bad.details["counterfactual"]
+
+
+def test_halcece_attribute_contradictions_and_kinds(halcece):
+    d = by_id(halcece, "horses-count", "kitchen-colour", "fruit-kinds")
+    assert (top(d["horses-count"]).text, top(d["horses-count"]).label) == ("Two", "count-R")
+    assert (top(d["kitchen-colour"]).text, top(d["kitchen-colour"]).label) == ("white", "colour-R")
+    # "fruit" is faithful to the banana and the apple the references name
+    assert not [s for s in d["fruit-kinds"].spans if s.label in ("D", "R", "O")]
+
+
+def test_halcece_is_deterministic_and_needs_an_image_side(halcece):
+    ids = list(SAMPLES)
+    first = [d.to_dict() for d in halcece.detect_batch([SAMPLES[i] for i in ids])]
+    again = [d.to_dict() for d in HalCECEDetector(batch_size=3).detect_batch([SAMPLES[i] for i in ids])]
+    assert first == again
+    missing = first[ids.index("no-references")]
+    assert missing["score"] is None and "needs 'annotation' or 'references'" in missing["error"]
+
+
+# -- aloha ------------------------------------------------------------------------------------
+def test_aloha_scores_objects_and_takes_the_minimum(aloha):
+    d = by_id(aloha, "rifle-base", "rifle-foil")
+    assert d["rifle-base"].score < 0.1
+    foil = d["rifle-foil"]
+    assert top(foil).text == "cello" and foil.score == pytest.approx(top(foil).score)
+    assert all(s.label == "object" for s in foil.spans)
+
+
+def test_aloha_fixes_the_reference_defects(aloha):
+    d = by_id(aloha, "fruit-kinds", "no-objects")
+    # four candidate objects, three reference objects: the unassigned one is unsupported
+    assert d["fruit-kinds"].score == 1.0
+    assert d["no-objects"].score == 0.0 and d["no-objects"].spans == []
+
+
+def test_aloha_hedges_and_alternatives(aloha):
+    hedged = by_id(aloha, "rifle-hedged")["rifle-hedged"]
+    assert "cello" not in [s.text for s in hedged.spans] and hedged.score < 0.1
+    alt = aloha.detect({"id": "x", "caption": "A man holding a cello or a rifle.",
+                        "references": SAMPLES["rifle-base"]["references"]})
+    assert alt.score < 0.1 and [s.text for s in alt.spans] == ["man", "rifle"]
+
+
+def test_aloha_model_path_must_exist():
+    with pytest.raises(ValueError, match="no sentence-embedding model"):
+        ALOHaDetector(model_path="/no/such/model")
+
+
+# -- lexical ----------------------------------------------------------------------------------
+def test_lexical_missing_content_words(lexical):
+    d = by_id(lexical, "rifle-foil", "kitchen-colour", "no-objects")
+    assert [s.text for s in d["rifle-foil"].spans] == ["cello"] and d["rifle-foil"].score == 0.25
+    assert [s.text for s in d["kitchen-colour"].spans] == ["white"]
+    assert d["no-objects"].score == 0.0
+    assert LexicalDetector(aggregate="max").detect(SAMPLES["rifle-foil"]).score == 1.0
+
+
+# -- the Detection contract and the runner -----------------------------------------------------
+def test_every_detection_honours_the_contract(halcece, aloha, lexical):
+    for det in (halcece, aloha, lexical):
+        for d in det.detect_batch(list(SAMPLES.values())):
+            assert contract_problem(d, SAMPLES[d.id]["caption"]) is None, (det.name, d)
+            assert d.detector == det.name and (d.score is None) == (d.error is not None)
+            assert Detection.from_dict(json.loads(json.dumps(d.to_dict()))) == d
+
+
+def test_runner_turns_broken_detectors_into_error_lines(tmp_path):
+    class OutOfRange(Detector):
+        name = "bad"
+
+        def detect(self, sample):
+            return Detection(sample["id"], self.name, score=1.5)
+
+    class Crashes(Detector):
+        name = "crash"
+
+        def detect_batch(self, samples):
+            raise RuntimeError("boom")
+
+    out = tmp_path / "out.jsonl"
+    with out.open("w") as sink:
+        stats = run_detectors({"bad": OutOfRange(), "crash": Crashes()},
+                              [{"id": "a", "caption": "A dog."}], sink)
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert stats.written == 2 and stats.failed == 2
+    assert "not in [0, 1]" in lines[0]["error"] and "boom" in lines[1]["error"]
+
+
+def test_parse_options():
+    assert parse_options(["halcece.batch_size=8", "halcece.explain=true"], ["halcece"]) == {
+        "halcece": {"batch_size": 8, "explain": True}}
+    for bad in ("halcece=1", "other.x=1", "halcece.=1"):
+        with pytest.raises(ValueError):
+            parse_options([bad], ["halcece"])
+
+
+# -- cece detect -------------------------------------------------------------------------------
+NAMES = ["halcece", "aloha", "lexical", "echo"]
+
+
+def detect(src: Path, out: Path, *extra: str):
+    args = ["detect", str(src), "-o", str(out)] + [x for n in NAMES for x in ("-d", n)] + list(extra)
+    return CliRunner().invoke(main, args, catch_exceptions=False)
+
+
+def read(out: Path) -> list[dict]:
+    return [json.loads(x) for x in out.read_text().splitlines()]
+
+
+def test_cece_detect_writes_one_valid_line_per_sample_and_detector(tmp_path, echo_registered):
+    out = tmp_path / "out.jsonl"
+    r = detect(FIXTURE, out, "--option", "echo.weight=0.5", "--batch-size", "4")
+    assert r.exit_code == 0, r.output
+    lines = read(out)
+    assert sorted((x["id"], x["detector"]) for x in lines) == sorted((i, n) for i in SAMPLES for n in NAMES)
+    for x in lines:
+        assert contract_problem(Detection.from_dict(x), SAMPLES[x["id"]]["caption"]) is None
+    errors = {(x["id"], x["detector"]) for x in lines if x["error"]}
+    assert ("no-references", "aloha") in errors and ("no-references", "lexical") in errors
+    assert ("no-references", "halcece") in errors and ("no-references", "echo") not in errors
+    assert ("sofa-annotation", "halcece") not in errors and ("sofa-annotation", "aloha") in errors
+
+
+def test_cece_detect_resumes_after_a_kill_mid_line(tmp_path, echo_registered):
+    out = tmp_path / "out.jsonl"
+    assert detect(FIXTURE, out).exit_code == 0
+    full = out.read_text()
+    cut = full.index("\n", len(full) // 2) + 30  # a run killed while writing a line
+    out.write_text(full[:cut])
+    kept = len(full[:cut].splitlines()) - 1
+    r = detect(FIXTURE, out)
+    assert r.exit_code == 0 and f"{kept} already there" in r.output
+    pairs = [(x["id"], x["detector"]) for x in read(out)]
+    assert len(pairs) == len(set(pairs)) == len(SAMPLES) * len(NAMES)
+    assert done_pairs(out) == set(pairs)
+
+
+def test_cece_detect_reports_bad_lines_and_scores_the_rest(tmp_path, echo_registered):
+    src = tmp_path / "in.jsonl"
+    good = {"id": "ok", "caption": "A dog.", "references": ["A dog."]}
+    src.write_text("\n".join([json.dumps(good), '{"id": "x", "caption": ', json.dumps({"caption": "A cat."}),
+                              json.dumps({"id": "y", "caption": 3}), json.dumps(good)]) + "\n")
+    out = tmp_path / "out.jsonl"
+    r = CliRunner().invoke(main, ["detect", str(src), "-o", str(out), "-d", "lexical", "-d", "echo"])
+    assert r.exit_code == 2
+    errors = [x for x in r.stderr.splitlines() if x.startswith(str(src))]
+    assert [e.split(": ")[0].rsplit(":", 1)[1] + ":" + e.split(": ")[1] for e in errors] == [
+        "2:json", "3:id", "4:caption", "5:id"]
+    assert [(x["id"], x["detector"], x["error"]) for x in read(out)] == [
+        ("ok", "lexical", None), ("ok", "echo", None)]
+
+
+def test_cece_detect_rejects_unknown_detectors_and_options(tmp_path):
+    out = tmp_path / "out.jsonl"
+    r = CliRunner().invoke(main, ["detect", str(FIXTURE), "-o", str(out), "-d", "nope"])
+    assert r.exit_code == 2 and "unknown detector 'nope'" in r.output
+    r = CliRunner().invoke(main, ["detect", str(FIXTURE), "-o", str(out), "-d", "lexical",
+                                  "--option", "lexical.colour=red"])
+    assert r.exit_code == 2 and "detector 'lexical'" in r.output and not out.exists()
+
+
+# -- the examples in the docstrings ------------------------------------------------------------
+@pytest.mark.parametrize("module", [
+    "detectors.text", "detectors.runner", "detectors.lexical", "detectors.aloha", "detectors.aloha_objects",
+    "detectors.halcece", "detectors.halcece_score", "detectors.halcece_evidence",
+    "detectors.halcece_attributes", "benchmarks.metrics", "cece.senses",
+])
+def test_docstring_examples(module):
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0
