@@ -63,7 +63,6 @@ def _rate(n: int, seconds: float) -> float:
 
 def time_ged(size: int, seed: int = 0) -> float:
     """Seconds to cost and match two random graphs of `size` WordNet nouns each."""
-    import numpy as np
 
     from cece.costs import CostModel, edges
     from cece.ged import match

@@ -107,7 +107,6 @@ class CaptionParser:
 
     # -- building ----------------------------------------------------------------------------
     def _build(self, d: Draft) -> SceneGraph:
-        doc = d.doc
         graph = SceneGraph(text=d.text)
         alive = sorted((i for i, m in enumerate(d.mentions) if m.alias is None),
                        key=lambda i: d.mentions[i].root)
@@ -120,7 +119,6 @@ class CaptionParser:
         return graph
 
     def _concept(self, d: Draft, m: Mention) -> Concept:
-        doc = d.doc
         heads, lemma, synset, leftovers = self._name(doc, m)
         values, counts = modifier_values(doc, m, set(heads))
         attributes = group_attributes([doc[i].lower_ for i in leftovers] + values)
