@@ -119,6 +119,7 @@ class CaptionParser:
         return graph
 
     def _concept(self, d: Draft, m: Mention) -> Concept:
+        doc = d.doc
         heads, lemma, synset, leftovers = self._name(doc, m)
         values, counts = modifier_values(doc, m, set(heads))
         attributes = group_attributes([doc[i].lower_ for i in leftovers] + values)
