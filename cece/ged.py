@@ -167,15 +167,16 @@ def induced_cost(mapping: Sequence[int], sub: np.ndarray, dele: np.ndarray, ins:
 
 
 def _refine(mapping: list[int], sub, dele, ins, edges_a, edges_b, edge_costs) -> list[int]:
-    """Greedy local search: swap the targets of two A nodes (or of an A node and a free B node)
-    while that lowers the induced cost. Repairs ties the assignment cannot see, e.g. two nodes with
-    the same label whose neighbours differ."""
+    """Steepest-descent local search: take the swap of the targets of two A nodes (or the move of
+    an A node to a free B node) that lowers the induced cost most, while one does. Repairs ties
+    the assignment cannot see, e.g. two nodes with the same label whose neighbours differ. (The
+    best move, not the first found: a first improvement can lead into a local optimum that a
+    better swap avoids -- identical graphs whose assignment swapped two pairs of twins.)"""
     m = sub.shape[1]
     best = sum(induced_cost(mapping, sub, dele, ins, edges_a, edges_b, edge_costs))
-    improved = True
-    while improved and best > 0:
-        improved = False
+    while best > 0:
         free = [j for j in range(m) if j not in set(mapping)] + [-1]
+        step, step_cost = None, best - 1e-9
         for i in range(len(mapping)):
             options = [("swap", k) for k in range(i + 1, len(mapping))] + [("move", j) for j in free]
             for kind, k in options:
@@ -187,11 +188,11 @@ def _refine(mapping: list[int], sub, dele, ins, edges_a, edges_b, edge_costs) ->
                 if trial == mapping:
                     continue
                 cost = sum(induced_cost(trial, sub, dele, ins, edges_a, edges_b, edge_costs))
-                if cost < best - 1e-9:
-                    mapping, best, improved = trial, cost, True
-                    break
-            if improved:
-                break
+                if cost < step_cost:
+                    step, step_cost = trial, cost
+        if step is None:
+            break
+        mapping, best = step, step_cost
     return mapping
 
 

@@ -5,10 +5,11 @@ when only reference captions are given, against the merged graph of the referenc
 (:func:`parsers.from_references`), with word senses chosen by context (:mod:`cece.senses`). The
 edits of :class:`cece.Explainer` are scored by :mod:`detectors.halcece_score`: every edited
 caption word becomes a span with its severity and its class as label -- ``D``, ``R``, ``O`` for
-objects, ``role-D`` / ``role-R`` for triples, ``count-R`` / ``colour-R`` for contradicted
-attributes, ``modifier-D`` for a noun modifier naming a thing the image lacks -- and the caption
-score is the noisy-OR of the severities (sentences: the same within each sentence). ``details``
-holds the counterfactual caption. Deterministic: same sample, same Detection.
+objects, ``role-D`` / ``role-R`` for triples, ``count-R`` / ``number-R`` / ``colour-R`` for
+contradicted attributes, ``modifier-D`` for a noun modifier naming a thing the image lacks,
+``stray-D`` for a thing word the parser lost -- and the caption score is the noisy-OR of the
+severities (sentences: the same within each sentence). ``details`` holds the counterfactual
+caption. Deterministic: same sample, same Detection.
 
 >>> det = HalCECEDetector()
 >>> d = det.detect({"id": "a", "caption": "A cat on a sofa.", "annotation": ["dog", "sofa"]})

@@ -8,6 +8,9 @@ nothing about is not evidence either way.
 - count: the caption gives an exact number ``n`` for a concept the image side also has; the image
   side gives exact numbers for it and none is ``n``, or (when it gives none) names it only in the
   singular while ``n >= 2``;
+- number: the caption speaks of several of a concept without an exact count ("some *donuts*"),
+  and the image side names that very word, always in the singular and without a count
+  (``number-R`` on the noun, weighed below an exact count);
 - colour: the image side gives colours for the concept and none is compatible with any of the
   caption's (same base colour, or a vague "colourful" on either side).
 
@@ -40,8 +43,8 @@ SAME_COLOUR = {"grey": "gray", "silver": "gray", "gold": "yellow", "golden": "ye
 
 @dataclass
 class AttributeFinding:
-    """A caption attribute the image side contradicts: char span, ``count-R`` / ``colour-R``,
-    the caption concept's index, and what the image side says instead."""
+    """A caption attribute the image side contradicts: char span, ``count-R`` / ``number-R`` /
+    ``colour-R``, the caption concept's index, and what the image side says instead."""
 
     start: int
     end: int
@@ -84,6 +87,20 @@ def count_conflict(c: Any, partners: list[Any], image_text: str) -> list[str] | 
     return ["1"] if mentions and singular and not any(g.plural for g in partners) and int(n) >= 2 else None
 
 
+def number_conflict(c: Any, partners: list[Any], image_text: str) -> list[str] | None:
+    """``["1"]`` when caption concept ``c`` is plural with no exact count while the image side
+    names it (same lemma, and no other kind of thing ``c`` could be grouping: "people" over "a
+    man" and "a woman" is no contradiction) only in the singular and never with a count."""
+    if not c.plural or any(v.isdigit() for v in c.attributes.get("count", [])) or not partners:
+        return None
+    if any(g.lemma.lower() != c.lemma.lower() or g.plural or g.attributes.get("count") for g in partners):
+        return None
+    mentions = [image_text[a:b].lower().split() for g in partners for a, b in g.spans]
+    if not mentions or not all(m and lemmatize(m[-1]) == m[-1] for m in mentions):
+        return None
+    return ["1"]
+
+
 def colour_conflict(c: Any, partners: list[Any]) -> list[str] | None:
     """The image side's colours for ``c`` when none fits the caption's, or None."""
     mine = c.attributes.get("colour", [])
@@ -118,8 +135,8 @@ def modifier_findings(caption: Any, image: Any) -> list[AttributeFinding]:
 
 
 def attribute_findings(caption: Any, image: Any, skip: set[int] = frozenset()) -> list[AttributeFinding]:
-    """Count and colour contradictions for the caption concepts not in ``skip`` (those already
-    wrong as objects)."""
+    """Count (``count-R``), number (``number-R``) and colour contradictions for the caption
+    concepts not in ``skip`` (those already wrong as objects)."""
     out = []
     for i, c in enumerate(caption.concepts):
         if i in skip:
@@ -131,6 +148,8 @@ def attribute_findings(caption: Any, image: Any, skip: set[int] = frozenset()) -
             span = _word_span(caption.text, c.phrase_span, lambda w: count_value(w) == value)
             if span:
                 out.append(AttributeFinding(*span, "count-R", i, n))
+        elif (one := number_conflict(c, partners, image.text)) is not None and c.spans:
+            out.append(AttributeFinding(*c.spans[0], "number-R", i, one))
         colours = colour_conflict(c, partners)
         if colours is not None:
             mine = {w for v in c.attributes["colour"] for w in v.split()}

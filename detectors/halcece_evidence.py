@@ -27,24 +27,30 @@ THINGS = frozenset({"noun.artifact", "noun.food", "noun.person", "noun.animal", 
 PARTS = frozenset({"noun.body"})  # body parts: there whenever their owner is, rarely mentioned
 # Materials, places, weather and scenery (sky, hill, rock: noun.object), which references omit.
 STUFF = frozenset({"noun.substance", "noun.location", "noun.phenomenon", "noun.object"})
+# Settings filed as artifacts -- roads and paths, rooms, areas: where a scene happens rather than
+# a thing in it; references name the setting loosely ("street" / "road") or not at all.
+SETTINGS = ("way.n.06", "room.n.01", "area.n.05", "location.n.01")
 
 
 def objecthood(c: Any, part: float, stuff: float, abstract: float) -> float:
     """1 for things (artifacts, food, people, animals, plants), ``part`` for body parts,
     ``stuff`` for substances, places, phenomena and scenery, ``abstract`` for the rest (acts,
-    attributes, groups, shapes...) -- words a reference has no reason to repeat.
+    attributes, groups, shapes...) -- words a reference has no reason to repeat. A setting
+    (:data:`SETTINGS`: a street, a room) counts as ``stuff`` whatever its file.
 
     >>> from parsers import Concept
     >>> objecthood(Concept("cello", "cello", "cello.n.01"), 0.5, 0.4, 0.3)
     1.0
     >>> objecthood(Concept("shape", "shape", "shape.n.01"), 0.5, 0.4, 0.3)
     0.3
+    >>> objecthood(Concept("street", "street", "street.n.01"), 0.5, 0.4, 0.3)
+    0.4
     """
     if not c.synset:
         return abstract
     kind = lexname(c.synset)
     if kind in THINGS:
-        return 1.0
+        return stuff if any(is_hypernym(s, c.synset) for s in SETTINGS) else 1.0
     if kind in PARTS:
         return part
     return stuff if kind in STUFF else abstract
@@ -116,14 +122,15 @@ def reference_salience(image: Any, references: list[str] | None) -> list[float] 
     return out
 
 
-def uncovered_salience(bad: list[int], caption: Any, image: Any, salience: list[float]) -> dict[int, float]:
-    """For each unsupported caption concept, the salience of the image concept it most likely
-    stands in for: the image concepts no caption concept speaks of are shared out among the
-    unsupported ones by a 1-1 assignment that maximises salience ("eraser" where nine references
-    out of nine see a rifle the caption never names)."""
+def uncovered_salience(bad: list[int], concepts: list[Any], image: Any,
+                       salience: list[float]) -> dict[int, float]:
+    """For each unsupported caption concept (``bad`` indexes ``concepts``), the salience of the
+    image concept it most likely stands in for: the image concepts no caption concept speaks of
+    are shared out among the unsupported ones by a 1-1 assignment that maximises salience
+    ("eraser" where nine references out of nine see a rifle the caption never names)."""
     from scipy.optimize import linear_sum_assignment
 
-    free = [j for j, g in enumerate(image.concepts) if not any(covers(c, g) for c in caption.concepts)]
+    free = [j for j, g in enumerate(image.concepts) if not any(covers(c, g) for c in concepts)]
     out = {i: 0.0 for i in bad}
     if bad and free:
         m = np.array([[salience[j] for j in free] for _ in bad])

@@ -113,6 +113,31 @@ def test_halcece_attribute_contradictions_and_kinds(halcece):
     assert not [s for s in d["fruit-kinds"].spans if s.label in ("D", "R", "O")]
 
 
+def test_halcece_recovers_a_thing_the_parser_lost(halcece):
+    # spaCy reads "croissant" as an adjective here: the caption graph has no such object at all
+    refs = ["A wheelbarrow full of dirt.", "A cart filled with soil.", "A wheelbarrow of dirt in a garden."]
+    d = halcece.detect({"id": "lost", "caption": "A large croissant full of dirt.", "references": refs})
+    assert (top(d).text, top(d).label) == ("croissant", "stray-D") and d.score > 0.5
+    # a word WordNet also knows as a verb or adjective is never guessed into an object
+    ok = halcece.detect({"id": "ok", "caption": "A wheelbarrow full of dirt.", "references": refs})
+    assert not [s for s in ok.spans if s.label == "stray-D"]
+    off = HalCECEDetector(severity={"stray": 0.0}).detect(
+        {"id": "lost", "caption": "A large croissant full of dirt.", "references": refs})
+    assert not [s for s in off.spans if s.label == "stray-D"]
+
+
+def test_halcece_plural_against_a_singular_image_side(halcece):
+    refs = ["A woman eating a donut.", "A girl takes a bite of a donut.", "A woman with a donut."]
+    d = halcece.detect({"id": "n", "caption": "A woman eating some donuts.", "references": refs})
+    assert (top(d).text, top(d).label) == ("donuts", "number-R")
+    one = halcece.detect({"id": "1", "caption": "A woman eating a donut.", "references": refs})
+    assert not [s for s in one.spans if s.label == "number-R"]
+    # "people" may well be the man and the woman the references name
+    pair = ["A man and a woman on a bench.", "A man sitting with a woman."]
+    both = halcece.detect({"id": "p", "caption": "People on a bench.", "references": pair})
+    assert not [s for s in both.spans if s.label == "number-R"]
+
+
 def test_halcece_is_deterministic_and_needs_an_image_side(halcece):
     ids = list(SAMPLES)
     first = [d.to_dict() for d in halcece.detect_batch([SAMPLES[i] for i in ids])]
@@ -268,7 +293,7 @@ def test_cece_detect_rejects_unknown_detectors_and_options(tmp_path):
 @pytest.mark.parametrize("module", [
     "detectors.text", "detectors.runner", "detectors.lexical", "detectors.aloha", "detectors.aloha_objects",
     "detectors.halcece", "detectors.halcece_score", "detectors.halcece_evidence",
-    "detectors.halcece_attributes", "benchmarks.metrics", "cece.senses",
+    "detectors.halcece_attributes", "detectors.halcece_stray", "benchmarks.metrics", "cece.senses",
 ])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module))
