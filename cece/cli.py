@@ -222,5 +222,16 @@ def bench_perf(captions: int) -> None:
     click.echo(json.dumps(run(captions), indent=2))
 
 
+def _add_benchmark_commands() -> None:
+    """`cece bench run | show | list` live in benchmarks.cli (light imports until they run)."""
+    from benchmarks.cli import bench_run_group
+
+    for command in bench_run_group.commands.values():
+        bench.add_command(command)
+
+
+_add_benchmark_commands()
+
+
 if __name__ == "__main__":
     main()

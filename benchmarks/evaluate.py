@@ -1,0 +1,183 @@
+"""Score one detector's Detections against a benchmark's gold labels.
+
+Every gold sample is scored: a sample the detector has no Detection for, or one with an
+``error``, counts as score 0 with no spans (not flagged), and is counted in ``errors`` -- so
+detectors are compared on the same samples. Spans count as predicted hallucinations when their
+score is at least ``threshold`` (0.5).
+
+Each ``evaluate_*`` returns an :class:`Evaluation`: ``summary`` (the leaderboard's columns),
+``details`` (everything else, JSON-ready) and ``curve`` (labels and scores for a PR plot).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from benchmarks import dvb_metrics
+from benchmarks.alignbench_metrics import auroc_by_group, mean_by, segment_ap, segment_iou
+from benchmarks.caption_metrics import (
+    by_group, localisation_accuracy, pair_accuracy, precision_recall_f1, words_flagged)
+from benchmarks.loaders.alignbench import AlignBenchGold
+from benchmarks.loaders.common import CaptionGold
+from benchmarks.loaders.detailverify import DVBGold, to_tagged
+from benchmarks.metrics import auroc, average_precision
+from detectors.base import Detection
+
+Detections = Mapping[str, Detection]
+
+
+@dataclass
+class Evaluation:
+    summary: dict[str, float | None]
+    details: dict[str, Any] = field(default_factory=dict)
+    curve: tuple[list[int], list[float]] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # plot data that is not saved
+
+
+def _ok(d: Detection | None) -> Detection | None:
+    return d if d is not None and d.error is None and d.score is not None else None
+
+
+def _score(d: Detection | None) -> float:
+    return float(d.score) if _ok(d) else 0.0
+
+
+def _spans(d: Detection | None) -> list[tuple[int, int, float]]:
+    return [(s.start, s.end, s.score) for s in d.spans] if _ok(d) else []
+
+
+def _errors(ids: list[str], dets: Detections) -> int:
+    return sum(_ok(dets.get(i)) is None for i in ids)
+
+
+def clean(value: Any) -> Any:
+    """NaN -> None (JSON has no NaN), numpy numbers -> floats, recursively."""
+    if isinstance(value, dict):
+        return {str(k): clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def _caption_block(ids: list[str], gold: Mapping[str, CaptionGold], dets: Detections,
+                   threshold: float) -> dict[str, float]:
+    y, s = [gold[i].label for i in ids], [_score(dets.get(i)) for i in ids]
+    hal = [i for i in ids if gold[i].label and gold[i].spans]
+    y_words, p_words = [], []
+    for i in ids:
+        y_words += gold[i].word_labels
+        p_words += words_flagged(gold[i].words, _spans(dets.get(i)), threshold)
+    p, r, f1 = precision_recall_f1(y_words, p_words)
+    return {"AP": average_precision(y, s), "AUROC": auroc(y, s),
+            "LA": localisation_accuracy([_spans(dets.get(i)) for i in hal], [gold[i].spans for i in hal]),
+            "word P": p, "word R": r, "word F1": f1, "n": len(ids), "hallucinated": sum(y)}
+
+
+def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, threshold: float = 0.5) -> Evaluation:
+    """HAT and nocaps-FOIL: AP, AUROC, LA and word P/R/F1; the same by group and pair accuracy
+    when the gold has groups (FOIL domains) and pairs."""
+    ids = list(gold)
+    block = _caption_block(ids, gold, dets, threshold)
+    summary = {k: block[k] for k in ("AP", "AUROC", "LA", "word P", "word R", "word F1")}
+    details: dict[str, Any] = {"n": block["n"], "hallucinated": block["hallucinated"], "errors": _errors(ids, dets)}
+    pairs: dict[str, dict[int, str]] = {}
+    for i in ids:
+        if gold[i].pair is not None:
+            pairs.setdefault(gold[i].pair, {})[gold[i].label] = i
+    full = [(v[0], v[1], gold[v[1]].group) for v in pairs.values() if 0 in v and 1 in v]
+    if full:
+        summary["pair acc"] = pair_accuracy([_score(dets.get(c)) for c, _, _ in full],
+                                            [_score(dets.get(f)) for _, f, _ in full])
+    if any(gold[i].group is not None for i in ids):
+        by_domain = by_group([gold[i].group or "" for i in ids],
+                             lambda sub: _caption_block(sub, gold, dets, threshold), ids)
+        for dom, row in by_domain.items():
+            sub = [(c, f) for c, f, g in full if g == dom]
+            row["pair acc"] = pair_accuracy([_score(dets.get(c)) for c, _ in sub],
+                                            [_score(dets.get(f)) for _, f in sub])
+            summary[f"AUROC {dom}"] = row["AUROC"]
+        details["by_domain"] = by_domain
+    return Evaluation(summary, details, ([gold[i].label for i in ids], [_score(dets.get(i)) for i in ids]))
+
+
+def sentence_score(d: Detection | None, start: int, end: int) -> float:
+    """A detection's score for the sentence at ``[start, end)``: the highest of its sentence
+    scores overlapping it; else of its spans overlapping it (0 if none); else its caption score."""
+    if not _ok(d):
+        return 0.0
+    over = [s.score for s in d.sentences if s.start < end and start < s.end]
+    if over:
+        return max(over)
+    if d.spans:
+        return max((s.score for s in d.spans if s.start < end and start < s.end), default=0.0)
+    return float(d.score)
+
+
+def evaluate_alignbench(gold: Mapping[str, AlignBenchGold], dets: Detections, threshold: float = 0.5) -> Evaluation:
+    """AUROC (all sentences and per captioner), AP, mean score by sentence position and by error
+    type, segment AP at IoU >= 0.3 and segment mIoU; ``unknown`` sentences are excluded."""
+    y, s, models, positions, gold_seg, pred_seg = [], [], [], [], [], []
+    typed: list[tuple[str, float]] = []
+    for i, g in gold.items():
+        d = dets.get(i)
+        scored = [x for x in g.sentences if x.label != "unknown"]
+        for x in scored:
+            value = sentence_score(d, x.start, x.end)
+            y.append(int(x.label == "incorrect"))
+            s.append(value)
+            models.append(g.model)
+            positions.append((x.position, x.label))
+            typed += [(t, value) for t in (x.error_types or ["(none)"]) if x.label == "incorrect"]
+        gold_seg.append([sp for x in scored if x.label == "incorrect" for sp in x.error_spans])
+        pred_seg.append([sp for sp in _spans(d) if any(x.start <= sp[0] < x.end for x in scored)])
+    per_model = auroc_by_group(y, s, models)
+    by_pos = mean_by(s, positions)
+    position_means: dict[int, dict[str, Any]] = {}
+    for (pos, label), v in by_pos.items():
+        position_means.setdefault(pos, {})[label] = v
+    seg_ap = segment_ap(gold_seg, pred_seg, 0.3)
+    seg = segment_iou(gold_seg, pred_seg, threshold, 0.3)
+    valid = [v for v in per_model.values() if not math.isnan(v)]
+    summary = {"AUROC": auroc(y, s), "AUROC captioner mean": sum(valid) / len(valid) if valid else float("nan"),
+               "AP": average_precision(y, s), "seg AP@0.3": seg_ap, "seg mIoU": seg["miou"]}
+    details = {"n_sentences": len(y), "incorrect": sum(y), "errors": _errors(list(gold), dets),
+               "auroc_by_captioner": per_model, "mean_score_by_position": position_means,
+               "mean_score_by_error_type": mean_by([v for _, v in typed], [t for t, _ in typed]) if typed else {},
+               "segments": {"gold": sum(map(len, gold_seg)), "hit_rate@0.3": seg["hit_rate"],
+                            "unlocated_error_words": sum(g.unlocated for g in gold.values())}}
+    return Evaluation(summary, details, (y, s), {"positions": position_means})
+
+
+def evaluate_detailverify(gold: Mapping[str, DVBGold], dets: Detections, threshold: float = 0.5) -> Evaluation:
+    """Per split: the official and aligned DetailVerifyBench figures (see :mod:`benchmarks.dvb_metrics`).
+    A missing or failed detection is an empty answer, as the benchmark's pipeline records one."""
+    splits: dict[str, list[str]] = {}
+    for i, g in gold.items():
+        splits.setdefault(g.split, []).append(i)
+    summary: dict[str, float | None] = {}
+    details: dict[str, Any] = {"errors": _errors(list(gold), dets)}
+    labels, scores = [], []
+    for split, ids in splits.items():
+        pred = [[sp for sp in _spans(dets.get(i)) if sp[2] >= threshold] for i in ids]
+        tagged = [to_tagged(gold[i].caption, [(a, b) for a, b, _ in p]) if _ok(dets.get(i)) else ""
+                  for i, p in zip(ids, pred)]
+        official = dvb_metrics.official_scores([gold[i].tagged for i in ids], tagged,
+                                               [gold[i].label_records for i in ids])
+        aligned = dvb_metrics.aligned_scores([gold[i].caption for i in ids], [gold[i].spans for i in ids], pred)
+        details[split] = {"official": official, "aligned": aligned}
+        summary.update({f"{split} tok F1": official["token"]["f1"], f"{split} tok IoU": official["token"]["iou"],
+                        f"{split} sent F1": official["sentence"]["f1"],
+                        f"{split} tok F1 aligned": aligned["token"]["f1"]})
+        for i in ids:  # token-level PR curve: a token scores its best overlapping span
+            spans = _spans(dets.get(i))
+            for m in dvb_metrics.WORD.finditer(gold[i].caption):
+                a, b = m.span()
+                labels.append(int(any(a < e and s < b for s, e, _ in gold[i].spans)))
+                scores.append(max((sc for s, e, sc in spans if a < e and s < b), default=0.0))
+    return Evaluation(summary, details, (labels, scores))

@@ -1,0 +1,188 @@
+"""Benchmark metrics: hand-computed cases, scikit-learn where it has the metric, and the
+DetailVerifyBench official mode against figures its own script produced on our fixture."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks import alignbench_metrics as am
+from benchmarks import caption_metrics as cm
+from benchmarks import dvb_metrics as dm
+from benchmarks.loaders import detailverify as dv
+from benchmarks.metrics import auroc, average_precision
+
+FIXTURES = Path(__file__).parent / "fixtures"
+sklearn_metrics = pytest.importorskip("sklearn.metrics")
+
+labels_scores = st.integers(2, 40).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(0, 1), min_size=n, max_size=n),
+    st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0]), min_size=n, max_size=n)))
+
+
+# -- caption metrics -------------------------------------------------------------------------
+def test_precision_recall_f1_by_hand_and_zero_division():
+    assert cm.precision_recall_f1([1, 1, 1, 0], [1, 0, 0, 1]) == pytest.approx((0.5, 1 / 3, 0.4))
+    assert cm.precision_recall_f1([1, 0], [0, 0]) == (0.0, 0.0, 0.0)
+    with pytest.raises(ValueError):
+        cm.precision_recall_f1([1], [1, 0])
+
+
+@settings(max_examples=60, deadline=None)
+@given(labels_scores)
+def test_caption_metrics_match_scikit_learn(case):
+    y, s = case
+    pred = [int(v >= 0.5) for v in s]
+    ours = cm.precision_recall_f1(y, pred)
+    theirs = sklearn_metrics.precision_recall_fscore_support(y, pred, average="binary", zero_division=0)[:3]
+    assert ours == pytest.approx(theirs)
+    if 0 < sum(y):
+        assert average_precision(y, s) == pytest.approx(sklearn_metrics.average_precision_score(y, s))
+        p, r, t = cm.precision_recall_curve(y, s)
+        sp, sr, st_ = sklearn_metrics.precision_recall_curve(y, s)
+        # scikit-learn: thresholds increasing and a closing (P=1, R=0) point; ours: decreasing, none.
+        assert t.tolist() == pytest.approx(st_[::-1].tolist())
+        assert p.tolist() == pytest.approx(sp[:-1][::-1].tolist())
+        assert r.tolist() == pytest.approx(sr[:-1][::-1].tolist())
+    if 0 < sum(y) < len(y):
+        assert auroc(y, s) == pytest.approx(sklearn_metrics.roc_auc_score(y, s))
+
+
+def test_localisation_accuracy_only_counts_hallucinated_captions():
+    spans = [[(0, 3, 0.2), (4, 7, 0.9)], [(0, 3, 0.9)], []]
+    truths = [[(4, 7)], [(10, 12)], []]
+    assert cm.localisation_accuracy(spans, truths) == 0.5          # hit, miss; the clean one is skipped
+    assert math.isnan(cm.localisation_accuracy([[]], [[]]))
+
+
+def test_words_flagged_and_pair_accuracy():
+    assert cm.words_flagged([(0, 3), (4, 8)], [(5, 6, 0.5)], threshold=0.5) == [0, 1]
+    assert cm.words_flagged([(0, 3), (4, 8)], [(5, 6, 0.4)], threshold=0.5) == [0, 0]
+    assert cm.pair_accuracy([0.2, 0.3, 0.9], [0.8, 0.3, 0.1]) == pytest.approx(0.5)
+    assert math.isnan(cm.pair_accuracy([], []))
+
+
+# -- AlignBench ------------------------------------------------------------------------------
+def test_auroc_by_group_matches_scikit_learn():
+    y = [1, 0, 1, 0, 1, 0, 0]
+    s = [0.9, 0.2, 0.4, 0.6, 0.7, 0.1, 0.3]
+    g = ["a", "a", "a", "a", "b", "b", "b"]
+    got = am.auroc_by_group(y, s, g)
+    assert got["a"] == pytest.approx(sklearn_metrics.roc_auc_score(y[:4], s[:4]))
+    assert got["b"] == 1.0
+    assert math.isnan(am.auroc_by_group([1, 1], [0.2, 0.3], ["x", "x"])["x"])
+
+
+def test_span_iou_and_segment_localisation_by_hand():
+    assert am.span_iou((0, 4), (2, 6)) == pytest.approx(2 / 6)
+    assert am.span_iou((0, 2), (5, 6)) == 0.0
+    gold = [[(0, 10)], [(0, 4), (20, 24)]]
+    pred = [[(0, 3, 0.9)], [(0, 4, 0.8), (1, 3, 0.7), (30, 34, 0.6)]]
+    # ranked: 0.9 (IoU .3 -> TP), 0.8 (IoU 1 -> TP), 0.7 (its gold is taken -> FP), 0.6 (FP)
+    # P = 1, 1, 2/3, 1/2; R = 1/3, 2/3, 2/3, 2/3 -> AP = 1/3 + 1/3
+    assert am.segment_ap(gold, pred, iou_threshold=0.3) == pytest.approx(2 / 3)
+    # At 0.31 the first is a miss: P = 0, 1/2, ...; R rises once, at rank 2 -> AP = 1/3 * 1/2
+    assert am.segment_ap(gold, pred, iou_threshold=0.31) == pytest.approx(1 / 6)
+    assert am.segment_ap(gold, [[], []]) == 0.0
+    assert math.isnan(am.segment_ap([[]], [[(0, 1, 1.0)]]))
+    assert am.segment_iou(gold, pred, threshold=0.5) == pytest.approx({"miou": (0.3 + 1 + 0) / 3, "hit_rate": 2 / 3})
+
+
+def test_mean_by_groups_values():
+    got = am.mean_by([0.2, 0.4, 0.9, 0.1], [(0, "correct"), (0, "correct"), (1, "incorrect"), (1, "correct")])
+    assert got[(0, "correct")] == {"mean": pytest.approx(0.3), "n": 2}
+    assert got[(1, "incorrect")]["mean"] == 0.9
+
+
+# -- DetailVerifyBench -----------------------------------------------------------------------
+def _fixture(split: str) -> tuple[dict, dict]:
+    _, gold = dv.load(FIXTURES / f"bench_dvb_{split}.jsonl")
+    return gold, dv.read_tagged_predictions(FIXTURES / f"bench_dvb_pred_{split}.json")
+
+
+@pytest.mark.parametrize("split", ["real", "synthetic"])
+def test_dvb_official_mode_reproduces_the_benchmark_script(split):
+    """Expected figures: DetailVerifyBench's own calculate_metrics.py on these fixtures (see the
+    fixture's "source"); the fixtures hit its quirks: a reflowed answer (truncation), NO
+    HALLUCINATION, an empty answer, lower-case tags in an answer, decimals that cut sentences,
+    label records matched by text (repeated texts, punctuation, empty ``labels``), a gold caption
+    without an answer (left out)."""
+    expected = json.loads((FIXTURES / "bench_dvb_official_expected.json").read_text())[split]
+    gold, pred = _fixture(split)
+    ids = [i for i in gold if i in pred]
+    got = dm.official_scores([gold[i].tagged for i in ids], [pred[i] for i in ids],
+                             [gold[i].label_records for i in ids])
+    for level in ("token", "sentence", "response"):
+        assert got[level] == pytest.approx(expected[level], abs=1e-12), level
+    assert got["types"] == expected["types"]
+    assert got["n"] == expected["n"]
+
+
+def test_dvb_official_quirks_by_hand():
+    gold = "A <HALLUCINATION>red</HALLUCINATION> car. A dog."
+    # The same answer, re-spaced with a word inserted: official truncates and compares by position.
+    r = dm.official_scores([gold], ["A very <HALLUCINATION>red</HALLUCINATION> car. A dog."])
+    assert r["token"]["f1"] == 0.0 and r["length_mismatches"] == 1
+    # NO HALLUCINATION on a clean caption: P = R = F1 = 0 but IoU = 1 (nothing on either side).
+    clean = dm.official_scores(["A dog."], ["no hallucination "])
+    assert clean["token"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0, "iou": 1.0}
+    # Lower-case tags are words to the official tokeniser; aligned mode reads them.
+    low = "A <hallucination>red</hallucination> car. A dog."
+    assert dm.official_scores([gold], [low])["token"]["recall"] == 0.0
+    caption = "A red car. A dog."
+    spans = dm.spans_from_tagged(caption, low)
+    assert dm.aligned_scores([caption], [[(2, 5)]], [spans])["token"]["f1"] == 1.0
+
+
+def test_dvb_aligned_mode_survives_reflowing_by_hand():
+    caption = "The line chart shows sales. The highest bar is red."
+    answer = "The line chart clearly shows sales. The highest bar is <HALLUCINATION>red</HALLUCINATION>."
+    gold_spans = [(4, 8, "Type A"), (47, 50, "Type B")]
+    spans = dm.spans_from_tagged(caption, answer)
+    assert spans == [(47, 50)]
+    got = dm.aligned_scores([caption], [gold_spans], [spans])
+    # tokens: 10; gold {line, red}; predicted {red}: P = 1, R = 1/2, F1 = 2/3, IoU = 1/2
+    assert got["token"] == pytest.approx({"precision": 1.0, "recall": 0.5, "f1": 2 / 3, "iou": 0.5})
+    # sentences: both gold-positive, the second predicted: P = 1, R = 1/2
+    assert got["sentence"] == pytest.approx({"precision": 1.0, "recall": 0.5, "f1": 2 / 3})
+    assert got["types"] == {"Type A": {"recall": 0.0, "hits": 0, "total": 1},
+                            "Type B": {"recall": 1.0, "hits": 1, "total": 1}}
+    official = dm.official_scores([dv.to_tagged(caption, [(4, 8), (47, 50)])], [answer])
+    assert official["token"]["f1"] == 0.0  # shifted by one token after "clearly": nothing lines up
+
+
+def test_dvb_aligned_equals_official_when_the_text_is_unchanged():
+    gold, pred = _fixture("synthetic")
+    ids = list(pred)
+    spans = [dm.spans_from_tagged(gold[i].caption, pred[i]) for i in ids]
+    a = dm.aligned_scores([gold[i].caption for i in ids], [gold[i].spans for i in ids], spans)
+    o = dm.official_scores([gold[i].tagged for i in ids], [pred[i] for i in ids],
+                           [gold[i].label_records for i in ids])
+    assert a["token"] == pytest.approx(o["token"]) and a["sentence"] == pytest.approx(o["sentence"])
+
+
+def test_dvb_sentence_spans_cut_like_the_benchmark():
+    text = "The average is 67.21%. Next one!  Last"
+    assert [text[a:b] for a, b in dm.sentence_spans(text)] == ["The average is 67.", "21%.", "Next one!", "Last"]
+
+
+@pytest.mark.parametrize("module", ["benchmarks.caption_metrics", "benchmarks.alignbench_metrics",
+                                    "benchmarks.dvb_metrics", "benchmarks.leaderboard"])
+def test_docstring_examples(module):
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_no_nan_in_json_output():
+    from benchmarks.evaluate import clean
+
+    got = clean({"a": float("nan"), "b": [np.float64(0.5)], 3: {"c": np.int64(2)}})
+    assert got == {"a": None, "b": [0.5], "3": {"c": 2}}

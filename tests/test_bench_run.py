@@ -1,0 +1,235 @@
+"""`cece bench run | show | list` end to end: scores worked out by hand, resuming after a real
+SIGKILL, refusing to mix runs, and the vlm judge against a scripted local server."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from benchmarks.loaders import detailverify
+from cece.cli import main
+from detectors import registry
+from detectors.base import Detection, Detector, SpanScore
+from detectors.text import sentence_scores
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CECE = Path(sys.executable).with_name("cece")
+
+
+def _fixture_module(name: str):
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, FIXTURES / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+llm = _fixture_module("llm_server")
+
+
+class Keyword(Detector):
+    """Flags the caption words in ``words`` (score 1); a fast, transparent test detector."""
+
+    name = "keyword"
+
+    def __init__(self, words: tuple[str, ...] = ("red", "guitar", "pasta")) -> None:
+        self.words = {w.lower() for w in words}
+
+    def detect(self, sample):
+        caption = sample["caption"]
+        spans = [SpanScore(m.start(), m.end(), m.group(), 1.0, "keyword")
+                 for m in re.finditer(r"\w+", caption) if m.group().lower() in self.words]
+        return Detection(sample["id"], self.name, score=1.0 if spans else 0.0, spans=spans,
+                         sentences=sentence_scores(caption, [(s.start, s.end, s.score) for s in spans]))
+
+
+@pytest.fixture
+def keyword():
+    registry.register(Keyword)
+    yield
+    registry._registered.pop("keyword", None)
+
+
+def bench(*args: str):
+    result = CliRunner().invoke(main, ["bench", *map(str, args)], catch_exceptions=False)
+    return result
+
+
+def metrics(rundir: Path) -> dict:
+    return json.loads((rundir / "metrics.json").read_text())
+
+
+# -- scores worked out by hand ---------------------------------------------------------------
+def test_hat_run_scores_by_hand_and_resumes(tmp_path, keyword):
+    out = tmp_path / "hat"
+    r = bench("run", "hat", "--data", FIXTURES / "bench_hat.json", "-d", "keyword", "-o", out)
+    assert r.exit_code == 0, r.output
+    # flagged: h1 red (hallucinated), h3 guitar (hallucinated), h4 pasta, h6 red (both clean); h5 missed.
+    # labels 1 0 1 0 1 0, scores 1 0 1 1 0 1: AP = 2/3 * 1/2 + 1/3 * 1/2; AUROC = 4.5 / 9
+    summary = metrics(out)["detectors"]["keyword"]["summary"]
+    assert summary == pytest.approx({"AP": 0.5, "AUROC": 0.5, "LA": 2 / 3, "word P": 0.5, "word R": 2 / 3,
+                                     "word F1": 4 / 7})
+    assert "| keyword | 0.500 | 0.500 | 0.667 |" in r.output
+    made = {p.name for p in out.iterdir()}
+    assert made >= {"run.json", "metrics.json", "leaderboard.md", "pr_curves.png", "predictions"}
+    lines = (out / "predictions" / "keyword.jsonl").read_text().splitlines()
+    assert len(lines) == 6
+    again = bench("run", "hat", "--data", FIXTURES / "bench_hat.json", "-d", "keyword", "-o", out)
+    assert "0 predictions written (0 with an error), 6 already there" in again.output
+    assert (out / "predictions" / "keyword.jsonl").read_text().splitlines() == lines
+
+
+def test_foil_run_by_domain_and_pairs(tmp_path, keyword):
+    out = tmp_path / "foil"
+    r = bench("run", "foil", "--data", FIXTURES / "bench_foil.json", "-d", "keyword",
+              "--option", 'keyword.words=["eraser", "golf", "rose"]', "-o", out)
+    assert r.exit_code == 0, r.output
+    m = metrics(out)["detectors"]["keyword"]
+    # pairs: eraser, golf (ball), rose flagged; lion missed -> a tie at 0: (1 + 1 + 1 + 0.5) / 4
+    assert m["summary"]["pair acc"] == 0.875 and m["summary"]["LA"] == 0.75  # the lion foil has no span
+    assert m["details"]["by_domain"]["out-domain"]["pair acc"] == 0.75
+    assert m["details"]["by_domain"]["in-domain"]["n"] == 2
+    assert "## By domain" in (out / "leaderboard.md").read_text()
+
+
+def test_a_run_directory_is_never_mixed(tmp_path, keyword):
+    out = tmp_path / "run"
+    data = FIXTURES / "bench_hat.json"
+    assert bench("run", "hat", "--data", data, "-d", "keyword", "-o", out).exit_code == 0
+    r = bench("run", "hat", "--data", data, "-d", "keyword", "--option", 'keyword.words=["red"]', "-o", out)
+    assert r.exit_code == 1 and "detector 'keyword' ran with options {}" in r.output
+    r = bench("run", "foil", "--data", FIXTURES / "bench_foil.json", "-d", "keyword", "-o", out)
+    assert r.exit_code == 1 and "holds a run of benchmark 'hat'" in r.output
+    r = bench("run", "hat", "--data", data, "-d", "keyword", "--option", 'keyword.words=["red"]', "-o", out,
+              "--overwrite")
+    assert r.exit_code == 0 and metrics(out)["detectors"]["keyword"]["summary"]["word P"] == 0.5
+
+
+def test_show_merges_runs_in_every_format(tmp_path, keyword):
+    hat_run, foil_run = tmp_path / "hat-kw", tmp_path / "foil-kw"
+    bench("run", "hat", "--data", FIXTURES / "bench_hat.json", "-d", "keyword", "-o", hat_run)
+    bench("run", "foil", "--data", FIXTURES / "bench_foil.json", "-d", "keyword", "-o", foil_run)
+    md = bench("show", hat_run, foil_run, "-f", "markdown").output
+    assert "## hat" in md and "## foil" in md and "| keyword | hat-kw | 0.500 |" in md
+    rows = json.loads(bench("show", hat_run, foil_run, "-f", "json").output)
+    assert [(r["benchmark"], r["run"]) for r in rows] == [("hat", "hat-kw"), ("foil", "foil-kw")]
+    csv_text = bench("show", hat_run, foil_run, "-f", "csv").output
+    assert csv_text.splitlines()[0].startswith("benchmark,run,detector,AP,AUROC,LA")
+    assert "keyword" in bench("show", hat_run).output
+    assert bench("show", tmp_path).exit_code == 1  # not a run
+    listing = bench("list").output
+    assert all(name in listing for name in ("hat", "foil", "alignbench", "detailverify"))
+
+
+# -- kill -9 and resume ----------------------------------------------------------------------
+def _big_hat(path: Path, n: int) -> Path:
+    words = ["dog", "cat", "horse", "car", "bench", "tree", "boat", "kite", "man", "woman", "table"]
+    records = []
+    for k in range(n):
+        a, b, c = words[k % 11], words[(k * 7 + 3) % 11], ["red", "blue", "small", "wooden"][k % 4]
+        caption = f"A {c} {a} next to a {b}."
+        records.append({"sample_id": f"s{k:04d}", "caption": caption, "contains_hallucination": k % 3 == 0,
+                        "grounding": [[w, k % 3 == 0 and w == c] for w in caption.split()],
+                        "references": [f"A {a} near a {b}.", f"The {b} and the {a}."], "image_path": f"{k}.jpg"})
+    path.write_text(json.dumps(records))
+    return path
+
+
+def test_sigkill_mid_run_then_rerun_gives_the_uninterrupted_predictions(tmp_path):
+    data = _big_hat(tmp_path / "hat.json", 400)
+    cmd = [str(CECE), "bench", "run", "hat", "--data", str(data), "-d", "lexical", "--batch-size", "1", "-o"]
+    subprocess.run(cmd + [str(tmp_path / "full")], check=True, capture_output=True, timeout=120)
+    killed = tmp_path / "killed"
+    pred = killed / "predictions" / "lexical.jsonl"
+    proc = subprocess.Popen(cmd + [str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
+        if pred.exists() and pred.read_bytes().count(b"\n") >= 40:
+            break
+        time.sleep(0.002)
+    proc.send_signal(signal.SIGKILL)
+    assert proc.wait(timeout=30) == -signal.SIGKILL
+    written = pred.read_bytes().count(b"\n")
+    assert 40 <= written < 400 and not (killed / "metrics.json").exists()
+    with pred.open("ab") as f:
+        f.write(b'{"id": "s0')  # what a kill in the middle of a write leaves behind
+    rerun = subprocess.run(cmd + [str(killed)], check=True, capture_output=True, text=True, timeout=120)
+    assert f"{400 - written} predictions written (0 with an error), {written} already there" in rerun.stderr
+    full = (tmp_path / "full" / "predictions" / "lexical.jsonl").read_bytes()
+    assert pred.read_bytes() == full  # nothing lost, nothing doubled, same order
+    ids = [json.loads(line)["id"] for line in full.splitlines()]
+    assert len(ids) == len(set(ids)) == 400
+    assert metrics(killed)["detectors"] == metrics(tmp_path / "full")["detectors"]
+
+
+# -- the vlm judge against the scripted server -----------------------------------------------
+def _backend(server) -> str:
+    return "vlm.backend=" + json.dumps({"base_url": server.url, "model": "judge", "backoff": 0.01, "max_workers": 4})
+
+
+def test_vlm_alignbench_protocol_end_to_end(tmp_path):
+    root = tmp_path / "images"
+    for rel in ("val2014/COCO_val2014_000000000042.jpg", "images/sd/7.png"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(llm.PNG)
+    wrong = {"He wears a red hat.", "Two dogs run beside him.", "A knife lies next to it.",
+             "A glass of milk stands behind the apple."}
+
+    def judge(body, n):
+        sentence = re.search(r'Sentence to judge: "(.*)"', llm.prompt_of(body)).group(1)
+        return json.dumps({"score": 10 if sentence in wrong else 95})
+
+    out = tmp_path / "ab"
+    with llm.ScriptedServer(judge) as server:
+        r = bench("run", "alignbench", "--data", FIXTURES / "bench_alignbench.jsonl", "--images", root,
+                  "-d", "vlm", "--option", "vlm.protocol=alignbench", "--option", _backend(server), "-o", out)
+        assert r.exit_code == 0, r.output
+        assert server.count == 10 and all(llm.images_of(b) for b in server.bodies)  # every sentence, with its image
+    m = metrics(out)["detectors"]["vlm"]
+    assert m["summary"]["AUROC"] == 1.0 and m["details"]["errors"] == 0
+    assert m["details"]["auroc_by_captioner"] == {"gpt4o": 1.0, "llava": 1.0}
+    assert m["details"]["n_sentences"] == 9  # the unknown sentence is judged but not scored
+    by_pos = m["details"]["mean_score_by_position"]
+    assert by_pos["0"]["correct"]["mean"] == pytest.approx(0.05)
+    assert by_pos["1"]["incorrect"]["mean"] == pytest.approx(0.9)
+    assert m["details"]["mean_score_by_error_type"]["object"]["n"] == 3
+    assert (out / "score_by_position.png").exists()
+    assert "## AUROC per captioner" in (out / "leaderboard.md").read_text()
+
+
+def test_vlm_detailverify_protocol_end_to_end(tmp_path):
+    data = FIXTURES / "bench_dvb_real.jsonl"
+    samples, gold = detailverify.load(data)
+    root = tmp_path / "test"
+    for line in data.read_text().splitlines():
+        rec = json.loads(line)
+        (root / rec["category"]).mkdir(parents=True, exist_ok=True)
+        (root / rec["category"] / rec["filename"]).write_bytes(llm.PNG)
+    answers = {g.caption: g.tagged for g in gold.values()}  # a judge that knows the answers
+
+    def judge(body, n):
+        caption = re.search(r"Here is a caption of the image:\n(.*)\nFind the words", llm.prompt_of(body)).group(1)
+        return f"<result>{answers[caption]}</result>"
+
+    out = tmp_path / "dvb"
+    with llm.ScriptedServer(judge) as server:
+        r = bench("run", "detailverify", "--data", data, "--images", root, "-d", "vlm",
+                  "--option", "vlm.protocol=detailverify", "--option", _backend(server), "-o", out)
+        assert r.exit_code == 0, r.output
+        assert server.count == len(samples)
+    real = metrics(out)["detectors"]["vlm"]["details"]["real"]
+    # 5 of 6 captions hold hallucinations: F1 = 1 on each, 0 on the clean one (the official convention)
+    for mode in ("official", "aligned"):
+        assert real[mode]["token"] == pytest.approx({"precision": 5 / 6, "recall": 5 / 6, "f1": 5 / 6, "iou": 1.0})
+        assert all(v["recall"] == 1.0 for v in real[mode]["types"].values())
+    assert "| vlm | official |" in (out / "leaderboard.md").read_text()
