@@ -88,6 +88,19 @@ class Detector:
                 return f"detector {self.name!r} needs '{key}', which this sample lacks"
         return None
 
+    def partition(self, samples: Sequence[Sample]) -> tuple[list[Detection | None], list[int]]:
+        """Results pre-filled with an error for each sample this detector cannot score, and the
+        indices of the samples it can -- the first step of every batched ``detect_batch``."""
+        out: list[Detection | None] = [None] * len(samples)
+        ready = []
+        for k, s in enumerate(samples):
+            reason = self.missing(s)
+            if reason:
+                out[k] = Detection.failed(s, self.name, reason)
+            else:
+                ready.append(k)
+        return out, ready
+
     def detect(self, sample: Sample) -> Detection:
         raise NotImplementedError
 

@@ -60,14 +60,7 @@ class HalCECEDetector(Detector):
         return self.detect_batch([sample])[0]
 
     def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
-        out: list[Detection | None] = [None] * len(samples)
-        ok = []
-        for k, s in enumerate(samples):
-            reason = self.missing(s)
-            if reason:
-                out[k] = Detection.failed(s, self.name, reason)
-            else:
-                ok.append(k)
+        out, ok = self.partition(samples)
         graphs = self.explainer.parser.parse_many([samples[k]["caption"] for k in ok], self.batch_size)
         for k, graph in zip(ok, graphs):
             try:

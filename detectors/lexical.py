@@ -46,14 +46,7 @@ class LexicalDetector(Detector):
         return self.detect_batch([sample])[0]
 
     def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
-        out: list[Detection | None] = [None] * len(samples)
-        ok = []
-        for k, s in enumerate(samples):
-            reason = self.missing(s)
-            if reason:
-                out[k] = Detection.failed(s, self.name, reason)
-            else:
-                ok.append(k)
+        out, ok = self.partition(samples)
         # One spaCy pass over every caption and reference of the batch.
         texts = [t for k in ok for t in (samples[k]["caption"], *samples[k]["references"])]
         docs = iter(self.nlp.pipe(texts, batch_size=self.batch_size))

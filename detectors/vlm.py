@@ -120,14 +120,7 @@ class VLMDetector(Detector):
         return out
 
     def _detect_chunk(self, samples: Sequence[Sample]) -> list[Detection]:
-        out: list[Detection | None] = [None] * len(samples)
-        todo = []
-        for i, s in enumerate(samples):
-            reason = self.missing(s)
-            if reason:
-                out[i] = Detection.failed(s, self.name, reason)
-            else:
-                todo.append(i)
+        out, todo = self.partition(samples)
         try:
             backend = self.backend if todo else None
         except Exception as exc:  # no server configured, model folder missing...: every sample's error

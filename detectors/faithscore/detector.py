@@ -101,14 +101,7 @@ class FaithScoreDetector(Detector):
         return out
 
     def _chunk(self, samples: Sequence[Sample]) -> list[Detection]:
-        out: list[Detection | None] = [None] * len(samples)
-        todo = []
-        for i, s in enumerate(samples):
-            reason = self.missing(s)
-            if reason:
-                out[i] = Detection.failed(s, self.name, reason)
-            else:
-                todo.append(i)
+        out, todo = self.partition(samples)
         try:
             graphs = self.parser.parse_many([samples[i]["caption"] for i in todo])  # one batched parse
             backend = self.backend if self._uses_model([samples[i] for i in todo]) else None
