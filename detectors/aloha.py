@@ -35,7 +35,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from detectors.aloha_objects import ObjectMention, extract_objects
-from detectors.base import Detection, Detector, Sample, SpanScore
+from detectors.base import BatchDetector, Detection, Sample, SpanScore
 from detectors.text import sentence_scores
 from parsers import load_spacy
 
@@ -82,7 +82,7 @@ def best_assignment(sim: np.ndarray) -> tuple[np.ndarray, dict[int, int]]:
     return per_row, pairs
 
 
-class ALOHaDetector(Detector):
+class ALOHaDetector(BatchDetector):
     """ALOHa against reference captions (see the module docstring).
 
     ``max_choices`` bounds the "X or Y" combinations tried exactly; beyond it each object keeps
@@ -121,9 +121,6 @@ class ALOHaDetector(Detector):
                                        show_progress_bar=False, convert_to_numpy=True)
             self._cache.update(zip(new, vecs))
         return {t: self._cache[t] for t in texts}
-
-    def detect(self, sample: Sample) -> Detection:
-        return self.detect_batch([sample])[0]
 
     def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
         out, ok = self.partition(samples)

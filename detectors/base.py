@@ -119,6 +119,17 @@ class Detector:
         return out
 
 
+class BatchDetector(Detector):
+    """A detector whose real work is batched (one parse, one embedding or model pass per batch):
+    it implements ``detect_batch``, and ``detect`` is a batch of one."""
+
+    def detect(self, sample: Sample) -> Detection:
+        return self.detect_batch([sample])[0]
+
+    def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
+        raise NotImplementedError
+
+
 def iter_ok(detections: Iterable[Detection]) -> Iterable[Detection]:
     """Detections that carry a score (no error)."""
     return (d for d in detections if d.error is None and d.score is not None)

@@ -26,10 +26,10 @@ from collections import defaultdict
 from typing import Any, Sequence
 
 from detectors import registry
-from detectors.base import Detection, Detector, Sample, SentenceScore, SpanScore
+from detectors.base import BatchDetector, Detection, Detector, Sample, SentenceScore, SpanScore
 
 
-class EnsembleDetector(Detector):
+class EnsembleDetector(BatchDetector):
     """Options: ``members`` (list of ``{"name": ..., **options}`` or Detectors), ``weights``."""
 
     name = "ensemble"
@@ -55,9 +55,6 @@ class EnsembleDetector(Detector):
             options = {k: v for k, v in spec.items() if k != "name"}
             return registry.create(spec["name"], **options)
         raise TypeError(f"an ensemble member must be a Detector or {{'name': ..., **options}}, not {spec!r}")
-
-    def detect(self, sample: Sample) -> Detection:
-        return self.detect_batch([sample])[0]
 
     def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
         per_member = []

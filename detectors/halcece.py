@@ -25,14 +25,14 @@ from typing import Any, ClassVar, Sequence
 
 from cece.api import Explainer
 from cece.costs import CostModel
-from detectors.base import Detection, Detector, Sample
+from detectors.base import BatchDetector, Detection, Sample
 from detectors.halcece_evidence import reference_salience
 from detectors.halcece_score import Severity, score_explanation
 from detectors.text import sentence_scores
 from parsers import AnnotationError
 
 
-class HalCECEDetector(Detector):
+class HalCECEDetector(BatchDetector):
     """HalCECE against an annotation (preferred) or reference captions.
 
     Options: ``batch_size`` (captions parsed together), ``severity`` (a
@@ -55,9 +55,6 @@ class HalCECEDetector(Detector):
         if sample.get("annotation") is None and not sample.get("references"):
             return "detector 'halcece' needs 'annotation' or 'references', which this sample lacks"
         return None
-
-    def detect(self, sample: Sample) -> Detection:
-        return self.detect_batch([sample])[0]
 
     def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
         out, ok = self.partition(samples)

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Sequence
 
-from detectors.base import Detection, Detector, Sample, SpanScore
+from detectors.base import BatchDetector, Detection, Sample, SpanScore
 from detectors.text import sentence_scores
 from parsers import load_spacy
 
 CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})
 
 
-class LexicalDetector(Detector):
+class LexicalDetector(BatchDetector):
     """Content words of the caption missing from every reference (a baseline; needs references)."""
 
     name: ClassVar[str] = "lexical"
@@ -41,9 +41,6 @@ class LexicalDetector(Detector):
         if self._nlp is None:
             self._nlp = load_spacy(exclude=("ner",))
         return self._nlp
-
-    def detect(self, sample: Sample) -> Detection:
-        return self.detect_batch([sample])[0]
 
     def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
         out, ok = self.partition(samples)

@@ -31,7 +31,7 @@ from typing import Any, Generator, Sequence
 from detectors.backends import Backend, ChatRequest, drive, resolve_backend, text_of
 from detectors.backends.images import Evidence, evidence_missing, sample_evidence
 from detectors.backends.parsing import parse_score, parse_tagged, split_sentences
-from detectors.base import Detection, Detector, Sample, SentenceScore, SpanScore
+from detectors.base import BatchDetector, Detection, Sample, SentenceScore, SpanScore
 
 ALIGNBENCH_PROMPT = """{preface}You are checking a description of {what} one sentence at a time.
 Whole description: "{caption}"
@@ -92,7 +92,7 @@ def make_config(cls: type, options: dict[str, Any]) -> Any:
     return cls(**options)
 
 
-class VLMDetector(Detector):
+class VLMDetector(BatchDetector):
     """A VLM (or LLM with references) as hallucination judge; options: :class:`VLMConfig`."""
 
     name = "vlm"
@@ -109,9 +109,6 @@ class VLMDetector(Detector):
 
     def missing(self, sample: Sample) -> str | None:
         return super().missing(sample) or evidence_missing(sample, self.config.use_references)
-
-    def detect(self, sample: Sample) -> Detection:
-        return self.detect_batch([sample])[0]
 
     def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
         out: list[Detection] = []

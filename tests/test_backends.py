@@ -4,10 +4,7 @@ and the transformers backend on a tiny random model built here."""
 from __future__ import annotations
 
 import base64
-import importlib.util
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -15,17 +12,7 @@ from detectors.backends import BackendError, ChatRequest, create_backend, resolv
 from detectors.backends.openai_compat import OpenAIBackend
 
 
-def _fixture_module(name: str):
-    """A helper module from tests/fixtures, imported by path (tests/ is not a package)."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).parent / "fixtures" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # dataclasses look their module up while the class is made
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-llm = _fixture_module("llm_server")
+from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 PNG, Reply, ScriptedServer = llm.PNG, llm.Reply, llm.ScriptedServer
 
 

@@ -3,7 +3,6 @@ SIGKILL, refusing to mix runs, and the vlm judge against a scripted local server
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import signal
@@ -25,16 +24,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 CECE = Path(sys.executable).with_name("cece")
 
 
-def _fixture_module(name: str):
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, FIXTURES / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-llm = _fixture_module("llm_server")
+from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 
 
 class Keyword(Detector):

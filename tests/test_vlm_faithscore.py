@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import doctest
 import importlib
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,17 +15,7 @@ from detectors.base import Detector
 from detectors.ensemble import EnsembleDetector
 from detectors.faithscore import FaithScoreDetector
 from detectors.vlm import VLMDetector
-def _fixture_module(name: str):
-    """A helper module from tests/fixtures, imported by path (tests/ is not a package)."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).parent / "fixtures" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # dataclasses look their module up while the class is made
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-llm = _fixture_module("llm_server")
+from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 PNG, Reply, ScriptedServer = llm.PNG, llm.Reply, llm.ScriptedServer
 
 FIXTURES = Path(__file__).parent / "fixtures"

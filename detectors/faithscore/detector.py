@@ -21,7 +21,7 @@ from typing import Any, Generator, Sequence
 from detectors.backends import Backend, ChatRequest, drive, resolve_backend, text_of
 from detectors.backends.images import evidence_missing, sample_evidence
 from detectors.backends.parsing import parse_yes_no, split_sentences
-from detectors.base import Detection, Detector, Sample, SentenceScore, SpanScore
+from detectors.base import BatchDetector, Detection, Sample, SentenceScore, SpanScore
 from detectors.faithscore.facts import KINDS, Fact, facts_from_graph, split_sub_sentences
 from detectors.faithscore.llm import (DECOMPOSE_PROMPT, VERIFY_PROMPT, label_prompt, locate,
                                       parse_facts, parse_labels)
@@ -49,7 +49,7 @@ class FaithScoreConfig:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
 
 
-class FaithScoreDetector(Detector):
+class FaithScoreDetector(BatchDetector):
     """FaithScore (fact-level faithfulness) as a hallucination detector; see the module docstring.
     ``parser`` may be passed to share a loaded :class:`CaptionParser`."""
 
@@ -90,9 +90,6 @@ class FaithScoreDetector(Detector):
     def _uses_model(self, samples: Sequence[Sample]) -> bool:
         c = self.config
         return c.labeler == "llm" or c.decomposer == "llm" or any(self.verifier_for(s) == "vlm" for s in samples)
-
-    def detect(self, sample: Sample) -> Detection:
-        return self.detect_batch([sample])[0]
 
     def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
         out: list[Detection] = []
