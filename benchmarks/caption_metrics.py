@@ -1,6 +1,8 @@
 """Caption-level metrics beyond :mod:`benchmarks.metrics` (which gives AP, AUROC and
-``localisation_hit``): localisation accuracy, word-level P/R/F1, pair accuracy, PR curves and
-grouped metrics. Labels are 1 = hallucinated; scores are higher for "more likely hallucinated".
+``localisation_hit``): localisation accuracy, word-level P/R/F1, pair accuracy, PR curves,
+grouped metrics, the metrics of a detector's verdicts (precision, recall, false positive rate,
+balanced accuracy) and of the spans it marks (span precision, gold-word recall). Labels are
+1 = hallucinated; scores are higher for "more likely hallucinated".
 
 >>> precision_recall_f1([1, 1, 0, 0], [1, 0, 1, 0])
 (0.5, 0.5, 0.5)
@@ -14,7 +16,9 @@ from typing import Any, Callable, Hashable, Iterable, Sequence
 
 import numpy as np
 
-from benchmarks.metrics import localisation_hit
+from benchmarks.metrics import localisation_hit, spans_overlap
+
+Span = tuple[int, int]
 
 
 def precision_recall_f1(y_true: Iterable[int], y_pred: Iterable[int]) -> tuple[float, float, float]:
@@ -28,6 +32,96 @@ def precision_recall_f1(y_true: Iterable[int], y_pred: Iterable[int]) -> tuple[f
     recall = tp / (tp + fn) if tp + fn else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return precision, recall, f1
+
+
+def _binary(y_true: Iterable[int], y_pred: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
+    y, p = np.asarray(list(y_true), dtype=int), np.asarray(list(y_pred), dtype=int)
+    if y.shape != p.shape:
+        raise ValueError(f"{len(y)} labels but {len(p)} predictions")
+    return y, p
+
+
+def precision(y_true: Iterable[int], y_pred: Iterable[int]) -> float:
+    """P = TP / (TP + FP) of binary predictions (a verdict: 1 = called hallucinated); 0 when
+    nothing is predicted positive (scikit-learn's ``precision_score``, ``zero_division=0``).
+
+    >>> precision([1, 1, 0, 0], [1, 0, 1, 1])
+    0.3333333333333333
+    """
+    from sklearn.metrics import precision_score
+
+    y, p = _binary(y_true, y_pred)
+    return float(precision_score(y, p, zero_division=0.0)) if len(y) else 0.0
+
+
+def recall(y_true: Iterable[int], y_pred: Iterable[int]) -> float:
+    """R = TP / (TP + FN), the share of hallucinated items called hallucinated (true positive
+    rate); 0 without hallucinated items (``recall_score``, ``zero_division=0``).
+
+    >>> recall([1, 1, 0, 0], [1, 0, 1, 1])
+    0.5
+    """
+    from sklearn.metrics import recall_score
+
+    y, p = _binary(y_true, y_pred)
+    return float(recall_score(y, p, zero_division=0.0)) if len(y) else 0.0
+
+
+def false_positive_rate(y_true: Iterable[int], y_pred: Iterable[int]) -> float:
+    """FPR = FP / (FP + TN), the share of clean items called hallucinated (the leaderboard's
+    "flagged clean"); NaN without clean items.
+
+    >>> false_positive_rate([1, 1, 0, 0], [1, 0, 1, 1])
+    1.0
+    """
+    y, p = _binary(y_true, y_pred)
+    n_neg = int(np.sum(y == 0))
+    return float(np.sum((y == 0) & (p == 1)) / n_neg) if n_neg else float("nan")
+
+
+def balanced_accuracy(y_true: Iterable[int], y_pred: Iterable[int]) -> float:
+    """Balanced accuracy = (TPR + TNR) / 2 = (R + 1 - FPR) / 2 (scikit-learn's
+    ``balanced_accuracy_score``); NaN unless both classes occur in ``y_true``.
+
+    >>> balanced_accuracy([1, 1, 0, 0], [1, 0, 1, 1])
+    0.25
+    """
+    from sklearn.metrics import balanced_accuracy_score
+
+    y, p = _binary(y_true, y_pred)
+    if not (np.any(y == 1) and np.any(y == 0)):
+        return float("nan")
+    return float(balanced_accuracy_score(y, p))
+
+
+def span_precision(y_true: Sequence[Sequence[Span]], y_pred: Sequence[Sequence[Span]]) -> float:
+    """Span P = (marked spans overlapping at least one gold hallucinated word) / (marked spans),
+    pooled over captions (micro): ``y_true[i]`` holds caption i's gold hallucinated words
+    ``(start, end)``, ``y_pred[i]`` the spans a detector marks on it. A marked span on a caption
+    without gold words is a false positive; 0 when nothing is marked (``zero_division=0``).
+
+    >>> span_precision([[(2, 5)], []], [[(0, 1), (2, 9)], [(0, 3)]])
+    0.3333333333333333
+    """
+    if len(y_true) != len(y_pred):
+        raise ValueError(f"{len(y_true)} gold captions but {len(y_pred)} predicted")
+    hits = [any(spans_overlap(p, g) for g in gold) for gold, pred in zip(y_true, y_pred) for p in pred]
+    return float(np.mean(hits)) if hits else 0.0
+
+
+def gold_word_recall(y_true: Sequence[Sequence[Span]], y_pred: Sequence[Sequence[Span]]) -> float:
+    """Gold-word R = (gold hallucinated words overlapped by a marked span) / (gold hallucinated
+    words), pooled over captions (micro), arguments as in :func:`span_precision`; 0 without gold
+    words (``zero_division=0``).
+
+    >>> gold_word_recall([[(2, 5), (6, 9)], [(0, 3)]], [[(0, 1), (2, 9)], []])
+    0.6666666666666666
+    """
+    if len(y_true) != len(y_pred):
+        raise ValueError(f"{len(y_true)} gold captions but {len(y_pred)} predicted")
+    covered = [c for gold, pred in zip(y_true, y_pred)
+               for c in words_flagged(gold, [(a, b, 1.0) for a, b in pred])]
+    return float(np.mean(covered)) if covered else 0.0
 
 
 def localisation_accuracy(spans: Sequence[Sequence[tuple[int, int, float]]],

@@ -1,9 +1,11 @@
 """Score one detector's Detections against a benchmark's gold labels.
 
 Every gold sample is scored: a sample the detector has no Detection for, or one with an
-``error``, counts as score 0 with no spans (not flagged), and is counted in ``errors`` -- so
-detectors are compared on the same samples. Spans count as predicted hallucinations when their
-score is at least ``threshold`` (0.5).
+``error``, counts as score 0 with no spans (not flagged) and, for a detector that gives verdicts,
+as verdict False; it is counted in ``errors`` -- so detectors are compared on the same samples.
+Spans count as predicted hallucinations when their score is at least ``threshold`` (0.5); for
+span P and gold-word R a span is *marked* when its score is at least its detection's own
+``threshold``, or ``threshold`` when the detection gives none.
 
 Each ``evaluate_*`` returns an :class:`Evaluation`: ``summary`` (the leaderboard's columns),
 ``details`` (everything else, JSON-ready) and ``curve`` (labels and scores for a PR plot).
@@ -18,7 +20,8 @@ from typing import Any, Mapping
 from benchmarks import dvb_metrics
 from benchmarks.alignbench_metrics import auroc_by_group, mean_by, segment_ap, segment_iou
 from benchmarks.caption_metrics import (
-    by_group, localisation_accuracy, pair_accuracy, precision_recall_f1, words_flagged)
+    balanced_accuracy, by_group, false_positive_rate, gold_word_recall, localisation_accuracy, pair_accuracy,
+    precision, precision_recall_f1, recall, span_precision, words_flagged)
 from benchmarks.loaders.alignbench import AlignBenchGold
 from benchmarks.loaders.common import CaptionGold
 from benchmarks.loaders.detailverify import DVBGold, to_tagged
@@ -26,6 +29,9 @@ from benchmarks.metrics import auroc, average_precision
 from detectors.base import Detection
 
 Detections = Mapping[str, Detection]
+
+SPAN_COLUMNS = ("span P", "gold-word R")  # every detector (spans and scores are enough)
+VERDICT_COLUMNS = ("verdict P", "verdict R", "flagged clean", "bal acc")  # None without verdicts
 
 
 @dataclass
@@ -48,6 +54,23 @@ def _spans(d: Detection | None) -> list[tuple[int, int, float]]:
     return [(s.start, s.end, s.score) for s in d.spans] if _ok(d) else []
 
 
+def _marked(d: Detection | None, threshold: float) -> list[tuple[int, int]]:
+    """The spans a detection marks: score >= its own ``threshold``, else >= the evaluation's."""
+    if not _ok(d):
+        return []
+    cut = threshold if d.threshold is None else d.threshold
+    return [(s.start, s.end) for s in d.spans if s.score >= cut]
+
+
+def _verdict(d: Detection | None) -> int:
+    """1 when the detection calls its caption hallucinated (no / a failed detection: 0)."""
+    return int(bool(d.hallucinated)) if _ok(d) else 0
+
+
+def _n_verdicts(ids: list[str], dets: Detections) -> int:
+    return sum(_ok(dets.get(i)) is not None and dets[i].hallucinated is not None for i in ids)
+
+
 def _errors(ids: list[str], dets: Detections) -> int:
     return sum(_ok(dets.get(i)) is None for i in ids)
 
@@ -66,8 +89,13 @@ def clean(value: Any) -> Any:
 
 
 def _caption_block(ids: list[str], gold: Mapping[str, CaptionGold], dets: Detections,
-                   threshold: float) -> dict[str, float]:
+                   threshold: float, verdicts: bool = False) -> dict[str, float | None]:
     y, s = [gold[i].label for i in ids], [_score(dets.get(i)) for i in ids]
+    gold_words = [[w for w, lab in zip(gold[i].words, gold[i].word_labels) if lab] for i in ids]
+    marked = [_marked(dets.get(i), threshold) for i in ids]
+    v = [_verdict(dets.get(i)) for i in ids]
+    verdict_cols = dict(zip(VERDICT_COLUMNS, (precision(y, v), recall(y, v), false_positive_rate(y, v),
+                                              balanced_accuracy(y, v)) if verdicts else (None,) * 4))
     hal = [i for i in ids if gold[i].label and gold[i].spans]
     y_words, p_words = [], []
     for i in ids:
@@ -76,16 +104,23 @@ def _caption_block(ids: list[str], gold: Mapping[str, CaptionGold], dets: Detect
     p, r, f1 = precision_recall_f1(y_words, p_words)
     return {"AP": average_precision(y, s), "AUROC": auroc(y, s),
             "LA": localisation_accuracy([_spans(dets.get(i)) for i in hal], [gold[i].spans for i in hal]),
-            "word P": p, "word R": r, "word F1": f1, "n": len(ids), "hallucinated": sum(y)}
+            "word P": p, "word R": r, "word F1": f1,
+            "span P": span_precision(gold_words, marked), "gold-word R": gold_word_recall(gold_words, marked),
+            **verdict_cols, "n": len(ids), "hallucinated": sum(y)}
 
 
 def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, threshold: float = 0.5) -> Evaluation:
-    """HAT and nocaps-FOIL: AP, AUROC, LA and word P/R/F1; the same by group and pair accuracy
-    when the gold has groups (FOIL domains) and pairs."""
+    """HAT and nocaps-FOIL: AP, AUROC, LA, word P/R/F1, span P and gold-word R (of the marked
+    spans), and -- when the detector gives verdicts (``hallucinated`` on any of its detections) --
+    verdict P/R, flagged clean (false positive rate) and balanced accuracy, else None there; the
+    same by group and pair accuracy when the gold has groups (FOIL domains) and pairs."""
     ids = list(gold)
-    block = _caption_block(ids, gold, dets, threshold)
-    summary = {k: block[k] for k in ("AP", "AUROC", "LA", "word P", "word R", "word F1")}
-    details: dict[str, Any] = {"n": block["n"], "hallucinated": block["hallucinated"], "errors": _errors(ids, dets)}
+    n_verdicts = _n_verdicts(ids, dets)
+    block = _caption_block(ids, gold, dets, threshold, n_verdicts > 0)
+    summary = {k: block[k] for k in ("AP", "AUROC", "LA", "word P", "word R", "word F1",
+                                     *SPAN_COLUMNS, *VERDICT_COLUMNS)}
+    details: dict[str, Any] = {"n": block["n"], "hallucinated": block["hallucinated"], "errors": _errors(ids, dets),
+                               "verdicts": n_verdicts}
     pairs: dict[str, dict[int, str]] = {}
     for i in ids:
         if gold[i].pair is not None:
@@ -96,7 +131,7 @@ def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, thresho
                                             [_score(dets.get(f)) for _, f, _ in full])
     if any(gold[i].group is not None for i in ids):
         by_domain = by_group([gold[i].group or "" for i in ids],
-                             lambda sub: _caption_block(sub, gold, dets, threshold), ids)
+                             lambda sub: _caption_block(sub, gold, dets, threshold, n_verdicts > 0), ids)
         for dom, row in by_domain.items():
             sub = [(c, f) for c, f, g in full if g == dom]
             row["pair acc"] = pair_accuracy([_score(dets.get(c)) for c, _ in sub],

@@ -46,7 +46,8 @@ def summary_rows(metrics: Mapping[str, Any], run: str = "") -> list[dict[str, An
 
 # -- one run ---------------------------------------------------------------------------------
 def _foil_section(dets: Mapping[str, Any]) -> list[str]:
-    keys = ["AP", "AUROC", "LA", "word P", "word R", "word F1", "pair acc"]
+    keys = ["AP", "AUROC", "LA", "word P", "word R", "word F1", "span P", "gold-word R",
+            "verdict P", "verdict R", "flagged clean", "bal acc", "pair acc"]
     rows = [[name, dom, r["n"], *(r.get(k) for k in keys)]
             for name, m in dets.items() for dom, r in m["details"].get("by_domain", {}).items()]
     header = ["detector", "domain", "captions", *keys]
@@ -104,7 +105,10 @@ def write_run_outputs(rundir: Path, metrics: Mapping[str, Any], evaluations: Map
     dets = metrics["detectors"]
     md = [f"# {metrics['benchmark']} leaderboard", "",
           f"Data: `{metrics['data']}`, {metrics['n_samples']} samples; a span counts as predicted "
-          f"when its score is at least {metrics['threshold']}.", "",
+          f"when its score is at least {metrics['threshold']}"
+          + (" (for span P and gold-word R, at least its detection's own threshold when it gives one); "
+             "verdict columns are – for a detector that gives no verdicts."
+             if metrics["benchmark"] in ("hat", "foil") else "."), "",
           markdown_table(["detector", *cols], [[r["detector"], *(r.get(c) for c in cols)] for r in rows]), ""]
     if dets:
         section = {"foil": _foil_section, "alignbench": _alignbench_section,

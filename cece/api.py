@@ -12,11 +12,13 @@ from functools import lru_cache
 from itertools import islice
 from typing import Any, Iterable, Iterator
 
+from cece.attributes import attribute_edits
 from cece.costs import CostModel, edges
 from cece.counterfactual import counterfactual
 from cece.edits import object_edits, role_edits
 from cece.explanation import Explanation
 from cece.ged import match
+from cece.judge import DEFAULT_THRESHOLD, Weights, judge, settle_by_support
 from cece.metrics import object_metrics, role_metrics
 from cece.records import RecordError, check_record
 from cece.senses import disambiguate
@@ -29,18 +31,27 @@ class Explainer:
 
     ``costs`` sets every edit cost (:class:`cece.costs.CostModel`); ``batch_size`` is how many
     captions are parsed together by ``explain_many``. ``senses`` is how concepts get their WordNet
-    sense: ``"first"`` (the first sense, as in the paper) or ``"context"`` (a word is re-read in
-    the sense the other graph speaks of, :mod:`cece.senses`).
+    sense: ``"context"`` (a word is re-read in the sense the other graph speaks of,
+    :mod:`cece.senses`: "bike" beside a bicycle is a bicycle) or ``"first"`` (the first sense, as
+    in the paper). ``threshold`` is the confidence at which an edit, and so the caption, is called
+    hallucinated; ``weights`` the evidence weights of :mod:`cece.judge`.
     """
 
     def __init__(self, costs: CostModel | None = None, parser: CaptionParser | None = None,
-                 batch_size: int = 256, senses: str = "first") -> None:
+                 batch_size: int = 256, senses: str = "context", threshold: float = DEFAULT_THRESHOLD,
+                 weights: Weights | None = None) -> None:
         if senses not in ("first", "context"):
             raise ValueError(f"senses must be 'first' or 'context', not {senses!r}")
+        if not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"threshold must be in [0, 1], not {threshold!r}")
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, not {batch_size!r}")
         self.costs = costs or CostModel()
         self._parser = parser
         self.batch_size = batch_size
         self.senses = senses
+        self.threshold = threshold
+        self.weights = weights or Weights()
 
     @property
     def parser(self) -> CaptionParser:
@@ -67,14 +78,20 @@ class Explainer:
         judge_roles = bool(image_graph.relations)
         sub, dele, ins = self.costs.node_costs(caption_graph, image_graph)
         m = match(sub, dele, ins, edges(caption_graph) if judge_roles else [], edges(image_graph),
-                  self.costs.relation)
+                  self.costs.relation, anchors=self.costs.anchors(caption_graph, image_graph))
         obj_edits, classes = object_edits(caption_graph, image_graph, m, sub, dele)
+        if image_graph.kind == "references":
+            obj_edits, classes, m = settle_by_support(caption_graph, image_graph, obj_edits, classes, m)
+        unknown = [i for i, c in classes.items() if c == "?"]
+        attr_edits = attribute_edits(caption_graph, image_graph, m.mapping, skip=set(unknown))
         rel_edits = role_edits(caption_graph, image_graph, m, classes, self.costs.relation.substitute,
                                self.costs.relation.delete) if judge_roles else []
-        edits = obj_edits + rel_edits
+        edits = obj_edits + attr_edits + rel_edits
+        score = judge(edits, caption_graph, image_graph, classes, self.weights, self.threshold)
         judged = [i for i, c in classes.items() if c != "?"]
-        unknown = [caption_graph.concepts[i].text for i, c in classes.items() if c == "?"]
-        warnings = [f"not in WordNet, not judged: {', '.join(unknown)}"] if unknown else []
+        warnings = []
+        if unknown:
+            warnings.append(f"not in WordNet, not judged: {', '.join(caption_graph.concepts[i].text for i in unknown)}")
         if not judge_roles and caption_graph.relations:
             warnings.append("the image side has no relations: roles not judged")
         if not caption_graph.concepts and caption_graph.text.strip():
@@ -87,14 +104,18 @@ class Explainer:
             objects=object_metrics(obj_edits, len(judged), len(image_graph.concepts), ancestors),
             roles=role_metrics(rel_edits, len(caption_graph.relations), len(image_graph.relations), judge_roles),
             counterfactual=counterfactual(caption_graph, image_graph, edits),
-            cost=m.cost, id=id, model=model, warnings=warnings,
+            cost=m.cost, id=id, model=model, warnings=warnings, score=score,
+            hallucinated=any(e.hallucinated for e in edits), threshold=self.threshold,
+            mode="references" if image_graph.kind == "references" else "annotation",
         )
 
     def explain_many(self, records: Iterable[dict[str, Any]]) -> Iterator[Explanation | RecordError]:
         """Explain a stream of records ``{"id", "model", "caption", "annotation" | "references"}``.
 
         Yields one result per record, in order: an :class:`Explanation`, or a :class:`RecordError`
-        naming the bad field -- a bad record never stops the stream. Captions are parsed in batches.
+        naming the bad field -- a bad record never stops the stream, and neither does an exception
+        while explaining one (it becomes that record's error, field ``explain``, with the
+        exception's type and message). Captions are parsed in batches.
         """
         it = iter(enumerate(records))
         while batch := list(islice(it, self.batch_size)):
@@ -108,10 +129,12 @@ class Explainer:
                 graph = next(graphs)
                 try:
                     image = self.image_graph(record.get("annotation"), record.get("references"))
+                    result = self.explain_graphs(graph, image, id=record.get("id"), model=record.get("model"))
                 except AnnotationError as exc:
-                    yield RecordError(i, getattr(exc, "field", "annotation"), str(exc), record.get("id"))
-                    continue
-                yield self.explain_graphs(graph, image, id=record.get("id"), model=record.get("model"))
+                    result = RecordError(i, getattr(exc, "field", "annotation"), str(exc), record.get("id"))
+                except Exception as exc:  # noqa: BLE001 -- one record's failure is its own
+                    result = RecordError.from_exception(i, exc, record.get("id"))
+                yield result
 
 
 @lru_cache(maxsize=1)

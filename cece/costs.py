@@ -10,7 +10,7 @@ root is, and deleted otherwise.
 >>> cap = SceneGraph([Concept("dog", "dog", "dog.n.01")])
 >>> img = SceneGraph([Concept("cat", "cat", "cat.n.01")])
 >>> sub, dele, ins = CostModel().node_costs(cap, img)
->>> sub[0, 0] < dele[0]   # dog -> cat is a replacement, not a deletion
+>>> bool(sub[0, 0] < dele[0])   # dog -> cat is a replacement, not a deletion
 True
 """
 
@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cece.ged import Edge, EdgeCosts
-from knowledge import distance_matrix, noun_synset, root_distance
+from cece.evidence import same_thing, synsets_of
+from knowledge import PREPOSITIONS, distance_matrix, relation_key, root_distance
 from parsers import SceneGraph
 
 
@@ -41,47 +42,32 @@ class CostModel:
     def node_costs(self, caption: SceneGraph, image: SceneGraph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(sub, dele, ins)``: substitution matrix (caption x image), deletion and insertion vectors."""
         sub = distance_matrix([c.synset for c in caption.concepts], [c.synset for c in image.concepts])
-        image_lemmas = [c.lemma.lower() for c in image.concepts]
-        for i, c in enumerate(caption.concepts):
-            # "a fork or a knife" is faithful if either is there: take the closest alternative.
-            for alt in c.alternatives:
-                alt_syn = noun_synset(alt)
-                if alt_syn:
-                    sub[i] = np.minimum(sub[i], distance_matrix([alt_syn], [x.synset for x in image.concepts])[0])
-            lemmas = {c.lemma.lower(), *(a.lower() for a in c.alternatives)}
-            for j, lemma in enumerate(image_lemmas):
-                if lemma in lemmas:
-                    sub[i, j] = 0.0
+        # "a fork or a knife" is faithful if either is there, and an image thing answers to all
+        # its names ("boy", "kid"): take the closest of the synsets each side may stand for.
+        extra_c = [synsets_of(c)[1:] for c in caption.concepts]
+        extra_g = [synsets_of(g)[1:] for g in image.concepts]
+        if any(extra_c) or any(extra_g):
+            for i, c in enumerate(caption.concepts):
+                for j, g in enumerate(image.concepts):
+                    if extra_c[i] or extra_g[j]:
+                        sub[i, j] = distance_matrix(synsets_of(c), synsets_of(g)).min(initial=sub[i, j])
+        sub[self.anchors(caption, image)] = 0.0
         dele = np.array([float(root_distance(c.synset)) if c.synset else self.unknown_delete
                          for c in caption.concepts])
         ins = np.full(len(image.concepts), self.insert_object)
         return sub, dele, ins
 
-
-# Spatial prepositions that decide a relation when present: "sit on" and "on" say the same about
-# where things are, and annotations (Visual Genome) mostly give the bare preposition.
-PREPOSITIONS = frozenset({
-    "on", "in", "at", "under", "above", "behind", "near", "with", "by", "beside", "inside", "over",
-    "onto", "into", "through", "across", "along", "against", "around", "between", "among", "below",
-    "beneath", "underneath", "outside", "off", "toward", "towards", "past", "beyond", "within", "upon",
-    "atop", "next to", "in front of", "on top of", "close to", "out of", "near to", "on the side of",
-    "in the middle of", "at the edge of",
-})
+    def anchors(self, caption: SceneGraph, image: SceneGraph) -> np.ndarray:
+        """Pairs of identical or synonymous concepts (:func:`cece.evidence.same_thing`), which the
+        graph edit distance matches before anything else."""
+        out = np.zeros((len(caption.concepts), len(image.concepts)), dtype=bool)
+        for i, c in enumerate(caption.concepts):
+            for j, g in enumerate(image.concepts):
+                out[i, j] = same_thing(c, g)
+        return out
 
 
-def relation_key(canonical: str) -> str:
-    """What two predicates must share to match: the trailing spatial preposition when there is one
-    ("sit on" -> "on", "stand next to" -> "next to"), else the whole canonical predicate.
-
-    >>> relation_key("sit on"), relation_key("hold"), relation_key("park in front of")
-    ('on', 'hold', 'in front of')
-    """
-    words = canonical.split()
-    for k in range(min(len(words), 4), 0, -1):
-        tail = " ".join(words[-k:])
-        if tail in PREPOSITIONS:
-            return tail
-    return canonical
+__all__ = ["PREPOSITIONS", "CostModel", "edges", "relation_key"]
 
 
 def edges(graph: SceneGraph) -> list[Edge]:

@@ -89,6 +89,7 @@ def counterfactual(caption: SceneGraph, image: SceneGraph, edits: list[Edit]) ->
     """Rewrite ``caption.text`` so that the hallucinations in ``edits`` are gone."""
     ops: list[Operation] = []
     replaced: set[int] = set()
+    edits = [e for e in edits if e.hallucinated]  # unverified claims and consequences stay
     for e in edits:
         if e.level == "object" and e.op == "replace" and e.cls in ("R", "O"):
             c = caption.concepts[e.source_index]

@@ -10,38 +10,60 @@ Object classes (caption concept ``c`` matched to image concept ``g``):
 - ``I``  an image concept the caption does not mention (an insertion suggestion).
 
 Roles are triples. A caption triple is kept when its ends map faithfully (same concept or ``U``) to
-the ends of an image triple with the same predicate. Otherwise it is ``D`` -- including collateral
-from deleted or replaced ends -- unless a post-hoc step pairs it with an image triple not reached by
-any caption triple that differs in exactly one position (subject, predicate or object under the node
-map): that pair is a role ``R``. Image triples left over are ``I``.
+the ends of an image triple whose predicate agrees (:func:`knowledge.predicates_agree`: "with" and
+"holding" agree). Otherwise it is ``D`` -- including collateral from deleted or replaced ends --
+unless a post-hoc step pairs it with an image triple not reached by any caption triple that differs
+in exactly one position (subject, predicate or object under the node map): that pair is a role
+``R``. Image triples left over are ``I``.
+
+Against reference captions, which are partial, a triple between two faithful ends is only wrong
+when the references *contradict* it (the same two entities in a spatially opposite relation:
+:func:`knowledge.predicates_contradict`); a triple they do not state either way is ``unverified``.
+
+Every edit carries how sure it is (``confidence``), whether it counts as a hallucination, what it
+rests on (``evidence``) and, for a triple wrong only because an end is, the edit of that end
+(``caused_by``); :mod:`cece.judge` fills these in.
 
 >>> # see tests/test_core.py for worked examples, e.g. the paper's "dog on a lap"
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from cece.costs import relation_key
+from cece.evidence import same_thing
 from cece.ged import Match
-from knowledge import lowest_common_hypernym, wup_similarity
+from knowledge import (inverse_key, lowest_common_hypernym, predicates_agree, predicates_contradict,
+                       relation_key, wup_similarity)
 from parsers import Concept, SceneGraph, Span
 
 HALLUCINATED_OBJECT_CLASSES = frozenset({"D", "R", "O"})
+#: What an edit is, once judged: a hallucination; a claim the image side neither supports nor
+#: contradicts; a consequence of another edit; or a suggestion (U, I) that is no claim at all.
+STATUSES = ("hallucinated", "unverified", "consequence", "suggestion")
 
 
 @dataclass
 class Edit:
     """One edit that moves the caption towards the image.
 
-    ``source``/``target`` are a concept lemma (object level) or a ``[subject, predicate, object]``
-    triple (relation level); ``None`` on the side that does not exist (insert / delete).
-    ``spans`` are char spans in the caption of the words the edit touches.
+    ``level`` is ``object``, ``relation``, ``attribute`` (colour, size, material, a noun
+    modifier) or ``count``. ``source``/``target`` are a concept lemma or attribute value, or a
+    ``[subject, predicate, object]`` triple (relation level); ``None`` on the side that does not
+    exist (insert / delete). ``spans`` are char spans of the caption words that are wrong: the
+    noun phrase without its determiner, the modifier, or the predicate.
+
+    ``confidence`` (0-1) is how likely the source words are hallucinated; ``hallucinated`` is
+    ``confidence >= threshold`` of the record; ``status`` one of :data:`STATUSES`; ``evidence``
+    what the judgement rests on (annotation object ids, or reference indices and the words they
+    used, and a ``note``); ``caused_by`` the index (in the explanation's edit list) of the edit
+    this one only follows from.
     """
 
     op: str  # "replace" | "delete" | "insert"
-    level: str  # "object" | "relation" | "attribute"
+    level: str  # "object" | "relation" | "attribute" | "count"
     cls: str  # "D" | "R" | "O" | "U" | "I"
     source: Any = None
     target: Any = None
@@ -51,13 +73,11 @@ class Edit:
     spans: list[Span] = field(default_factory=list)
     source_index: int | None = None  # caption node / relation index
     target_index: int | None = None  # image node / relation index
-
-    @property
-    def hallucinated(self) -> bool:
-        """Whether the edit counts towards the hallucination rate of its level."""
-        if self.level == "object":
-            return self.cls in HALLUCINATED_OBJECT_CLASSES
-        return self.cls in ("D", "R")
+    confidence: float = 0.0
+    hallucinated: bool = False
+    status: str = "unverified"
+    evidence: dict[str, Any] = field(default_factory=dict)
+    caused_by: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -66,6 +86,8 @@ class Edit:
             "wup": None if self.wup is None else round(self.wup, 6), "lca": self.lca,
             "spans": [list(s) for s in self.spans],
             "source_index": self.source_index, "target_index": self.target_index,
+            "confidence": round(self.confidence, 6), "hallucinated": self.hallucinated,
+            "status": self.status, "evidence": self.evidence, "caused_by": self.caused_by,
         }
 
     @classmethod
@@ -73,18 +95,40 @@ class Edit:
         return cls(op=d["op"], level=d["level"], cls=d["class"], source=d.get("source"),
                    target=d.get("target"), cost=d.get("cost", 0.0), wup=d.get("wup"), lca=d.get("lca"),
                    spans=[tuple(s) for s in d.get("spans", [])],
-                   source_index=d.get("source_index"), target_index=d.get("target_index"))
+                   source_index=d.get("source_index"), target_index=d.get("target_index"),
+                   confidence=d.get("confidence", 0.0), hallucinated=d.get("hallucinated", False),
+                   status=d.get("status", "unverified"), evidence=d.get("evidence") or {},
+                   caused_by=d.get("caused_by"))
 
 
-def _same_concept(a: Concept, b: Concept) -> bool:
-    if a.lemma.lower() == b.lemma.lower() or b.lemma.lower() in (x.lower() for x in a.alternatives):
-        return True
-    return a.synset is not None and a.synset == b.synset
+_DETERMINERS = frozenset("""a an the this that these those some any his her its their my your our
+another each every no one's""".split())
+
+
+def phrase_span(text: str, c: Concept) -> Span | None:
+    """The concept's noun phrase without its leading determiners ("a small dog" -> "small dog"),
+    never shorter than its head; None for a concept without spans.
+
+    >>> phrase_span("A small dog.", Concept("dog", "dog", spans=[(8, 11)], phrase_span=(0, 11)))
+    (2, 11)
+    """
+    if not c.spans:
+        return None
+    head = c.spans[0]
+    a, b = c.phrase_span or head
+    if not (a <= head[0] and head[1] <= b):
+        return head
+    while a < head[0]:
+        m = re.match(r"\s*([\w']+)\s*", text[a:head[0]])
+        if not m or m.group(1).lower() not in _DETERMINERS:
+            break
+        a += m.end()
+    return (a, b)
 
 
 def object_class(a: Concept, b: Concept) -> str | None:
     """Class of matching caption concept ``a`` to image concept ``b``: None (same), O, U or R."""
-    if _same_concept(a, b):
+    if same_thing(a, b):
         return None
     if a.synset and b.synset:
         lca = lowest_common_hypernym(a.synset, b.synset)
@@ -93,6 +137,11 @@ def object_class(a: Concept, b: Concept) -> str | None:
         if lca == a.synset:
             return "U"
     return "R"
+
+
+def _spans(text: str, c: Concept) -> list[Span]:
+    span = phrase_span(text, c)
+    return [span] if span else []
 
 
 def object_edits(caption: SceneGraph, image: SceneGraph, match: Match,
@@ -109,7 +158,7 @@ def object_edits(caption: SceneGraph, image: SceneGraph, match: Match,
                 continue
             classes[i] = "D"
             edits.append(Edit("delete", "object", "D", source=c.lemma, cost=float(dele[i]),
-                              spans=list(c.spans), source_index=i))
+                              spans=_spans(caption.text, c), source_index=i))
             continue
         g = image.concepts[j]
         cls = object_class(c, g)
@@ -119,53 +168,69 @@ def object_edits(caption: SceneGraph, image: SceneGraph, match: Match,
         wup = wup_similarity(c.synset, g.synset) if c.synset and g.synset else None
         lca = lowest_common_hypernym(c.synset, g.synset) if c.synset and g.synset else None
         edits.append(Edit("replace", "object", cls, source=c.lemma, target=g.lemma, cost=float(sub[i, j]),
-                          wup=wup, lca=lca, spans=list(c.spans), source_index=i, target_index=j))
+                          wup=wup, lca=lca, spans=_spans(caption.text, c), source_index=i,
+                          target_index=j))
     for j in match.inserted:
         edits.append(Edit("insert", "object", "I", target=image.concepts[j].lemma, target_index=j))
     return edits, classes
 
 
+def _predicate_span(caption: SceneGraph, r) -> list[Span]:
+    return [r.span] if r.span else []
+
+
 def role_edits(caption: SceneGraph, image: SceneGraph, match: Match,
                classes: dict[int, str | None], substitute_cost: float = 1.0,
                delete_cost: float = 1.0) -> list[Edit]:
-    """Triple-level edits under the node map (see the module docstring)."""
+    """Triple-level edits under the node map (see the module docstring). Against references,
+    a triple whose ends both map is kept when the references relate the two entities in an
+    agreeing way (either direction, through :func:`knowledge.inverse_key`), replaced (``R``)
+    when they relate them only in contradicting ways, and else left for the judge to call
+    unverified (a ``D`` edit without target)."""
     mapping = match.mapping
     faithful = {i for i, cls in classes.items() if cls in (None, "U")}
-    image_index = {}
-    for k, r in enumerate(image.relations):
-        image_index.setdefault((r.subject, relation_key(r.canonical), r.object), k)
+    partial = image.kind == "references"
+    by_pair: dict[tuple[int, int], list[int]] = {}
+    for k, t in enumerate(image.relations):
+        by_pair.setdefault((t.subject, t.object), []).append(k)
     reached: set[int] = set()
     unmatched: list[int] = []
+    contradicted: dict[int, int] = {}
     for k, r in enumerate(caption.relations):
-        key = (mapping[r.subject], relation_key(r.canonical), mapping[r.object])
-        hit = image_index.get(key) if key[0] >= 0 and key[2] >= 0 else None
-        if hit is not None and hit not in reached and r.subject in faithful and r.object in faithful:
-            reached.add(hit)
-        else:
+        s, o = mapping[r.subject], mapping[r.object]
+        key = relation_key(r.canonical)
+        if s < 0 or o < 0 or r.subject not in faithful or r.object not in faithful:
             unmatched.append(k)
+            continue
+        forward = by_pair.get((s, o), [])
+        backward = by_pair.get((o, s), [])
+        inv = inverse_key(key)
+        agree = [f for f in forward if predicates_agree(key, relation_key(image.relations[f].canonical))]
+        agree += [b for b in backward if inv is not None and predicates_agree(inv, relation_key(image.relations[b].canonical))]
+        hit = next((f for f in agree if f not in reached), agree[0] if agree and partial else None)
+        if hit is not None:
+            reached.add(hit)
+            continue
+        if partial:
+            against = [f for f in forward if predicates_contradict(key, relation_key(image.relations[f].canonical))]
+            against += [b for b in backward if key == relation_key(image.relations[b].canonical)
+                        and inverse_key(key) not in (None, key)]
+            if against:
+                contradicted[k] = against[0]
+        unmatched.append(k)
 
     edits: list[Edit] = []
     free = [k for k in range(len(image.relations)) if k not in reached]
     for k in unmatched:
         r = caption.relations[k]
-        mapped = (mapping[r.subject], relation_key(r.canonical), mapping[r.object])
-        best, best_diffs = None, 2
-        for f in free:
-            t = image.relations[f]
-            diffs = (mapped[0] != t.subject) + (mapped[1] != relation_key(t.canonical)) + (mapped[2] != t.object)
-            # An end that maps to its image node but is itself hallucinated still differs in words.
-            if mapped[0] == t.subject and r.subject not in faithful:
-                diffs += 1
-            if mapped[2] == t.object and r.object not in faithful:
-                diffs += 1
-            if diffs < best_diffs:
-                best, best_diffs = f, diffs
-        spans = [s for s in (r.span,) if s] + caption.concepts[r.subject].spans + caption.concepts[r.object].spans
+        best = contradicted.get(k) if partial else _pair_post_hoc(caption, image, r, mapping, faithful, free)
+        spans = _predicate_span(caption, r)
         if best is None:
             edits.append(Edit("delete", "relation", "D", source=list(r.triple(caption)), cost=delete_cost,
                               spans=spans, source_index=k))
         else:
-            free.remove(best)
+            if best in free:
+                free.remove(best)
             edits.append(Edit("replace", "relation", "R", source=list(r.triple(caption)),
                               target=list(image.relations[best].triple(image)), cost=substitute_cost,
                               spans=spans, source_index=k, target_index=best))
@@ -173,3 +238,22 @@ def role_edits(caption: SceneGraph, image: SceneGraph, match: Match,
         edits.append(Edit("insert", "relation", "I", target=list(image.relations[f].triple(image)),
                           target_index=f))
     return edits
+
+
+def _pair_post_hoc(caption: SceneGraph, image: SceneGraph, r, mapping: list[int], faithful: set[int],
+                   free: list[int]) -> int | None:
+    """The free image triple differing from caption triple ``r`` in exactly one position under the
+    node map (an end that maps to its image node but is itself wrong still differs in words)."""
+    mapped = (mapping[r.subject], relation_key(r.canonical), mapping[r.object])
+    best, best_diffs = None, 2
+    for f in free:
+        t = image.relations[f]
+        diffs = ((mapped[0] != t.subject) + (not predicates_agree(mapped[1], relation_key(t.canonical)))
+                 + (mapped[2] != t.object))
+        if mapped[0] == t.subject and r.subject not in faithful:
+            diffs += 1
+        if mapped[2] == t.object and r.object not in faithful:
+            diffs += 1
+        if diffs < best_diffs:
+            best, best_diffs = f, diffs
+    return best

@@ -19,8 +19,11 @@ class Explanation:
     """Edits, metrics and the counterfactual caption for one caption against one image graph.
 
     ``cost`` is the (approximate) graph edit distance of the chosen edit path: the summed cost of
-    the node and relation edits. ``warnings`` says what could not be judged (e.g. words WordNet does
-    not know).
+    the node and relation edits. ``score`` (0-1) is how likely the caption hallucinates (the
+    noisy-OR of its edits' confidences, :mod:`cece.judge`); ``hallucinated`` is whether any edit
+    is a hallucination (confidence >= ``threshold``). ``mode`` is ``"annotation"`` or
+    ``"references"``: what the image side is. ``warnings`` says what could not be judged (e.g.
+    words WordNet does not know).
     """
 
     caption: str
@@ -34,20 +37,22 @@ class Explanation:
     id: str | None = None
     model: str | None = None
     warnings: list[str] = field(default_factory=list)
+    score: float = 0.0
+    hallucinated: bool = False
+    threshold: float = 0.5
+    mode: str = "annotation"
 
-    @property
-    def hallucinated(self) -> bool:
-        """True when any object or role edit counts as a hallucination."""
-        return any(e.hallucinated for e in self.edits if e.op != "insert")
-
-    def edits_of(self, level: str | None = None, cls: str | None = None) -> list[Edit]:
-        """Edits filtered by level ("object", "relation", "attribute") and/or class."""
-        return [e for e in self.edits if (level is None or e.level == level) and (cls is None or e.cls == cls)]
+    def edits_of(self, level: str | None = None, cls: str | None = None, status: str | None = None) -> list[Edit]:
+        """Edits filtered by level ("object", "relation", "attribute", "count"), class and/or
+        status ("hallucinated", "unverified", "consequence", "suggestion")."""
+        return [e for e in self.edits if (level is None or e.level == level) and (cls is None or e.cls == cls)
+                and (status is None or e.status == status)]
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id, "model": self.model, "caption": self.caption,
-            "hallucinated": self.hallucinated, "cost": round(self.cost, 6),
+            "mode": self.mode, "score": self.score, "hallucinated": self.hallucinated,
+            "threshold": self.threshold, "cost": round(self.cost, 6),
             "counterfactual": self.counterfactual,
             "edits": [e.to_dict() for e in self.edits],
             "metrics": {"objects": self.objects.to_dict(), "roles": self.roles.to_dict()},
@@ -64,4 +69,6 @@ class Explanation:
             objects=ObjectMetrics(**d["metrics"]["objects"]), roles=RoleMetrics(**d["metrics"]["roles"]),
             counterfactual=d.get("counterfactual", d["caption"]), cost=d.get("cost", 0.0),
             id=d.get("id"), model=d.get("model"), warnings=list(d.get("warnings", [])),
+            score=d.get("score", 0.0), hallucinated=d.get("hallucinated", False),
+            threshold=d.get("threshold", 0.5), mode=d.get("mode", "annotation"),
         )

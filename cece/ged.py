@@ -12,7 +12,10 @@ linear sum assignment over the square ``(n+m) x (n+m)`` matrix::
                                                     I[j, j]  insert b_j (+ its edges)
 
 so deleting a node and inserting another is a real alternative to substituting them, unlike a
-rectangular matching that always pairs ``min(n, m)`` nodes. The assignment gives a node map; the
+rectangular matching that always pairs ``min(n, m)`` nodes. Optional ``anchors`` (n x m booleans:
+identical or synonymous concepts) are matched before anything else: the assignment first
+maximises the number of anchored pairs it uses, then minimises cost, so a faithful object is
+never traded for a cheaper edit path ("a dog and a cat" against a dog: the dog stays the dog). The assignment gives a node map; the
 returned cost is the *exact* cost of the edit path that the map induces (node and edge edits), so it
 is an upper bound on the true GED, and equal to it when the map is optimal.
 
@@ -35,7 +38,7 @@ from lapjv import lapjv
 Edge = tuple[int, int, str]  # (subject node, object node, predicate label)
 
 # Forbidden cells get a large finite cost: lapjv needs finite input.
-_FORBIDDEN = 1e6
+_FORBIDDEN = 1e9
 # Local search over swaps is quadratic; beyond this many nodes the assignment alone is used.
 _REFINE_MAX_NODES = 60
 
@@ -166,13 +169,29 @@ def induced_cost(mapping: Sequence[int], sub: np.ndarray, dele: np.ndarray, ins:
     return float(node), float(edge)
 
 
-def _refine(mapping: list[int], sub, dele, ins, edges_a, edges_b, edge_costs) -> list[int]:
+def _anchor_bonus(anchors: np.ndarray | None, base: np.ndarray) -> float:
+    """A cost larger than any difference between two assignments' finite costs."""
+    if anchors is None or not anchors.any():
+        return 0.0
+    finite = base[base < _FORBIDDEN]
+    return float(finite.max(initial=0.0)) * base.shape[0] + 1.0
+
+
+def _anchored(mapping: Sequence[int], anchors: np.ndarray | None) -> int:
+    if anchors is None:
+        return 0
+    return sum(1 for i, j in enumerate(mapping) if j >= 0 and anchors[i, j])
+
+
+def _refine(mapping: list[int], sub, dele, ins, edges_a, edges_b, edge_costs,
+            anchors: np.ndarray | None = None) -> list[int]:
     """Steepest-descent local search: take the swap of the targets of two A nodes (or the move of
     an A node to a free B node) that lowers the induced cost most, while one does. Repairs ties
     the assignment cannot see, e.g. two nodes with the same label whose neighbours differ. (The
     best move, not the first found: a first improvement can lead into a local optimum that a
     better swap avoids -- identical graphs whose assignment swapped two pairs of twins.)"""
     m = sub.shape[1]
+    keep = _anchored(mapping, anchors)
     best = sum(induced_cost(mapping, sub, dele, ins, edges_a, edges_b, edge_costs))
     while best > 0:
         free = [j for j in range(m) if j not in set(mapping)] + [-1]
@@ -185,7 +204,7 @@ def _refine(mapping: list[int], sub, dele, ins, edges_a, edges_b, edge_costs) ->
                     trial[i], trial[k] = trial[k], trial[i]
                 else:
                     trial[i] = k
-                if trial == mapping:
+                if trial == mapping or _anchored(trial, anchors) < keep:
                     continue
                 cost = sum(induced_cost(trial, sub, dele, ins, edges_a, edges_b, edge_costs))
                 if cost < step_cost:
@@ -198,11 +217,13 @@ def _refine(mapping: list[int], sub, dele, ins, edges_a, edges_b, edge_costs) ->
 
 def match(sub: np.ndarray, dele: np.ndarray, ins: np.ndarray,
           edges_a: Sequence[Edge] = (), edges_b: Sequence[Edge] = (),
-          edge_costs: EdgeCosts = EdgeCosts(), refine: bool = True) -> Match:
+          edge_costs: EdgeCosts = EdgeCosts(), refine: bool = True,
+          anchors: np.ndarray | None = None) -> Match:
     """Match graph A onto graph B; see the module docstring.
 
     ``sub[i, j]``, ``dele[i]``, ``ins[j]`` are node costs (``inf`` forbids a substitution);
-    edges are ``(u, v, predicate)`` triples over node indices of their own graph.
+    edges are ``(u, v, predicate)`` triples over node indices of their own graph; ``anchors[i, j]``
+    marks pairs to match first (the reported cost is the edit path's, without any bonus).
     """
     sub = np.asarray(sub, dtype=float)
     n, m = sub.shape
@@ -210,10 +231,18 @@ def match(sub: np.ndarray, dele: np.ndarray, ins: np.ndarray,
         return Match([], [], 0.0, 0.0, 0.0)
     e_sub, e_del, e_ins = local_edge_costs(n, m, edges_a, edges_b, edge_costs)
     matrix = assignment_matrix(sub + e_sub, np.asarray(dele) + e_del, np.asarray(ins) + e_ins)
-    rows, _, _ = lapjv(matrix)
+    anchors = None if anchors is None else np.asarray(anchors, dtype=bool).reshape(n, m)
+    bonus = _anchor_bonus(anchors, matrix)
+    solve = matrix
+    if bonus:
+        # Lexicographic: every assignment uses n + m cells, so charging each cell that is not an
+        # anchored pair the same bonus ranks assignments by anchored pairs first, then by cost.
+        solve = np.minimum(matrix + bonus, _FORBIDDEN)
+        solve[:n, :m][anchors] -= bonus
+    rows, _, _ = lapjv(solve)
     mapping = [int(j) if j < m else -1 for j in rows[:n]]
     if refine and n + m <= _REFINE_MAX_NODES and (edges_a or edges_b):
-        mapping = _refine(mapping, sub, dele, ins, edges_a, edges_b, edge_costs)
+        mapping = _refine(mapping, sub, dele, ins, edges_a, edges_b, edge_costs, anchors)
     node_cost, edge_cost = induced_cost(mapping, sub, dele, ins, edges_a, edges_b, edge_costs)
     taken = set(mapping)
     return Match(mapping=mapping, inserted=[j for j in range(m) if j not in taken],

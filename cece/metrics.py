@@ -1,7 +1,8 @@
 """HalCECE metrics per caption, and their means per model.
 
 Object metrics (caption objects ``C`` = caption concepts WordNet knows or the image names; image
-objects ``G``; edit classes as in :mod:`cece.edits`)::
+objects ``G``; edit classes as in :mod:`cece.edits`; D, R and O count the edits judged
+hallucinated -- all of them against an annotation -- and ``unverified`` the others)::
 
     n_objects     = |C|
     n_ancestors   = mean over C of the number of WordNet hypernym ancestors
@@ -11,7 +12,9 @@ objects ``G``; edit classes as in :mod:`cece.edits`)::
     d_rate, r_rate, o_rate, u_rate = |X| / |C|
     r_similarity  = mean Wu-Palmer similarity over R replacements (None without any)
 
-Role metrics (caption triples ``T``, image triples ``T_img``)::
+Role metrics (caption triples ``T``, image triples ``T_img``; D and R count the triples that are
+wrong, as hallucinations or as consequences of a wrong end, as in the paper; ``unverified`` the
+triples the image side neither supports nor contradicts)::
 
     n_roles       = |T|
     hal_rate      = (|D| + |R|) / |T|               (0 when |T| = 0)
@@ -47,6 +50,7 @@ class ObjectMetrics:
     o_rate: float = 0.0
     u_rate: float = 0.0
     r_similarity: float | None = None
+    unverified: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -61,6 +65,7 @@ class RoleMetrics:
     hal_rate: float = 0.0
     granularity: float = 1.0
     judged: bool = True  # False when the image side has no relations to judge roles against
+    unverified: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -75,8 +80,12 @@ def object_metrics(edits: Iterable[Edit], n_objects: int, n_image_objects: int,
     """Object metrics of one caption from its object-level edits."""
     counts = {k: 0 for k in "DROUI"}
     wups = []
+    unverified = 0
     for e in edits:
         if e.level != "object":
+            continue
+        if e.cls in "DRO" and not e.hallucinated:
+            unverified += 1
             continue
         counts[e.cls] += 1
         if e.cls == "R" and e.wup is not None:
@@ -90,20 +99,26 @@ def object_metrics(edits: Iterable[Edit], n_objects: int, n_image_objects: int,
         d=counts["D"], r=counts["R"], o=counts["O"], u=counts["U"], i=counts["I"],
         d_rate=_rate(counts["D"], n_objects), r_rate=_rate(counts["R"], n_objects),
         o_rate=_rate(counts["O"], n_objects), u_rate=_rate(counts["U"], n_objects),
-        r_similarity=sum(wups) / len(wups) if wups else None,
+        r_similarity=sum(wups) / len(wups) if wups else None, unverified=unverified,
     )
 
 
 def role_metrics(edits: Iterable[Edit], n_roles: int, n_image_roles: int, judged: bool = True) -> RoleMetrics:
     """Role (triple) metrics of one caption from its relation-level edits."""
     counts = {k: 0 for k in "DRI"}
+    unverified = 0
     for e in edits:
-        if e.level == "relation":
+        if e.level != "relation":
+            continue
+        if e.cls in "DR" and e.status == "unverified":
+            unverified += 1
+        else:
             counts[e.cls] += 1
     return RoleMetrics(
         n_roles=n_roles, d=counts["D"], r=counts["R"], i=counts["I"],
         hal_rate=_rate(counts["D"] + counts["R"], n_roles),
         granularity=1.0 - _rate(counts["I"], n_image_roles) if n_image_roles else 1.0, judged=judged,
+        unverified=unverified,
     )
 
 

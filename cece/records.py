@@ -26,9 +26,25 @@ class RecordError:
     file: str | None = None
     line: int | None = None
 
+    error_type: str | None = None  # the exception's class name, for a failure while explaining
+    traceback: str | None = None
+
     def __str__(self) -> str:
         where = f"{self.file or '<input>'}:{self.line if self.line is not None else self.index + 1}"
         return f"{where}: {self.field}: {self.message}"
+
+    @classmethod
+    def from_exception(cls, index: int, exc: BaseException, id: Any = None) -> "RecordError":
+        """The error row of a record whose explanation raised ``exc``."""
+        import traceback
+
+        return cls(index, "explain", f"{type(exc).__name__}: {exc}", None if id is None else str(id),
+                   error_type=type(exc).__name__, traceback=traceback.format_exc())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The error row written in place of the record's explanation (no traceback)."""
+        return {"id": self.id, "error": {"type": self.error_type or "InputError", "field": self.field,
+                                         "message": self.message, "file": self.file, "line": self.line}}
 
 
 def check_record(record: Any, index: int) -> RecordError | None:

@@ -97,4 +97,4 @@ def disambiguate(caption: SceneGraph, image: SceneGraph, max_senses: int = 8,
 
 def _with(graph: SceneGraph, synsets: dict[int, str]) -> SceneGraph:
     concepts = [replace(c, synset=synsets[i]) if i in synsets else c for i, c in enumerate(graph.concepts)]
-    return SceneGraph(concepts=concepts, relations=list(graph.relations), text=graph.text)
+    return replace(graph, concepts=concepts, relations=list(graph.relations))

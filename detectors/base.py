@@ -45,6 +45,15 @@ class Detection:
 
     ``score`` is in [0, 1], higher = more likely hallucinated; offsets index the caption string.
     ``details`` holds detector-specific evidence (facts and verdicts, parse-failure counts...).
+    Optional, for detectors that decide: ``hallucinated`` is the detector's verdict on the caption
+    and ``threshold`` the score at or above which it calls a caption or span hallucinated (the
+    benchmarks mark a span with it, else with their own threshold). ``to_dict`` leaves out
+    ``details``, ``hallucinated`` and ``threshold`` when unset, so lines of detectors that do not
+    use them are unchanged, and ``from_dict`` reads lines written before these fields existed.
+
+    >>> d = Detection("a", "x", score=0.8, hallucinated=True, threshold=0.6)
+    >>> Detection.from_dict(d.to_dict()) == d, sorted(Detection("a", "x", score=0.1).to_dict())
+    (True, ['detector', 'error', 'id', 'score', 'sentences', 'spans'])
     """
 
     id: str
@@ -54,19 +63,27 @@ class Detection:
     sentences: list[SentenceScore] = field(default_factory=list)
     error: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    hallucinated: bool | None = None  # the detector's verdict, when it gives one
+    threshold: float | None = None  # the score from which it calls a caption / span hallucinated
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         if not self.details:
             d.pop("details")
+        for key in ("hallucinated", "threshold"):
+            if d[key] is None:
+                d.pop(key)
         return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Detection":
+        verdict, threshold = d.get("hallucinated"), d.get("threshold")
         return cls(id=d["id"], detector=d["detector"], score=d.get("score"),
                    spans=[SpanScore(**s) for s in d.get("spans", [])],
                    sentences=[SentenceScore(**s) for s in d.get("sentences", [])],
-                   error=d.get("error"), details=d.get("details", {}))
+                   error=d.get("error"), details=d.get("details", {}),
+                   hallucinated=None if verdict is None else bool(verdict),
+                   threshold=None if threshold is None else float(threshold))
 
     @classmethod
     def failed(cls, sample: Sample, detector: str, error: str) -> "Detection":

@@ -17,6 +17,7 @@ from knowledge.concepts import (
     predicate_verb_synset,
     verb_synset,
 )
+from knowledge.coreference import corefer_distance, people_clash
 from knowledge.distance import (
     UnknownSynsetError,
     ancestors,
@@ -30,6 +31,9 @@ from knowledge.distance import (
     wup_similarity,
 )
 from knowledge.hierarchy import Hierarchy, get_hierarchy
+from knowledge.objecthood import THINGS, is_thing, objecthood
+from knowledge.relations import (PREPOSITIONS, inverse_key, predicates_agree, predicates_contradict,
+                                 relation_key)
 from knowledge.provision import (
     WordNetMissingError,
     WordNetSource,
@@ -41,16 +45,21 @@ from knowledge.provision import (
 __all__ = [
     "CAPTION_PLURALS",
     "Hierarchy",
+    "PREPOSITIONS",
+    "THINGS",
     "UnknownSynsetError",
     "WordNetMissingError",
     "WordNetSource",
     "ancestors",
     "cache_dir",
     "canonical_predicate",
+    "corefer_distance",
     "distance_matrix",
     "find_wordnet",
     "get_hierarchy",
     "is_hypernym",
+    "inverse_key",
+    "is_thing",
     "lexname",
     "lemmatize",
     "load_wordnet",
@@ -58,8 +67,13 @@ __all__ = [
     "noun_senses",
     "noun_synset",
     "num_ancestors",
+    "objecthood",
     "path_distance",
+    "people_clash",
+    "predicates_agree",
+    "predicates_contradict",
     "predicate_verb_synset",
+    "relation_key",
     "root_distance",
     "verb_synset",
     "wup_similarity",

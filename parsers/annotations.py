@@ -16,12 +16,12 @@ parsers.annotation_formats.AnnotationError: annotation.objects[0].names: an obje
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from parsers.annotation_formats import (AnnotationError, from_coco, from_labels, from_visual_genome,
                                         load_json)
-from parsers.scene_graph import Concept, SceneGraph
+from parsers.references import from_references
+from parsers.scene_graph import SceneGraph
 
 if TYPE_CHECKING:
     from parsers.caption import CaptionParser
@@ -40,7 +40,10 @@ def to_scene_graph(annotation: Any = None, references: list[str] | None = None,
     describe it. A relative annotation path is looked up in ``base_dir`` first, then the working
     directory. Raises :class:`AnnotationError` (with ``field``) for anything unusable."""
     if annotation is not None:
-        return _dispatch(annotation, "annotation", base_dir)
+        graph = _dispatch(annotation, "annotation", base_dir)
+        if not graph.kind:
+            graph.kind = "annotation"
+        return graph
     if references is not None:
         if parser is None:
             from parsers.caption import CaptionParser
@@ -93,55 +96,3 @@ def _graph_from_dict(value: dict, field: str) -> SceneGraph:
     except (TypeError, KeyError, IndexError, ValueError) as exc:
         raise AnnotationError(field, f"not a valid SceneGraph dict: {exc}") from None
     return graph
-
-
-def from_references(references: list[str], parser: "CaptionParser") -> SceneGraph:
-    """Parse each reference caption and merge: concepts with the same synset (the same lemma when
-    there is none) become one node; relations are remapped and de-duplicated by (subject,
-    canonical predicate, object). The merged graph's text is the references joined by newlines,
-    and every span is shifted to index it. A merged concept is uncertain only if every mention
-    was hedged; attributes, alternatives and the plural flag are pooled."""
-    if not isinstance(references, (list, tuple)):
-        raise AnnotationError("references", f"expected a list of captions, got {type(references).__name__}")
-    for i, ref in enumerate(references):
-        if not isinstance(ref, str):
-            raise AnnotationError(f"references[{i}]", f"expected a caption string, got {type(ref).__name__}")
-    merged = SceneGraph(text="\n".join(references))
-    keys: dict[tuple[str, str], int] = {}
-    seen: set[tuple[int, str, int]] = set()
-    offset = 0
-    for ref, graph in zip(references, parser.parse_many(references)):
-        local: list[int] = []
-        for c in graph.concepts:
-            key = ("s", c.synset) if c.synset else ("l", c.lemma)
-            shifted = _shift_concept(c, offset)
-            if key in keys:
-                _pool(merged.concepts[keys[key]], shifted)
-            else:
-                keys[key] = merged.add_concept(shifted)
-            local.append(keys[key])
-        for r in graph.relations:
-            s, o = local[r.subject], local[r.object]
-            if s == o or (s, r.canonical, o) in seen:
-                continue
-            seen.add((s, r.canonical, o))
-            span = (r.span[0] + offset, r.span[1] + offset) if r.span else None
-            merged.add_relation(replace(r, subject=s, object=o, span=span))
-        offset += len(ref) + 1
-    return merged
-
-
-def _shift_concept(c: Concept, offset: int) -> Concept:
-    return replace(c, spans=[(a + offset, b + offset) for a, b in c.spans],
-                   phrase_span=(c.phrase_span[0] + offset, c.phrase_span[1] + offset) if c.phrase_span else None,
-                   attributes={k: list(v) for k, v in c.attributes.items()}, alternatives=list(c.alternatives))
-
-
-def _pool(into: Concept, other: Concept) -> None:
-    into.spans.extend(other.spans)
-    into.uncertain = into.uncertain and other.uncertain
-    into.plural = into.plural or other.plural
-    for kind, values in other.attributes.items():
-        bucket = into.attributes.setdefault(kind, [])
-        bucket.extend(v for v in values if v not in bucket)
-    into.alternatives.extend(a for a in other.alternatives if a not in into.alternatives)

@@ -118,3 +118,81 @@ def group_attributes(values: Iterable[str]) -> dict[str, list[str]]:
         if v not in bucket:
             bucket.append(v)
     return out
+
+
+# -- agreement between two descriptions of one thing ----------------------------------------
+#: Colour words that agree with any colour ("a colourful kite").
+VAGUE_COLOURS = frozenset({"colorful", "colourful", "multicolored", "multicoloured", "multi-colored",
+                           "bright"})
+#: Colour words that name the same colour as a more basic one.
+SAME_COLOUR = {"grey": "gray", "silver": "gray", "gold": "yellow", "golden": "yellow", "blond": "yellow",
+               "blonde": "yellow", "tan": "brown", "beige": "brown", "ivory": "white", "cream": "white",
+               "navy": "blue", "crimson": "red", "scarlet": "red", "maroon": "red", "burgundy": "red",
+               "violet": "purple", "brunette": "brown", "teal": "blue", "turquoise": "blue",
+               "cyan": "blue", "aqua": "blue", "lime": "green", "olive": "green", "khaki": "brown",
+               "bronze": "brown", "copper": "brown", "lavender": "purple", "magenta": "pink",
+               "indigo": "blue", "peach": "orange"}
+#: Sizes that contradict each other (a value in one set against all values in the other).
+SIZE_OPPOSITES = (
+    (frozenset("small little tiny miniature mini petite".split()),
+     frozenset("large big huge giant massive enormous gigantic immense oversized".split())),
+    (frozenset("tall high".split()), frozenset("short low".split())),
+    (frozenset("thin narrow".split()), frozenset("thick wide fat".split())),
+)
+
+
+def base_colour(value: str) -> str:
+    """The basic colour a colour value names ("dark blue" -> blue, "reddish" -> red, "navy" -> blue).
+
+    >>> base_colour("Dark Blue"), base_colour("reddish"), base_colour("golden")
+    ('blue', 'red', 'yellow')
+    """
+    words = value.lower().replace("-", " ").split()
+    last = words[-1] if words else value.lower()
+    if last.endswith("ish") and last[:-3] in COLOURS:
+        last = last[:-3]
+    elif last.endswith("dish") and last[:-4] in COLOURS:  # reddish
+        last = last[:-4]
+    return SAME_COLOUR.get(last, last)
+
+
+def colours_clash(mine: Iterable[str], theirs: Iterable[str]) -> bool:
+    """True when both sides give colours, none is vague, and no basic colour is shared.
+
+    >>> colours_clash(["red"], ["blue"]), colours_clash(["dark red"], ["crimson"]), colours_clash(["red"], [])
+    (True, False, False)
+    """
+    a, b = list(mine), list(theirs)
+    if not a or not b or any(v in VAGUE_COLOURS for v in a + b):
+        return False
+    return not ({base_colour(v) for v in a} & {base_colour(v) for v in b})
+
+
+def sizes_clash(mine: Iterable[str], theirs: Iterable[str]) -> bool:
+    """True when a caption size is the opposite of every size the image side gives.
+
+    >>> sizes_clash(["small"], ["large", "huge"]), sizes_clash(["small"], ["large", "tiny"])
+    (True, False)
+    """
+    a, b = set(mine), set(theirs)
+    if not a or not b:
+        return False
+    for one, other in SIZE_OPPOSITES:
+        for x, y in ((one, other), (other, one)):
+            if a & x and b <= y:
+                return True
+    return False
+
+
+def materials_clash(mine: Iterable[str], theirs: Iterable[str]) -> bool:
+    """True when both sides name materials and share none ("wooden" and "wood" are one).
+
+    >>> materials_clash(["wooden"], ["metal"]), materials_clash(["wooden"], ["wood"])
+    (True, False)
+    """
+    norm = {"wooden": "wood", "metallic": "metal", "woolen": "wool", "woollen": "wool", "rocky": "rock",
+            "stone": "rock", "furry": "fur", "tiled": "tile", "aluminium": "aluminum", "steel": "metal",
+            "iron": "metal", "aluminum": "metal", "tin": "metal", "chrome": "metal"}
+    a = {norm.get(v, v) for v in mine}
+    b = {norm.get(v, v) for v in theirs}
+    return bool(a and b and not a & b)

@@ -22,6 +22,7 @@ from parsers import repairs
 from parsers.attributes import ADJECTIVE_COMPOUNDS, QUANTIFIER_NOUNS, group_attributes
 from parsers.draft import Draft, Mention, from_upstream
 from parsers.modifiers import mark_uncertain, modifier_values
+from parsers.recovery import recover_nouns
 from parsers.scene_graph import Concept, Relation, SceneGraph
 from parsers.spacy_model import load_spacy
 
@@ -66,12 +67,14 @@ class CaptionParser:
 
     ``nlp`` is a loaded spaCy pipeline (default: the installed English model without NER, which
     the parser never uses, and with the equivalent fast attribute ruler of
-    :mod:`parsers.fast_attributes`). Results are deterministic and do not depend on batching.
+    :mod:`parsers.fast_attributes`). ``recover`` adds the nouns spaCy mis-tagged back as concepts
+    (:mod:`parsers.recovery`). Results are deterministic and do not depend on batching.
     """
 
-    def __init__(self, nlp: Any = None, batch_size: int = 256) -> None:
+    def __init__(self, nlp: Any = None, batch_size: int = 256, recover: bool = True) -> None:
         self.nlp = nlp if nlp is not None else load_spacy(exclude=("ner",), fast_attributes=True)
         self.batch_size = batch_size
+        self.recover = recover
         self._upstream = UpstreamOnDocs()
         # Lookups repeat across captions ("man", "on"); plain dicts beat re-asking WordNet.
         self._synsets: dict[str, str | None] = {}
@@ -103,7 +106,8 @@ class CaptionParser:
         repairs.drop_negated(d)
         repairs.drop_copulas(d)
         mark_uncertain(d)
-        return self._build(d)
+        graph = self._build(d)
+        return recover_nouns(graph) if self.recover else graph
 
     # -- building ----------------------------------------------------------------------------
     def _build(self, d: Draft) -> SceneGraph:

@@ -32,7 +32,10 @@ class Concept:
     of the head noun in the source text; ``phrase_span`` covers the whole noun phrase ("two small
     dogs"), which is what a deletion removes. ``attributes`` maps a kind (colour, size, material,
     count, other) to values. ``uncertain`` marks hedged mentions ("possibly a cat");
-    ``alternatives`` holds the other lemmas of an "X or Y" mention.
+    ``alternatives`` holds the other lemmas of an "X or Y" mention. ``aliases`` are other names
+    of the same thing on the image side (a Visual Genome object's further ``names``; the words
+    other references use for one entity: "boy", "kid", "child"), each as good as ``lemma``.
+    ``recovered`` marks a noun the parser had lost and a repair found again.
     """
 
     text: str
@@ -45,6 +48,12 @@ class Concept:
     alternatives: list[str] = field(default_factory=list)
     plural: bool = False
     source_id: str | None = None  # id in the annotation (e.g. a Visual Genome object_id)
+    aliases: list[str] = field(default_factory=list)
+    recovered: bool = False
+
+    def names(self) -> list[str]:
+        """Every name this concept answers to, lowercased: lemma, alternatives, aliases."""
+        return list(dict.fromkeys(x.lower() for x in (self.lemma, *self.alternatives, *self.aliases)))
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -99,11 +108,26 @@ class Relation:
 
 @dataclass
 class SceneGraph:
-    """Concepts and the relations between them, plus the text they came from (if any)."""
+    """Concepts and the relations between them, plus the text they came from (if any).
+
+    ``kind`` says what the graph describes and so how complete it is: ``"caption"``,
+    ``"annotation"`` (a scene graph or object list: what it lacks is not there) or
+    ``"references"`` (merged reference captions: partial, what they do not say is unknown).
+    ``parts`` are the char ranges of the texts joined into ``text`` (one per reference).
+    """
 
     concepts: list[Concept] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)
     text: str = ""
+    kind: str = ""
+    parts: list[Span] = field(default_factory=list)
+
+    def part_of(self, offset: int) -> int | None:
+        """Index of the part (reference) that char ``offset`` of ``text`` falls in, if any."""
+        for k, (a, b) in enumerate(self.parts):
+            if a <= offset <= b:
+                return k
+        return None
 
     def add_concept(self, concept: Concept) -> int:
         """Append a concept and return its node index."""
@@ -129,7 +153,7 @@ class SceneGraph:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "text": self.text,
+            "text": self.text, "kind": self.kind, "parts": [list(p) for p in self.parts],
             "concepts": [c.to_dict() for c in self.concepts],
             "relations": [r.to_dict() for r in self.relations],
         }
@@ -139,7 +163,8 @@ class SceneGraph:
         return cls(
             concepts=[Concept.from_dict(c) for c in d.get("concepts", [])],
             relations=[Relation.from_dict(r) for r in d.get("relations", [])],
-            text=d.get("text", ""),
+            text=d.get("text", ""), kind=d.get("kind", ""),
+            parts=[tuple(p) for p in d.get("parts", [])],
         )
 
     def to_networkx(self) -> nx.MultiDiGraph:

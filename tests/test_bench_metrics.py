@@ -70,6 +70,105 @@ def test_words_flagged_and_pair_accuracy():
     assert math.isnan(cm.pair_accuracy([], []))
 
 
+# -- verdicts and marked spans ---------------------------------------------------------------
+def test_verdict_metrics_by_hand():
+    y, v = [1, 1, 1, 0, 0, 0, 0], [1, 1, 0, 1, 0, 0, 0]
+    # TP 2, FN 1, FP 1, TN 3: P = 2/3, R = 2/3, FPR = 1/4, balanced accuracy = (2/3 + 3/4) / 2
+    assert cm.precision(y, v) == pytest.approx(2 / 3)
+    assert cm.recall(y, v) == pytest.approx(2 / 3)
+    assert cm.false_positive_rate(y, v) == pytest.approx(1 / 4)
+    assert cm.balanced_accuracy(y, v) == pytest.approx(17 / 24)
+    # nothing called hallucinated / nothing hallucinated: 0 (zero_division=0); one class only: NaN
+    assert cm.precision([1, 0], [0, 0]) == 0.0 and cm.recall([0, 0], [1, 0]) == 0.0
+    assert math.isnan(cm.false_positive_rate([1, 1], [1, 0]))
+    assert math.isnan(cm.balanced_accuracy([0, 0], [1, 0]))
+    assert cm.precision([], []) == 0.0
+    with pytest.raises(ValueError):
+        cm.precision([1], [1, 0])
+
+
+@settings(max_examples=60, deadline=None)
+@given(labels_scores)
+def test_verdict_metrics_match_scikit_learn(case):
+    y, s = case
+    v = [int(x >= 0.5) for x in s]
+    assert cm.precision(y, v) == pytest.approx(sklearn_metrics.precision_score(y, v, zero_division=0))
+    assert cm.recall(y, v) == pytest.approx(sklearn_metrics.recall_score(y, v, zero_division=0))
+    if 0 < sum(y) < len(y):
+        tn, fp, fn, tp = sklearn_metrics.confusion_matrix(y, v, labels=[0, 1]).ravel()
+        assert cm.false_positive_rate(y, v) == pytest.approx(fp / (fp + tn))
+        assert cm.balanced_accuracy(y, v) == pytest.approx((tp / (tp + fn) + tn / (tn + fp)) / 2)
+
+
+def test_span_precision_and_gold_word_recall_by_hand():
+    gold = [[(2, 5), (10, 14)], [], [(0, 3)]]
+    marked = [[(2, 9), (20, 22)], [(0, 4)], []]
+    # marked spans: (2, 9) hits "2-5", (20, 22) misses, (0, 4) is on a clean caption -> P = 1/3
+    assert cm.span_precision(gold, marked) == pytest.approx(1 / 3)
+    # gold words: (2, 5) covered, (10, 14) and (0, 3) not -> R = 1/3
+    assert cm.gold_word_recall(gold, marked) == pytest.approx(1 / 3)
+    assert cm.span_precision(gold, [[], [], []]) == 0.0 and cm.gold_word_recall([[]], [[(0, 1)]]) == 0.0
+    assert cm.span_precision([[(0, 3)]], [[(3, 5)]]) == 0.0  # touching is not overlapping
+    with pytest.raises(ValueError):
+        cm.gold_word_recall([[]], [])
+
+
+def _verdict_gold():
+    from benchmarks.loaders.common import CaptionGold, whitespace_spans
+
+    def gold(i, caption, labels, group):
+        words = whitespace_spans(caption)
+        return CaptionGold(id=i, caption=caption, label=int(any(labels)),
+                           spans=[w for w, y in zip(words, labels) if y], words=words, word_labels=labels, group=group)
+
+    return {"a": gold("a", "A red dog.", [0, 1, 0], "x"), "b": gold("b", "A cat sits.", [0, 0, 0], "x"),
+            "c": gold("c", "Two big birds.", [1, 0, 0], "y")}
+
+
+def test_evaluate_captions_marks_spans_by_the_detections_threshold_and_scores_verdicts():
+    from benchmarks.evaluate import evaluate_captions
+    from detectors.base import Detection, SpanScore
+
+    gold = _verdict_gold()
+    dets = {  # a: own threshold 0.3 marks "red" (0.4) but not "dog." (0.2); b: no own threshold, 0.5
+        "a": Detection("a", "v", score=0.4, hallucinated=True, threshold=0.3,
+                       spans=[SpanScore(2, 5, "red", 0.4), SpanScore(6, 10, "dog.", 0.2)]),
+        "b": Detection("b", "v", score=0.45, hallucinated=False, spans=[SpanScore(2, 5, "cat", 0.45)]),
+        "c": Detection("c", "v", error="boom")}  # failed: verdict False, no spans
+    e = evaluate_captions(gold, dets)
+    # marked: red (hit) -> span P = 1; gold words red, Two -> gold-word R = 1/2
+    # verdicts 1 0 0 on labels 1 0 1: P = 1, R = 1/2, flagged clean = 0, bal acc = (1/2 + 1) / 2
+    assert {k: e.summary[k] for k in ("span P", "gold-word R", "verdict P", "verdict R", "flagged clean",
+                                      "bal acc")} == pytest.approx(
+        {"span P": 1.0, "gold-word R": 0.5, "verdict P": 1.0, "verdict R": 0.5, "flagged clean": 0.0,
+         "bal acc": 0.75})
+    # word P/R keep the evaluation's threshold: red (0.4) is not a predicted word there
+    assert e.summary["word R"] == 0.0
+    assert e.details["errors"] == 1 and e.details["verdicts"] == 2
+    x, y = e.details["by_domain"]["x"], e.details["by_domain"]["y"]
+    assert (x["verdict P"], x["verdict R"], x["flagged clean"], x["bal acc"], x["span P"]) == (1.0, 1.0, 0.0, 1.0, 1.0)
+    assert y["verdict R"] == 0.0 and math.isnan(y["flagged clean"]) and y["gold-word R"] == 0.0
+    # the same detections without verdicts: verdict columns None, span columns unchanged
+    for d in dets.values():
+        d.hallucinated = None
+    e = evaluate_captions(gold, dets)
+    assert all(e.summary[k] is None for k in ("verdict P", "verdict R", "flagged clean", "bal acc"))
+    assert e.summary["span P"] == 1.0 and e.details["verdicts"] == 0
+    assert e.details["by_domain"]["x"]["bal acc"] is None
+
+
+def test_detection_verdict_fields_round_trip_and_old_lines_load():
+    from detectors.base import Detection
+
+    old = {"id": "a", "detector": "lexical", "score": 0.5, "spans": [], "sentences": [], "error": None}
+    d = Detection.from_dict(old)
+    assert d.hallucinated is None and d.threshold is None
+    assert d.to_dict() == old  # unchanged output for detectors that do not decide
+    new = Detection("a", "x", score=0.7, hallucinated=False, threshold=0.8)
+    assert new.to_dict()["hallucinated"] is False and new.to_dict()["threshold"] == 0.8
+    assert Detection.from_dict(json.loads(json.dumps(new.to_dict()))) == new
+
+
 # -- AlignBench ------------------------------------------------------------------------------
 def test_auroc_by_group_matches_scikit_learn():
     y = [1, 0, 1, 0, 1, 0, 0]

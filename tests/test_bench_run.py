@@ -67,8 +67,11 @@ def test_hat_run_scores_by_hand_and_resumes(tmp_path, keyword):
     # flagged: h1 red (hallucinated), h3 guitar (hallucinated), h4 pasta, h6 red (both clean); h5 missed.
     # labels 1 0 1 0 1 0, scores 1 0 1 1 0 1: AP = 2/3 * 1/2 + 1/3 * 1/2; AUROC = 4.5 / 9
     summary = metrics(out)["detectors"]["keyword"]["summary"]
+    # marked spans: red, guitar (hits), pasta, red (clean captions): span P = 2/4; gold words red,
+    # guitar, Three: gold-word R = 2/3. Keyword gives no verdicts: those columns are None.
     assert summary == pytest.approx({"AP": 0.5, "AUROC": 0.5, "LA": 2 / 3, "word P": 0.5, "word R": 2 / 3,
-                                     "word F1": 4 / 7})
+                                     "word F1": 4 / 7, "span P": 0.5, "gold-word R": 2 / 3, "verdict P": None,
+                                     "verdict R": None, "flagged clean": None, "bal acc": None})
     assert "| keyword | 0.500 | 0.500 | 0.667 |" in r.output
     made = {p.name for p in out.iterdir()}
     assert made >= {"run.json", "metrics.json", "leaderboard.md", "pr_curves.png", "predictions"}
@@ -119,6 +122,89 @@ def test_show_merges_runs_in_every_format(tmp_path, keyword):
     assert bench("show", tmp_path).exit_code == 1  # not a run
     listing = bench("list").output
     assert all(name in listing for name in ("hat", "foil", "alignbench", "detailverify"))
+
+
+class Decider(Detector):
+    """Scores caption words from ``weights`` and decides: hallucinated when its score (the top
+    word score) is at least its own ``threshold``, which also marks its spans."""
+
+    name = "decider"
+
+    def __init__(self, weights=None, threshold: float = 0.35) -> None:
+        self.weights = weights or {"red": 0.6, "guitar": 0.9, "pasta": 0.9, "three": 0.4}
+        self.threshold = threshold
+
+    def detect(self, sample):
+        spans = [SpanScore(m.start(), m.end(), m.group(), self.weights[m.group().lower()], "word")
+                 for m in re.finditer(r"\w+", sample["caption"]) if m.group().lower() in self.weights]
+        score = max((s.score for s in spans), default=0.0)
+        return Detection(sample["id"], self.name, score=score, spans=spans,
+                         hallucinated=score >= self.threshold, threshold=self.threshold)
+
+
+@pytest.fixture
+def decider():
+    registry.register(Decider)
+    yield
+    registry._registered.pop("decider", None)
+
+
+def test_detectors_with_and_without_verdicts_in_one_leaderboard(tmp_path, keyword, decider):
+    out = tmp_path / "hat-both"
+    r = bench("run", "hat", "--data", FIXTURES / "bench_hat.json", "-d", "keyword", "-d", "decider", "-o", out)
+    assert r.exit_code == 0, r.output
+    line = json.loads((out / "predictions" / "decider.jsonl").read_text().splitlines()[0])
+    assert line["hallucinated"] is True and line["threshold"] == 0.35
+    assert "hallucinated" not in (out / "predictions" / "keyword.jsonl").read_text()
+    dets = metrics(out)["detectors"]
+    # decider, labels 1 0 1 0 1 0: scores .6 0 .9 .9 .4 .6 -> verdicts 1 0 1 1 1 1 (own threshold .35):
+    # TP 3, FP 2, TN 1, FN 0 -> P 3/5, R 1, flagged clean 2/3, bal acc (1 + 1/3) / 2.
+    # Marked at .35: red, guitar, Three (hits), pasta, red (clean captions) -> span P 3/5, gold-word R 1;
+    # word R keeps the run's threshold .5, where Three (.4) is not predicted: 2/3.
+    s = dets["decider"]["summary"]
+    assert {k: s[k] for k in ("verdict P", "verdict R", "flagged clean", "bal acc", "span P", "gold-word R",
+                              "word R")} == pytest.approx(
+        {"verdict P": 0.6, "verdict R": 1.0, "flagged clean": 2 / 3, "bal acc": 2 / 3, "span P": 0.6,
+         "gold-word R": 1.0, "word R": 2 / 3})
+    assert dets["decider"]["details"]["verdicts"] == 6 and dets["keyword"]["details"]["verdicts"] == 0
+    k = dets["keyword"]["summary"]
+    assert k["verdict P"] is None and k["bal acc"] is None and k["span P"] == 0.5
+    board = (out / "leaderboard.md").read_text()
+    cells = [[c.strip() for c in x.strip("|").split("|")] for x in board.splitlines()
+             if x.startswith(("| detector |", "| keyword |", "| decider |"))]
+    table = {row[0]: dict(zip(cells[0], row)) for row in cells[1:]}
+    new = ["span P", "gold-word R", "verdict P", "verdict R", "flagged clean", "bal acc"]
+    assert [table["keyword"][c] for c in new] == ["0.500", "0.667", "–", "–", "–", "–"]
+    assert [table["decider"][c] for c in new] == ["0.600", "1.000", "0.600", "1.000", "0.667", "0.667"]
+    assert "| decider |" in board and "None" not in board and "nan" not in board
+    # every `bench show` format renders the missing verdicts cleanly
+    md = bench("show", out, "-f", "markdown").output
+    assert "| keyword | hat-both |" in md and "| – | – | – | – |" in md and "None" not in md
+    rows = {r["detector"]: r for r in json.loads(bench("show", out, "-f", "json").output)}
+    assert rows["keyword"]["verdict P"] is None and rows["decider"]["verdict P"] == pytest.approx(0.6)
+    csv_lines = bench("show", out, "-f", "csv").output.splitlines()
+    cols = csv_lines[0].split(",")
+    kw = next(x for x in csv_lines if x.startswith("hat,hat-both,keyword,")).split(",")
+    assert kw[cols.index("verdict P")] == "" and kw[cols.index("span P")] == "0.5"
+    table = bench("show", out).output
+    assert "verdict P" in table and "–" in table and "None" not in table and "nan" not in table
+
+
+def test_old_prediction_lines_without_verdict_fields_are_scored(tmp_path):
+    from benchmarks.evaluate import evaluate_captions
+    from benchmarks.loaders import hat
+    from benchmarks.run import read_predictions
+
+    path = tmp_path / "old.jsonl"
+    path.write_text(json.dumps({"id": "h1", "detector": "old", "score": 0.9, "error": None, "sentences": [],
+                                "spans": [{"start": 24, "end": 27, "text": "red", "score": 0.9, "label": None}]})
+                    + "\n", encoding="utf-8")
+    found = read_predictions(path)
+    assert found["h1"].hallucinated is None and found["h1"].threshold is None
+    _, gold = hat.load(FIXTURES / "bench_hat.json")
+    e = evaluate_captions(gold, found)
+    assert e.summary["verdict P"] is None and e.summary["span P"] == 1.0
+    assert e.summary["gold-word R"] == pytest.approx(1 / 3) and e.details["errors"] == 5
 
 
 # -- kill -9 and resume ----------------------------------------------------------------------

@@ -1,0 +1,162 @@
+"""Attribute and count edits: what the caption says about a faithful thing that the image
+side contradicts.
+
+Only contradictions become edits; an attribute the image side says nothing about is no evidence
+either way. Against an annotation, a caption concept is compared with the instances of the image
+object it was matched to (every image object that is the same thing: how many there are is the
+count); against references, with every reference entity it speaks of
+(:func:`cece.evidence.covers`).
+
+- level ``count``: the caption gives an exact number ``n`` and the image side's number is known
+  and different (references: they give exact numbers and none is ``n``, or they only ever say
+  one); or the caption says several ("some *donuts*") where the image side has exactly one.
+- level ``attribute``: colour, size or material that clash (:mod:`parsers.attributes`); and a
+  noun modifier naming a visible thing the image side never names ("a *carrot* window"), which
+  is claimed as much as its head is (op ``delete``).
+
+>>> from parsers import Concept, SceneGraph
+>>> cap = SceneGraph([Concept("horses", "horse", "horse.n.01", {"count": ["2"]}, [(4, 10)], (0, 10))],
+...                  text="Two horses.")
+>>> img = SceneGraph([Concept("horse", "horse", "horse.n.01")], kind="annotation")
+>>> [(e.level, e.source, e.target, cap.text[slice(*e.spans[0])]) for e in attribute_edits(cap, img, [0])]
+[('count', '2', '1', 'Two')]
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Sequence
+
+from cece.edits import Edit
+from cece.evidence import covers, evidence_of, same_thing, type_support
+from knowledge import get_hierarchy, is_thing, lemmatize, noun_synset
+from parsers import Concept, SceneGraph, Span
+from parsers.attributes import attribute_kind, colours_clash, count_value, materials_clash, sizes_clash
+
+_CLASHES: dict[str, Callable] = {"colour": colours_clash, "size": sizes_clash, "material": materials_clash}
+
+
+def partners(caption: SceneGraph, image: SceneGraph, i: int, mapping: Sequence[int]) -> list[int]:
+    """The image concepts caption concept ``i`` is compared with (see the module docstring)."""
+    c = caption.concepts[i]
+    if image.kind == "references":
+        return [j for j, g in enumerate(image.concepts) if covers(c, g)]
+    j = mapping[i] if i < len(mapping) else -1
+    if j < 0:
+        return []
+    return [k for k, g in enumerate(image.concepts) if k == j or same_thing(image.concepts[j], g)]
+
+
+def _word_span(text: str, span: Span | None, test: Callable[[str], bool]) -> Span | None:
+    if span is None:
+        return None
+    for m in re.finditer(r"[\w-]+", text[span[0]:span[1]]):
+        if test(m.group().lower()):
+            return span[0] + m.start(), span[0] + m.end()
+    return None
+
+
+def _said_once(image: SceneGraph, found: list[int]) -> bool:
+    """Every reference mention of these entities is singular and none is counted or plural."""
+    gs = [image.concepts[j] for j in found]
+    if any(g.plural or g.attributes.get("count") for g in gs):
+        return False
+    words = [image.text[a:b].lower().split() for g in gs for a, b in g.spans]
+    return bool(words) and all(w and lemmatize(w[-1]) == w[-1] for w in words)
+
+
+def image_count(image: SceneGraph, found: list[int]) -> list[str] | None:
+    """What the image side says of how many there are: the exact numbers it gives, or ``["1"]``
+    / ``[str(n)]`` when that is certain; None when it does not say."""
+    if not found:
+        return None
+    if image.kind != "references":
+        said = [v for j in found for v in image.concepts[j].attributes.get("count", []) if v.isdigit()]
+        return sorted(set(said)) if said else [str(len(found))]
+    said = [v for j in found for v in image.concepts[j].attributes.get("count", [])]
+    numbers = sorted({v for v in said if v.isdigit()})
+    if said:
+        return numbers if numbers and len(numbers) == len(set(said)) else None
+    return ["1"] if _said_once(image, found) else None
+
+
+def _count_edit(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> Edit | None:
+    c = caption.concepts[i]
+    exact = [v for v in c.attributes.get("count", []) if v.isdigit()]
+    theirs = image_count(image, found)
+    if theirs is None or len(exact) > 1:
+        return None
+    if exact:
+        n = exact[0]
+        if n in theirs or (theirs == ["1"] and n == "1"):
+            return None
+        span = _word_span(caption.text, c.phrase_span, lambda w: count_value(w) == n)
+        source = n
+    else:
+        # Several without a number, where the image side has exactly one -- of this very word
+        # in references ("people" over "a man" and "a woman" is no contradiction).
+        if not c.plural or theirs != ["1"] or c.attributes.get("count"):
+            return None
+        if image.kind == "references" and any(image.concepts[j].lemma.lower() != c.lemma.lower() for j in found):
+            return None
+        span, source = (c.spans[0] if c.spans else None), "several"
+    if span is None:
+        return None
+    return Edit("replace", "count", "R", source=source, target=theirs[0] if len(theirs) == 1 else "/".join(theirs),
+                spans=[span], source_index=i, target_index=found[0],
+                evidence=evidence_of(image, found, f"the image side says {' or '.join(theirs)}"))
+
+
+def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> list[Edit]:
+    c = caption.concepts[i]
+    out = []
+    for kind, clash in _CLASHES.items():
+        mine = c.attributes.get(kind, [])
+        theirs = [v for j in found for v in image.concepts[j].attributes.get(kind, [])]
+        if not clash(mine, theirs):
+            continue
+        words = {w for v in mine for w in v.split()}
+        span = _word_span(caption.text, c.phrase_span, lambda w: w in words)
+        with_value = [j for j in found if image.concepts[j].attributes.get(kind)]
+        if span:
+            out.append(Edit("replace", "attribute", "R", source=" ".join(mine),
+                            target=" / ".join(dict.fromkeys(theirs)), spans=[span], source_index=i,
+                            target_index=with_value[0],
+                            evidence=evidence_of(image, with_value, f"{kind}: the image side says "
+                                                 + ", ".join(dict.fromkeys(theirs)))))
+    return out
+
+
+def _modifier_edits(caption: SceneGraph, image: SceneGraph, i: int) -> list[Edit]:
+    """Noun modifiers naming a visible thing the image side never names."""
+    c = caption.concepts[i]
+    out = []
+    adjectives = get_hierarchy().adjective_lemmas
+    for word in c.attributes.get("other", []):
+        if " " in word or attribute_kind(word) != "other" or word in adjectives:
+            continue
+        synset = noun_synset(word)
+        if not is_thing(synset) or type_support(Concept(word, word, synset), image).kind is not None:
+            continue
+        span = _word_span(caption.text, c.phrase_span, lambda w, word=word: w == word)
+        if span:
+            out.append(Edit("delete", "attribute", "D", source=word, spans=[span], source_index=i,
+                            evidence=evidence_of(image, [], f"nothing on the image side is a {word}")))
+    return out
+
+
+def attribute_edits(caption: SceneGraph, image: SceneGraph, mapping: Sequence[int],
+                    skip: set[int] = frozenset()) -> list[Edit]:
+    """Count, colour / size / material and modifier edits of the caption concepts not in ``skip``
+    (those that cannot be judged), in caption order."""
+    out: list[Edit] = []
+    for i in range(len(caption.concepts)):
+        if i in skip:
+            continue
+        found = partners(caption, image, i, mapping)
+        if found:
+            count = _count_edit(caption, image, i, found)
+            out += [count] if count else []
+            out += _quality_edits(caption, image, i, found)
+        out += _modifier_edits(caption, image, i)
+    return out

@@ -1,0 +1,154 @@
+"""What the image side says about a caption concept, taken as a set of kinds of things.
+
+The graph edit distance pairs caption and image concepts one to one. Reference captions, though,
+describe the image partially and in other words, so each caption concept is also judged against
+every image concept at once (:func:`type_support`); how many references mention an image concept
+is its :func:`salience`; and :func:`evidence_of` says which annotation objects or reference
+words an edit rests on.
+
+>>> from parsers import Concept, SceneGraph
+>>> img = SceneGraph([Concept("banana", "banana", "banana.n.02"), Concept("food", "food", "food.n.01")])
+>>> type_support(Concept("fruit", "fruit", "edible_fruit.n.01"), img).kind
+'same'
+>>> type_support(Concept("omelette", "omelette", "omelet.n.01"), img).kind
+'over'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from knowledge import is_hypernym, noun_synset, path_distance, wup_similarity
+from parsers import Concept, SceneGraph
+
+
+def synsets_of(c: Concept) -> list[str]:
+    """The synsets a concept may stand for: its own, its alternatives' and its aliases'."""
+    out = [c.synset] if c.synset else []
+    out += [s for a in (*c.alternatives, *c.aliases) if (s := noun_synset(a)) and s not in out]
+    return out
+
+
+def same_thing(c: Concept, g: Concept) -> bool:
+    """Identical or synonymous: a shared name or a shared synset ("couch" / "sofa")."""
+    if set(c.names()) & set(g.names()):
+        return True
+    return bool(set(synsets_of(c)) & set(synsets_of(g)))
+
+
+def covers(c: Concept, g: Concept) -> bool:
+    """Whether caption concept ``c`` speaks of image concept ``g``: the same thing, one a kind of
+    the other, or at most two hypernym edges apart."""
+    if same_thing(c, g):
+        return True
+    for a in synsets_of(c):
+        for b in synsets_of(g):
+            d = path_distance(a, b)
+            if d is not None and (d <= 2 or is_hypernym(a, b) or is_hypernym(b, a)):
+                return True
+    return False
+
+
+def _named(c: Concept, g: Concept) -> bool:
+    """The image side uses the caption's word, as a name or as a modifier of something else
+    ("trees" beside the references' "tree branches")."""
+    words = set(c.names()[:1] + [a.lower() for a in c.alternatives])
+    if words & set(g.names()):
+        return True
+    return " " not in c.lemma and (c.lemma.lower() in g.lemma.lower().split()
+                                   or c.lemma.lower() in g.attributes.get("other", []))
+
+
+@dataclass
+class Support:
+    """How the image side supports a caption concept: ``kind`` is ``"same"`` (it names the
+    concept, a synonym, or something more specific: "fruit" where a banana is), ``"over"`` (only
+    something more general: the caption over-specifies) or None (nothing); ``wup`` is the
+    Wu-Palmer similarity of that closest support (for None: of the most similar image concept,
+    0 without any); ``index`` the image concept it rests on (or the most similar one)."""
+
+    kind: str | None
+    wup: float
+    index: int | None
+
+
+def type_support(c: Concept, image: SceneGraph) -> Support:
+    """:class:`Support` of caption concept ``c`` by the image concepts taken as a set of kinds."""
+    over: tuple[float, int] | None = None
+    best: tuple[float, int | None] = (0.0, None)
+    for j, g in enumerate(image.concepts):
+        if _named(c, g):
+            return Support("same", 1.0, j)
+        for a in synsets_of(c):
+            for b in synsets_of(g):
+                if a == b or is_hypernym(a, b):
+                    return Support("same", 1.0, j)
+                sim = wup_similarity(a, b)
+                if sim > best[0]:
+                    best = (sim, j)
+                if is_hypernym(b, a) and (over is None or sim > over[0]):
+                    over = (sim, j)
+    if over is not None:
+        return Support("over", over[0], over[1])
+    return Support(None, best[0], best[1])
+
+
+def salience(image: SceneGraph) -> list[float]:
+    """Per image concept, the share of the graph's parts (reference captions) that mention it;
+    all 1.0 for a graph without parts (an annotation: all its objects are surely there).
+
+    >>> g = SceneGraph([Concept("dog", "dog", spans=[(2, 5), (9, 12)])], text="A dog.\\nA dog.\\nA cat.",
+    ...                parts=[(0, 6), (7, 13), (14, 20)])
+    >>> salience(g)
+    [0.6666666666666666]
+    """
+    if not image.parts:
+        return [1.0] * len(image.concepts)
+    return [len(mentioned_in(image, g)) / len(image.parts) for g in image.concepts]
+
+
+def mentioned_in(image: SceneGraph, g: Concept) -> list[int]:
+    """The parts (reference indices) whose text mentions image concept ``g``."""
+    return sorted({k for a, _ in g.spans if (k := image.part_of(a)) is not None})
+
+
+def uncovered_salience(bad: list[int], concepts: list[Concept], image: SceneGraph,
+                       sal: list[float]) -> dict[int, float]:
+    """For each unsupported caption concept (``bad`` indexes ``concepts``), the salience of the
+    image concept it most likely stands in for: the image concepts no caption concept speaks of
+    are shared out among the unsupported ones by a 1-1 assignment that maximises salience
+    ("eraser" where nine references out of nine see a rifle the caption never names)."""
+    free = [j for j, g in enumerate(image.concepts) if not any(covers(c, g) for c in concepts)]
+    out = {i: 0.0 for i in bad}
+    if bad and free:
+        m = np.array([[sal[j] for j in free] for _ in bad])
+        for r, k in zip(*linear_sum_assignment(m, maximize=True)):
+            out[bad[r]] = float(m[r, k])
+    return out
+
+
+def evidence_of(image: SceneGraph, indices: list[int], note: str | None = None) -> dict[str, Any]:
+    """The evidence record of an edit resting on image concepts ``indices``: annotation object
+    ids, or reference indices with the words they used; ``note`` says why in a sentence."""
+    ev: dict[str, Any] = {}
+    if image.kind == "references":
+        refs: set[int] = set()
+        words: list[str] = []
+        for j in indices:
+            g = image.concepts[j]
+            refs.update(mentioned_in(image, g))
+            for a, b in g.spans:
+                w = image.text[a:b]
+                if w not in words:
+                    words.append(w)
+        ev = {"references": sorted(refs), "words": words}
+    else:
+        ev = {"objects": [image.concepts[j].source_id or f"#{j}" for j in indices],
+              "words": list(dict.fromkeys(image.concepts[j].text for j in indices))}
+    if note:
+        ev["note"] = note
+    return ev

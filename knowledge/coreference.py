@@ -1,0 +1,63 @@
+"""Can two nouns name the same thing in one picture? Coreference by WordNet, for merging what
+several reference captions say into entities.
+
+Two synsets may name one thing when they are the same, when one is a kind of the other within
+``max_distance`` hypernym edges and the general one is not too general (``min_depth``: "object",
+"thing" name anything), or when both name people whose sex and age do not clash: "boy", "kid",
+"child", "skier" can be one person; "man" and "boy", or "man" and "woman", cannot.
+
+>>> corefer_distance("male_child.n.01", "child.n.01")   # boy / kid: a person, no clash
+4
+>>> corefer_distance("man.n.01", "male_child.n.01") is None   # adult / young
+True
+>>> corefer_distance("dog.n.01", "animal.n.01"), corefer_distance("dog.n.01", "cat.n.01")
+(2, None)
+"""
+
+from __future__ import annotations
+
+from knowledge.distance import ancestors, is_hypernym, path_distance, root_distance
+
+PERSON = "person.n.01"
+_MALE, _FEMALE = "male.n.02", "female.n.02"
+_YOUNG = ("juvenile.n.01", "male_child.n.01", "female_child.n.01", "baby.n.01")
+_ADULT = "adult.n.01"
+#: WordNet's first "girl" is a young woman, but captions say it of children as often.
+_AGELESS = frozenset({"girl.n.01"})
+
+
+def _sex(a: dict[str, int]) -> str | None:
+    return "m" if _MALE in a else "f" if _FEMALE in a else None
+
+
+def _age(name: str, a: dict[str, int]) -> str | None:
+    if name in _AGELESS:
+        return None
+    if any(y in a for y in _YOUNG):
+        return "young"
+    return "adult" if _ADULT in a else None
+
+
+def people_clash(a: str, b: str) -> bool:
+    """Whether two person synsets differ in sex or age group (so cannot be one person)."""
+    aa, ab = ancestors(a), ancestors(b)
+    sa, sb, ya, yb = _sex(aa), _sex(ab), _age(a, aa), _age(b, ab)
+    return bool(sa and sb and sa != sb) or bool(ya and yb and ya != yb)
+
+
+def corefer_distance(a: str, b: str, max_distance: int = 3, min_depth: int = 3,
+                     max_person_distance: int = 6) -> int | None:
+    """How far apart two synsets are if they may name one thing (see the module docstring), else
+    None. 0 for the same synset; smaller is the likelier pairing."""
+    if a == b:
+        return 0
+    d = path_distance(a, b)
+    if d is None:
+        return None
+    if is_hypernym(a, b) or is_hypernym(b, a):
+        general = a if is_hypernym(a, b) else b
+        if d <= max_distance and root_distance(general) >= min_depth:
+            return d
+    if PERSON in ancestors(a) and PERSON in ancestors(b) and d <= max_person_distance:
+        return None if people_clash(a, b) else d
+    return None

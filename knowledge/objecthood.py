@@ -1,0 +1,45 @@
+"""How surely a noun names a visible object, from its WordNet lexicographer file.
+
+Captions and references name things (a cello, a dog), but also body parts, materials, places,
+settings and abstractions, which references often leave unsaid even when they are there. The
+judgement of a caption noun that no reference names weighs it by its kind.
+
+>>> objecthood("cello.n.01"), objecthood("street.n.01"), objecthood("shape.n.01"), objecthood(None)
+('thing', 'stuff', 'abstract', 'abstract')
+"""
+
+from __future__ import annotations
+
+from knowledge.distance import is_hypernym, lexname
+
+#: Lexicographer files of visible things.
+THINGS = frozenset({"noun.artifact", "noun.food", "noun.person", "noun.animal", "noun.plant"})
+#: Body parts: there whenever their owner is, and rarely mentioned.
+PARTS = frozenset({"noun.body"})
+#: Materials, places, weather and scenery (sky, hill, rock are noun.object).
+STUFF = frozenset({"noun.substance", "noun.location", "noun.phenomenon", "noun.object"})
+#: Settings filed as artifacts -- roads and paths, rooms, areas: where a scene happens rather
+#: than a thing in it; references name the setting loosely ("street" / "road") or not at all.
+SETTINGS = ("way.n.06", "room.n.01", "area.n.05", "location.n.01")
+
+
+def objecthood(synset: str | None) -> str:
+    """``"thing"``, ``"part"``, ``"stuff"`` (substances, places, phenomena, scenery and settings)
+    or ``"abstract"`` (acts, attributes, groups, shapes, and words WordNet lacks)."""
+    if not synset:
+        return "abstract"
+    kind = lexname(synset)
+    if kind in THINGS:
+        return "stuff" if any(is_hypernym(s, synset) for s in SETTINGS) else "thing"
+    if kind in PARTS:
+        return "part"
+    return "stuff" if kind in STUFF else "abstract"
+
+
+def is_thing(synset: str | None) -> bool:
+    """Whether ``synset`` is filed as a visible thing (:data:`THINGS`), setting or not.
+
+    >>> is_thing("dog.n.01"), is_thing("sky.n.01")
+    (True, False)
+    """
+    return bool(synset) and lexname(synset) in THINGS

@@ -1,0 +1,75 @@
+"""When two relation predicates say the same about a pair of things, and when they cannot both
+be true.
+
+Predicates arrive canonical (:func:`knowledge.canonical_predicate`: "is sitting beside" -> "sit
+next to", "with" -> "have"). Matching compares their :func:`relation_key`: the trailing spatial
+preposition when there is one ("sit on" -> "on"), since that decides where things are and
+annotations mostly give the bare preposition; else the whole predicate. Keys then *agree* when
+equal or in one group of :data:`AGREE` ("with a knife" and "holding a knife"), and *contradict*
+when they are spatial opposites (:data:`OPPOSITES`: on / under, in front of / behind). Anything
+else is neither: a different thing said, which a partial description leaves unverified.
+
+>>> relation_key("sit on"), relation_key("hold"), relation_key("park in front of")
+('on', 'hold', 'in front of')
+>>> predicates_agree("have", "hold"), predicates_contradict("on", "under"), predicates_contradict("on", "hold")
+(True, True, False)
+"""
+
+from __future__ import annotations
+
+#: Spatial prepositions that decide a relation when present.
+PREPOSITIONS = frozenset({
+    "on", "in", "at", "under", "above", "behind", "near", "with", "by", "beside", "inside", "over",
+    "onto", "into", "through", "across", "along", "against", "around", "between", "among", "below",
+    "beneath", "underneath", "outside", "off", "toward", "towards", "past", "beyond", "within", "upon",
+    "atop", "next to", "in front of", "on top of", "close to", "out of", "near to", "on the side of",
+    "in the middle of", "at the edge of",
+})
+
+#: Keys that say the same about a pair ("a man with a knife" / "a man holding a knife").
+AGREE: tuple[frozenset[str], ...] = (
+    frozenset({"have", "hold", "carry", "wear", "in", "use", "grab", "own"}),
+    frozenset({"on", "ride", "atop", "upon", "onto", "at"}),
+    frozenset({"next to", "near", "by", "beside", "with", "around", "at", "close to", "along", "against"}),
+    frozenset({"in", "inside", "into", "within", "at"}),
+    frozenset({"above", "over", "on"}),
+    frozenset({"under", "below", "beneath", "underneath"}),
+)
+
+#: Keys that cannot both hold of one ordered pair.
+OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
+    (frozenset({"on", "above", "over", "atop", "upon", "onto"}), frozenset({"under", "below", "beneath", "underneath"})),
+    (frozenset({"in front of"}), frozenset({"behind"})),
+    (frozenset({"in", "inside", "within", "into"}), frozenset({"outside", "out of"})),
+)
+
+#: The key of the reversed pair: "a cat on a table" is "a table under a cat".
+INVERSE = {"on": "under", "under": "on", "above": "under", "below": "above", "over": "under",
+           "in front of": "behind", "behind": "in front of", "next to": "next to", "near": "near",
+           "beside": "beside", "by": "by"}
+
+
+def relation_key(canonical: str) -> str:
+    """What two predicates must share to match: the trailing spatial preposition when there is
+    one ("sit on" -> "on", "stand next to" -> "next to"), else the whole canonical predicate."""
+    words = canonical.split()
+    for k in range(min(len(words), 4), 0, -1):
+        tail = " ".join(words[-k:])
+        if tail in PREPOSITIONS:
+            return tail
+    return canonical
+
+
+def predicates_agree(p: str, q: str) -> bool:
+    """Whether relation keys ``p`` and ``q`` say the same about one ordered pair."""
+    return p == q or any(p in g and q in g for g in AGREE)
+
+
+def predicates_contradict(p: str, q: str) -> bool:
+    """Whether relation keys ``p`` and ``q`` cannot both hold of one ordered pair."""
+    return any((p in a and q in b) or (p in b and q in a) for a, b in OPPOSITES)
+
+
+def inverse_key(p: str) -> str | None:
+    """The key of the reversed pair, for the spatial keys that have one."""
+    return INVERSE.get(p)

@@ -1,0 +1,75 @@
+"""Nouns the parser lost, found again: a repair applied to every parsed graph.
+
+spaCy sometimes tags a rare noun as something else ("a large *croissant* full of dirt" reads
+croissant as an adjective, "a long can *opener*" reads opener as a verb), and the object vanishes
+from the scene graph -- so a hallucinated object there could never be found, and a reference that
+names it could never support it. :func:`recover_nouns` adds such words back as concepts (with
+``recovered=True`` and no relations). A word qualifies when it is no concept's head or modifier
+and no predicate, WordNet knows it *only* as a noun (no verb or adjective reading to have been
+meant instead), one of its senses names a visible thing (:data:`knowledge.THINGS`), and it is
+neither first a material nor a quantifier ("bunches of"). After "possibly" it is hedged.
+
+>>> from parsers.scene_graph import Concept, SceneGraph
+>>> g = SceneGraph([Concept("dirt", "dirt", "soil.n.02", spans=[(24, 28)], phrase_span=(24, 28))],
+...                text="A large croissant full of dirt inside of it.")
+>>> [(c.lemma, c.spans, c.recovered) for c in lost_nouns(g)]
+[('croissant', [(8, 17)], True)]
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from knowledge import THINGS, get_hierarchy, lemmatize, lexname, noun_senses
+from knowledge.concepts import morphy_forms
+from parsers.attributes import HEDGE_ADVERBS, QUANTIFIER_NOUNS
+from parsers.scene_graph import Concept, SceneGraph, Span
+
+
+def _covered(a: int, b: int, spans: list[Span]) -> bool:
+    return any(s < b and a < e for s, e in spans)
+
+
+def lost_nouns(graph: SceneGraph) -> list[Concept]:
+    """Concepts for the noun-only thing words of ``graph.text`` that the graph reads as no
+    concept head, modifier or predicate (see the module docstring)."""
+    h = get_hierarchy()
+    nouns, verbs, adjectives = h.lemmas("n"), h.lemmas("v"), h.adjective_lemmas
+    taken = [s for c in graph.concepts for s in c.spans] + [r.span for r in graph.relations if r.span]
+    # Inside a concept's phrase its modifiers are read as its attributes; any other word there
+    # was swallowed by a misparse ("a *tent* and black sunglasses" as one phrase).
+    read = [(c.phrase_span, {w for vs in c.attributes.values() for v in vs for w in v.lower().split()})
+            for c in graph.concepts if c.phrase_span]
+    out = []
+    for m in re.finditer(r"[A-Za-z][A-Za-z-]*", graph.text):
+        word = m.group().lower()
+        # Function words first: "may" is also a month and a hawthorn to WordNet.
+        if len(word) < 3 or word in STOP_WORDS or _covered(m.start(), m.end(), taken):
+            continue
+        if any(_covered(m.start(), m.end(), [span]) and word in words for span, words in read):
+            continue
+        forms = {word, *morphy_forms(word, "n")}  # "bunches": bunche (Ralph Bunche) and bunch
+        lemma = lemmatize(word)
+        if lemma not in nouns or any(f in verbs or f in adjectives or f in QUANTIFIER_NOUNS for f in forms):
+            continue
+        # Its first sense that is a visible thing (the first of "opener" is an event) -- unless
+        # the word is first a material, which as a lost word was a modifier ("a wood burning stove").
+        senses = noun_senses(lemma)
+        synset = next((x for x in senses if lexname(x) in THINGS), None)
+        if synset is None or lexname(senses[0]) == "noun.substance":
+            continue
+        # A hedge reaches to the end of its clause ("possibly other fruits or items").
+        before = re.findall(r"[a-z]+", re.split(r"[,;.()]", graph.text[:m.start()].lower())[-1])
+        out.append(Concept(m.group(), lemma, synset, spans=[(m.start(), m.end())],
+                           phrase_span=(m.start(), m.end()), plural=lemma != word,
+                           uncertain=any(w in HEDGE_ADVERBS for w in before), recovered=True))
+    return out
+
+
+def recover_nouns(graph: SceneGraph) -> SceneGraph:
+    """Append the :func:`lost_nouns` of ``graph`` to it as concepts; returns the same graph."""
+    for c in lost_nouns(graph):
+        graph.add_concept(c)
+    return graph

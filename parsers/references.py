@@ -1,0 +1,133 @@
+"""Reference captions -> one scene graph of *entities*.
+
+Several people describe one image in their own words: "a boy", "a kid", "the child" are one
+entity; "a dog" and "two dogs" one entity seen twice. :func:`from_references` parses every
+reference and merges their concepts into entities, so that a caption word matches whichever name
+a reference used, and counts, attributes and relations are pooled from every reference.
+
+A concept joins an existing entity when
+
+1. it has one of the entity's names or synsets ("dog" / "dog"; "couch" / "sofa"), or
+2. it comes from a reference that has not yet mentioned that entity, and the two words can mean
+   the same: a sense one of them can take is the other's ("kid" can mean a child), or WordNet
+   says they may name one thing (:func:`knowledge.corefer_distance`: "dog" / "animal", "man" /
+   "person", "boy" / "kid"; not "man" / "boy"). The closest such entity is taken.
+
+Within one reference, two different words are two entities ("a man and a boy"). A more general
+mention adds its name but not its number ("two animals" may be a dog and a cat).
+
+>>> from parsers.caption import CaptionParser
+>>> g = from_references(["A boy flies a kite.", "A kid with a kite.", "A child and his kite."],
+...                     CaptionParser())
+>>> [(c.lemma, sorted(c.aliases)) for c in g.concepts]
+[('boy', ['child', 'kid']), ('kite', [])]
+>>> g.kind, g.parts
+('references', [(0, 19), (20, 38), (39, 60)])
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from knowledge import corefer_distance, is_hypernym, noun_senses
+from parsers.annotation_formats import AnnotationError
+from parsers.scene_graph import Concept, SceneGraph
+
+if TYPE_CHECKING:
+    from parsers.caption import CaptionParser
+
+#: Senses of a word tried when asking whether it can mean the other word ("kid" -> child).
+COREF_SENSES = 4
+
+
+def from_references(references: list[str], parser: "CaptionParser") -> SceneGraph:
+    """The entity graph of ``references`` (see the module docstring). Its text is the references
+    joined by newlines, ``parts`` their char ranges in it, and every span indexes that text.
+    Relations are remapped to entities and de-duplicated by (subject, canonical predicate,
+    object). An entity is hedged only if every mention was."""
+    if not isinstance(references, (list, tuple)):
+        raise AnnotationError("references", f"expected a list of captions, got {type(references).__name__}")
+    for i, ref in enumerate(references):
+        if not isinstance(ref, str):
+            raise AnnotationError(f"references[{i}]", f"expected a caption string, got {type(ref).__name__}")
+    merged = SceneGraph(text="\n".join(references), kind="references")
+    synsets: list[set[str]] = []  # per entity, the synsets of all its names
+    seen: set[tuple[int, str, int]] = set()
+    offset = 0
+    for ref, graph in zip(references, parser.parse_many(references)):
+        merged.parts.append((offset, offset + len(ref)))
+        claimed: set[int] = set()  # entities this reference has already named
+        local: list[int] = []
+        for c in graph.concepts:
+            shifted = _shift(c, offset)
+            k, general = _entity_for(shifted, merged.concepts, synsets, claimed)
+            if k is None:
+                k = merged.add_concept(shifted)
+                synsets.append({c.synset} if c.synset else set())
+            else:
+                _pool(merged.concepts[k], shifted, keep_number=not general)
+                if c.synset:
+                    synsets[k].add(c.synset)
+            claimed.add(k)
+            local.append(k)
+        for r in graph.relations:
+            s, o = local[r.subject], local[r.object]
+            if s == o or (s, r.canonical, o) in seen:
+                continue
+            seen.add((s, r.canonical, o))
+            span = (r.span[0] + offset, r.span[1] + offset) if r.span else None
+            merged.add_relation(replace(r, subject=s, object=o, span=span))
+        offset += len(ref) + 1
+    return merged
+
+
+def _entity_for(c: Concept, entities: list[Concept], synsets: list[set[str]],
+                claimed: set[int]) -> tuple[int | None, bool]:
+    """(the entity ``c`` names or None, whether ``c`` is the more general word of the two)."""
+    names = set(c.names())
+    for k, e in enumerate(entities):
+        if names & set(e.names()) or (c.synset and c.synset in synsets[k]):
+            return k, False
+    if not c.synset:
+        return None, False
+    best: tuple[int, int, bool] | None = None  # (distance, entity, c is general)
+    for k, e in enumerate(entities):
+        if k in claimed:
+            continue
+        for s in synsets[k]:
+            if s in noun_senses(c.lemma)[:COREF_SENSES] or c.synset in _senses(e, COREF_SENSES):
+                found = (0, k, False)
+            elif (d := corefer_distance(s, c.synset)) is not None:
+                found = (d, k, is_hypernym(c.synset, s))
+            else:
+                continue
+            if best is None or found[:2] < best[:2]:
+                best = found
+    return (best[1], best[2]) if best else (None, False)
+
+
+def _senses(e: Concept, limit: int) -> tuple[str, ...]:
+    return tuple(s for name in e.names() for s in noun_senses(name)[:limit])
+
+
+def _shift(c: Concept, offset: int) -> Concept:
+    return replace(c, spans=[(a + offset, b + offset) for a, b in c.spans],
+                   phrase_span=(c.phrase_span[0] + offset, c.phrase_span[1] + offset) if c.phrase_span else None,
+                   attributes={k: list(v) for k, v in c.attributes.items()}, alternatives=list(c.alternatives),
+                   aliases=list(c.aliases))
+
+
+def _pool(into: Concept, other: Concept, keep_number: bool = True) -> None:
+    into.spans.extend(other.spans)
+    into.uncertain = into.uncertain and other.uncertain
+    if other.lemma.lower() not in into.names():
+        into.aliases.append(other.lemma.lower())
+    for kind, values in other.attributes.items():
+        if kind == "count" and not keep_number:
+            continue
+        bucket = into.attributes.setdefault(kind, [])
+        bucket.extend(v for v in values if v not in bucket)
+    if keep_number:
+        into.plural = into.plural or other.plural
+    into.alternatives.extend(a for a in other.alternatives if a not in into.alternatives)
