@@ -38,6 +38,7 @@ from cece.ged import Match
 from knowledge import (inverse_key, lowest_common_hypernym, predicates_agree, predicates_contradict,
                        relation_key, wup_similarity)
 from parsers import Concept, SceneGraph, Span
+from parsers.attributes import HEDGE_ADVERBS
 
 HALLUCINATED_OBJECT_CLASSES = frozenset({"D", "R", "O"})
 #: What an edit is, once judged: a hallucination; a claim the image side neither supports nor
@@ -101,13 +102,15 @@ class Edit:
                    caused_by=d.get("caused_by"))
 
 
-_DETERMINERS = frozenset("""a an the this that these those some any his her its their my your our
-another each every no one's""".split())
+# Words that open a noun phrase without being what it claims: its edit points past them.
+_LEADING = frozenset("""a an the this that these those some any his her its their my your our
+another each every no one's""".split()) | HEDGE_ADVERBS
 
 
 def phrase_span(text: str, c: Concept) -> Span | None:
-    """The concept's noun phrase without its leading determiners ("a small dog" -> "small dog"),
-    never shorter than its head; None for a concept without spans.
+    """The concept's noun phrase without its leading determiners and hedges ("a small dog" ->
+    "small dog", "possibly a cat" -> "cat"), never shorter than its head; None for a concept
+    without spans.
 
     >>> phrase_span("A small dog.", Concept("dog", "dog", spans=[(8, 11)], phrase_span=(0, 11)))
     (2, 11)
@@ -119,8 +122,8 @@ def phrase_span(text: str, c: Concept) -> Span | None:
     if not (a <= head[0] and head[1] <= b):
         return head
     while a < head[0]:
-        m = re.match(r"\s*([\w']+)\s*", text[a:head[0]])
-        if not m or m.group(1).lower() not in _DETERMINERS:
+        m = re.match(r"[\s,]*([\w']+)[\s,]*", text[a:head[0]])
+        if not m or m.group(1).lower() not in _LEADING:
             break
         a += m.end()
     return (a, b)
@@ -140,8 +143,9 @@ def object_class(a: Concept, b: Concept) -> str | None:
 
 
 def _spans(text: str, c: Concept) -> list[Span]:
+    """The first mention's phrase, then the head of every re-mention ("the dog")."""
     span = phrase_span(text, c)
-    return [span] if span else []
+    return [span, *c.spans[1:]] if span else []
 
 
 def object_edits(caption: SceneGraph, image: SceneGraph, match: Match,

@@ -22,6 +22,7 @@ from parsers import repairs
 from parsers.attributes import ADJECTIVE_COMPOUNDS, QUANTIFIER_NOUNS, group_attributes
 from parsers.draft import Draft, Mention, from_upstream
 from parsers.modifiers import mark_uncertain, modifier_values
+from parsers.mentions import merge_definite_mentions
 from parsers.recovery import recover_nouns
 from parsers.scene_graph import Concept, Relation, SceneGraph
 from parsers.spacy_model import load_spacy
@@ -106,7 +107,7 @@ class CaptionParser:
         repairs.drop_negated(d)
         repairs.drop_copulas(d)
         mark_uncertain(d)
-        graph = self._build(d)
+        graph = merge_definite_mentions(self._build(d))
         return recover_nouns(graph) if self.recover else graph
 
     # -- building ----------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from knowledge import corefer_distance, is_hypernym, noun_senses
 from parsers.annotation_formats import AnnotationError
+from parsers.mentions import pool
 from parsers.scene_graph import Concept, SceneGraph
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def from_references(references: list[str], parser: "CaptionParser") -> SceneGrap
                 k = merged.add_concept(shifted)
                 synsets.append({c.synset} if c.synset else set())
             else:
-                _pool(merged.concepts[k], shifted, keep_number=not general)
+                pool(merged.concepts[k], shifted, keep_number=not general)
                 if c.synset:
                     synsets[k].add(c.synset)
             claimed.add(k)
@@ -116,18 +117,3 @@ def _shift(c: Concept, offset: int) -> Concept:
                    phrase_span=(c.phrase_span[0] + offset, c.phrase_span[1] + offset) if c.phrase_span else None,
                    attributes={k: list(v) for k, v in c.attributes.items()}, alternatives=list(c.alternatives),
                    aliases=list(c.aliases))
-
-
-def _pool(into: Concept, other: Concept, keep_number: bool = True) -> None:
-    into.spans.extend(other.spans)
-    into.uncertain = into.uncertain and other.uncertain
-    if other.lemma.lower() not in into.names():
-        into.aliases.append(other.lemma.lower())
-    for kind, values in other.attributes.items():
-        if kind == "count" and not keep_number:
-            continue
-        bucket = into.attributes.setdefault(kind, [])
-        bucket.extend(v for v in values if v not in bucket)
-    if keep_number:
-        into.plural = into.plural or other.plural
-    into.alternatives.extend(a for a in other.alternatives if a not in into.alternatives)
