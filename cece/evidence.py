@@ -23,6 +23,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from knowledge import is_hypernym, noun_synset, path_distance, wup_similarity
+from knowledge.concepts import morphy_forms
 from parsers import Concept, SceneGraph
 
 
@@ -33,9 +34,18 @@ def synsets_of(c: Concept) -> list[str]:
     return out
 
 
+def word_forms(c: Concept) -> set[str]:
+    """The concept's names, and for a plural one the singular forms of its lemma: the parser
+    keeps "buns" when WordNet reads it as a thing of its own, but a caption's "bun" is the same."""
+    names = set(c.names())
+    if c.plural:
+        names.update(morphy_forms(c.lemma.lower(), "n"))
+    return names
+
+
 def same_thing(c: Concept, g: Concept) -> bool:
     """Identical or synonymous: a shared name or a shared synset ("couch" / "sofa")."""
-    if set(c.names()) & set(g.names()):
+    if word_forms(c) & word_forms(g):
         return True
     return bool(set(synsets_of(c)) & set(synsets_of(g)))
 
@@ -57,7 +67,9 @@ def _named(c: Concept, g: Concept) -> bool:
     """The image side uses the caption's word, as a name or as a modifier of something else
     ("trees" beside the references' "tree branches")."""
     words = set(c.names()[:1] + [a.lower() for a in c.alternatives])
-    if words & set(g.names()):
+    if c.plural:
+        words.update(morphy_forms(c.lemma.lower(), "n"))
+    if words & word_forms(g):
         return True
     return " " not in c.lemma and (c.lemma.lower() in g.lemma.lower().split()
                                    or c.lemma.lower() in g.attributes.get("other", []))
@@ -80,11 +92,12 @@ def type_support(c: Concept, image: SceneGraph) -> Support:
     """:class:`Support` of caption concept ``c`` by the image concepts taken as a set of kinds."""
     over: tuple[float, int] | None = None
     best: tuple[float, int | None] = (0.0, None)
+    mine = synsets_of(c)
     for j, g in enumerate(image.concepts):
         if _named(c, g):
             return Support("same", 1.0, j)
-        for a in synsets_of(c):
-            for b in synsets_of(g):
+        for b in synsets_of(g):
+            for a in mine:
                 if a == b or is_hypernym(a, b):
                     return Support("same", 1.0, j)
                 sim = wup_similarity(a, b)

@@ -1,20 +1,18 @@
-"""The HalCECE method as a detector: WordNet-costed graph edits -> a hallucination score and spans.
+"""The HalCECE method as a detector: a thin adapter over :class:`cece.Explainer`.
 
-The caption is parsed into a scene graph and matched against the sample's annotation graph or,
-when only reference captions are given, against the merged graph of the references
-(:func:`parsers.from_references`), with word senses chosen by context (:mod:`cece.senses`). The
-edits of :class:`cece.Explainer` are scored by :mod:`detectors.halcece_score`: every edited
-caption word becomes a span with its severity and its class as label -- ``D``, ``R``, ``O`` for
-objects, ``role-D`` / ``role-R`` for triples, ``count-R`` / ``number-R`` / ``colour-R`` for
-contradicted attributes, ``modifier-D`` for a noun modifier naming a thing the image lacks,
-``stray-D`` for a thing word the parser lost -- and the caption score is the noisy-OR of the
-severities (sentences: the same within each sentence). ``details`` holds the counterfactual
-caption. Deterministic: same sample, same Detection.
+``cece explain``, ``cece.explain(...)`` and ``cece detect -d halcece`` give the same verdict and
+score for the same record: the detector runs the core's explanation (against the sample's
+annotation, or its reference captions) and reports the explanation's ``score``, ``hallucinated``
+and ``threshold``. Every edit that is a claim -- hallucinated or unverified, not a consequence of
+another edit or a suggestion -- becomes a span on its words with the edit's confidence as score
+(at least the threshold for the edits the verdict rests on) and ``level-class`` as label
+(``object-D``, ``count-R``, ``relation-R``...). Sentences get the noisy-OR of their spans.
+``details`` holds the counterfactual caption. Deterministic: same sample, same Detection.
 
 >>> det = HalCECEDetector()
 >>> d = det.detect({"id": "a", "caption": "A cat on a sofa.", "annotation": ["dog", "sofa"]})
->>> [(s.text, s.label) for s in d.spans], d.score > 0.5
-([('cat', 'R')], True)
+>>> [(s.text, s.label) for s in d.spans], d.hallucinated, d.score
+([('cat', 'object-R')], True, 1.0)
 >>> det.detect({"id": "b", "caption": "A dog on a sofa.", "annotation": ["dog", "sofa"]}).score
 0.0
 """
@@ -25,27 +23,41 @@ from typing import Any, ClassVar, Sequence
 
 from cece.api import Explainer
 from cece.costs import CostModel
-from detectors.base import BatchDetector, Detection, Sample
-from detectors.halcece_evidence import reference_salience
-from detectors.halcece_score import Severity, score_explanation
+from cece.explanation import Explanation
+from cece.judge import DEFAULT_THRESHOLD, Weights
+from detectors.base import BatchDetector, Detection, Sample, SpanScore
 from detectors.text import sentence_scores
 from parsers import AnnotationError
+
+
+def explanation_spans(e: Explanation) -> list[SpanScore]:
+    """The claims of an explanation as scored, labelled caption spans (see the module docstring)."""
+    spans = []
+    for edit in e.edits:
+        if edit.status not in ("hallucinated", "unverified") or edit.confidence <= 0:
+            continue
+        score = max(edit.confidence, e.threshold) if edit.hallucinated else edit.confidence
+        for a, b in edit.spans:
+            spans.append(SpanScore(a, b, e.caption[a:b], round(score, 6), f"{edit.level}-{edit.cls}"))
+    return sorted(spans, key=lambda s: (s.start, s.end))
 
 
 class HalCECEDetector(BatchDetector):
     """HalCECE against an annotation (preferred) or reference captions.
 
-    Options: ``batch_size`` (captions parsed together), ``severity`` (a
-    :class:`~detectors.halcece_score.Severity` or a dict of its fields), ``explain`` (also put
-    the full explanation in ``details``).
+    Options: ``batch_size`` (captions parsed together), ``threshold`` and ``weights`` (a
+    :class:`cece.judge.Weights` or a dict of its fields) as in :class:`cece.Explainer`,
+    ``senses``, ``explain`` (also put the full explanation in ``details``).
     """
 
     name: ClassVar[str] = "halcece"
 
-    def __init__(self, batch_size: int = 64, severity: Severity | dict[str, float] | None = None,
-                 explain: bool = False, costs: CostModel | None = None, senses: str = "context") -> None:
-        self.severity = severity if isinstance(severity, Severity) else Severity(**(severity or {}))
-        self.explainer = Explainer(costs=costs, batch_size=batch_size, senses=senses)
+    def __init__(self, batch_size: int = 64, threshold: float = DEFAULT_THRESHOLD,
+                 weights: Weights | dict[str, float] | None = None, explain: bool = False,
+                 costs: CostModel | None = None, senses: str = "context") -> None:
+        weights = weights if isinstance(weights, Weights) else Weights(**(weights or {}))
+        self.explainer = Explainer(costs=costs, batch_size=batch_size, senses=senses, threshold=threshold,
+                                   weights=weights)
         self.batch_size = batch_size
         self.explain = explain
 
@@ -71,14 +83,13 @@ class HalCECEDetector(BatchDetector):
     def _detect(self, sample: Sample, graph: Any) -> Detection:
         image = self.explainer.image_graph(sample.get("annotation"), sample.get("references"))
         e = self.explainer.explain_graphs(graph, image, id=str(sample["id"]))
-        refs = sample.get("references") if sample.get("annotation") is None else None
-        score, spans = score_explanation(e, self.severity, reference_salience(e.image_graph, refs))
-        details: dict[str, Any] = {"counterfactual": e.counterfactual}
+        spans = explanation_spans(e)
+        details: dict[str, Any] = {"counterfactual": e.counterfactual, "mode": e.mode}
         if e.warnings:
             details["warnings"] = e.warnings
         if self.explain:
             details["explanation"] = e.to_dict()
-        return Detection(id=str(sample["id"]), detector=self.name, score=score, spans=spans,
+        return Detection(id=str(sample["id"]), detector=self.name, score=e.score, spans=spans,
                          sentences=sentence_scores(e.caption, [(s.start, s.end, s.score) for s in spans],
                                                    combine="noisy_or"),
-                         details=details)
+                         details=details, hallucinated=e.hallucinated, threshold=e.threshold)

@@ -41,6 +41,9 @@ OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
     (frozenset({"on", "above", "over", "atop", "upon", "onto"}), frozenset({"under", "below", "beneath", "underneath"})),
     (frozenset({"in front of"}), frozenset({"behind"})),
     (frozenset({"in", "inside", "within", "into"}), frozenset({"outside", "out of"})),
+    # Resting on or inside a thing is not standing beside it.
+    (frozenset({"on", "atop", "upon", "onto", "in", "inside", "within", "into"}),
+     frozenset({"next to", "near", "beside", "by", "close to"})),
 )
 
 #: The key of the reversed pair: "a cat on a table" is "a table under a cat".

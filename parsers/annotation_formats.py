@@ -71,7 +71,7 @@ def from_visual_genome(record: dict, field: str = "annotation") -> SceneGraph:
         raise AnnotationError(field, f"expected a dict, got {type(record).__name__}")
     objects = _list(record.get("objects", []), f"{field}.objects")
     rels = _list(record.get("relationships", []), f"{field}.relationships")
-    g = SceneGraph()
+    g = SceneGraph(kind="annotation")
     by_id: dict[str, int] = {}
     by_name: dict[str, int] = {}
     for i, obj in enumerate(objects):
@@ -186,7 +186,7 @@ def from_coco(objects: Any, field: str = "annotation") -> SceneGraph:
             categories[str(cat["id"])] = _name_of(cat, f"{field}.categories[{i}]")
         field = f"{field}.annotations"
         objects = _list(objects.get("annotations"), field)
-    g = SceneGraph()
+    g = SceneGraph(kind="annotation")
     for i, ann in enumerate(_list(objects, field)):
         f = f"{field}[{i}]"
         if not isinstance(ann, dict):
@@ -203,7 +203,7 @@ def from_coco(objects: Any, field: str = "annotation") -> SceneGraph:
 
 def from_labels(labels: list[str], field: str = "annotation") -> SceneGraph:
     """One concept per object label ("dog", "tennis racket", or a synset name "dog.n.01")."""
-    g = SceneGraph()
+    g = SceneGraph(kind="annotation")
     for i, label in enumerate(_list(labels, field)):
         if not isinstance(label, str) or not label.strip():
             raise AnnotationError(f"{field}[{i}]", "expected a non-empty label string")

@@ -40,10 +40,7 @@ def to_scene_graph(annotation: Any = None, references: list[str] | None = None,
     describe it. A relative annotation path is looked up in ``base_dir`` first, then the working
     directory. Raises :class:`AnnotationError` (with ``field``) for anything unusable."""
     if annotation is not None:
-        graph = _dispatch(annotation, "annotation", base_dir)
-        if not graph.kind:
-            graph.kind = "annotation"
-        return graph
+        return _dispatch(annotation, "annotation", base_dir)
     if references is not None:
         if parser is None:
             from parsers.caption import CaptionParser

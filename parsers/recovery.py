@@ -28,6 +28,10 @@ from parsers.attributes import HEDGE_ADVERBS, QUANTIFIER_NOUNS
 from parsers.scene_graph import Concept, SceneGraph, Span
 
 
+#: Words that say the noun after them is absent.
+NEGATIONS = frozenset({"no", "without", "not", "never", "nor", "none"})
+
+
 def _covered(a: int, b: int, spans: list[Span]) -> bool:
     return any(s < b and a < e for s, e in spans)
 
@@ -62,6 +66,8 @@ def lost_nouns(graph: SceneGraph) -> list[Concept]:
             continue
         # A hedge reaches to the end of its clause ("possibly other fruits or items").
         before = re.findall(r"[a-z]+", re.split(r"[,;.()]", graph.text[:m.start()].lower())[-1])
+        if any(w in NEGATIONS for w in before[-3:]):  # "a street with no cars": said to be absent
+            continue
         out.append(Concept(m.group(), lemma, synset, spans=[(m.start(), m.end())],
                            phrase_span=(m.start(), m.end()), plural=lemma != word,
                            uncertain=any(w in HEDGE_ADVERBS for w in before), recovered=True))

@@ -41,7 +41,7 @@ def test_context_keeps_a_first_sense_that_already_fits():
 
 
 def test_explainer_senses_option():
-    first = Explainer().explain("A cat on a table.", annotation=["cat", "desk"])
+    first = Explainer(senses="first").explain("A cat on a table.", annotation=["cat", "desk"])
     context = Explainer(senses="context").explain("A cat on a table.", annotation=["cat", "desk"])
     assert [e.cls for e in first.edits_of("object") if e.op != "insert"] == ["D"]  # a table of data
     assert [e.cls for e in context.edits_of("object") if e.op != "insert"] == ["U"]  # the furniture

@@ -343,7 +343,7 @@ def test_labels_and_graphs():
     assert g.concepts[2].lemma == "dog"
     assert to_scene_graph(["dog", "tennis racket", "dog.n.01"]) == g
     assert to_scene_graph(g) is g and to_scene_graph(g.to_dict()) == g
-    assert to_scene_graph([]) == SceneGraph()
+    assert to_scene_graph([]) == SceneGraph(kind="annotation")
 
 
 def test_references_are_merged(parser):
