@@ -26,8 +26,14 @@ def main() -> None:
               show_default=True, help="What to print on standard output.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on standard output (use with -o).")
 @click.option("--overwrite", is_flag=True, help="Start OUTPUT afresh instead of resuming it.")
-@click.option("--batch-size", type=int, default=256, show_default=True, help="Captions parsed at a time.")
-def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: bool, batch_size: int) -> None:
+@click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
+              help="Captions parsed at a time.")
+@click.option("--threshold", type=click.FloatRange(0.0, 1.0), default=None, metavar="T",
+              help="Confidence at which an edit, and so a caption, is called hallucinated "
+                   "[default: 0.25, chosen on dev data: see the README, 'Choosing the threshold'].")
+@click.option("--debug", is_flag=True, help="Put the traceback of a failed record in its error row and on standard error.")
+def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: bool, batch_size: int,
+            threshold: float | None, debug: bool) -> None:
     """Explain the hallucinations in the captions of FILE.
 
     FILE holds one JSON record, a JSON list of records, or JSONL (one record per line); `-` reads
@@ -36,13 +42,16 @@ def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: boo
     COCO-style objects, a list of labels, or a path to a JSON file of any of these (relative to
     FILE's folder).
 
-    Bad records are reported as FILE:LINE: FIELD: message on standard error; the others are still
-    explained and written, and the exit status is 2.
+    Bad records, and records whose explanation fails, are reported as FILE:LINE: FIELD: message on
+    standard error and written to OUTPUT as error rows {"id", "error": {"type", "field", "message",
+    "file", "line"}}; the others are still explained and written. A summary line closes the run;
+    the exit status is 2 when any record failed. A re-run retries the error rows.
     """
     from rich.console import Console
     from tqdm import tqdm
 
     from cece.api import Explainer
+    from cece.judge import DEFAULT_THRESHOLD
     from cece.records import RecordError, done_keys, read_records, resolve_paths
     from cece.render import render
 
@@ -56,27 +65,43 @@ def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: boo
         entries = list(read_records(stream, name))
 
     out_path = Path(output) if output else None
-    done = set() if (out_path is None or overwrite) else done_keys(out_path)
-    records, lines, failures = [], [], 0
+    done = set() if (out_path is None or overwrite) else done_keys(out_path, _explained_id)
+    records, lines, failures, skipped, flagged, written = [], [], [], 0, 0, 0
     for line, rec in entries:
         if isinstance(rec, RecordError):
-            click.echo(str(rec), err=True)
-            failures += 1
-        elif not (isinstance(rec, dict) and rec.get("id") is not None and str(rec["id"]) in done):
+            failures.append(rec)
+        elif isinstance(rec, dict) and rec.get("id") is not None and str(rec["id"]) in done:
+            skipped += 1
+        else:
             records.append(resolve_paths(rec, base) if isinstance(rec, dict) else rec)
             lines.append(line)
 
     console = Console(highlight=False)
     sink = out_path.open("w" if overwrite or not done else "a", encoding="utf-8") if out_path else None
+
+    def write(row: dict) -> None:
+        if sink:
+            sink.write(json.dumps(row) + "\n")
+            sink.flush()
+
+    for err in failures:
+        click.echo(str(err), err=True)
+        write(err.to_dict())
+    explainer = Explainer(batch_size=batch_size, threshold=DEFAULT_THRESHOLD if threshold is None else threshold)
     bar = tqdm(total=len(records), unit="caption", disable=None if sink and quiet else True, file=sys.stderr)
     try:
-        for result in Explainer(batch_size=batch_size).explain_many(records):
+        for result in explainer.explain_many(records):
             bar.update(1)
             if isinstance(result, RecordError):
                 result.file, result.line = name, lines[result.index]
                 click.echo(str(result), err=True)
-                failures += 1
+                if debug and result.traceback:
+                    click.echo(result.traceback, err=True)
+                write(result.to_dict(debug))
+                failures.append(result)
                 continue
+            written += 1
+            flagged += result.hallucinated
             data = result.to_dict()
             if sink:
                 sink.write(json.dumps(data) + "\n")
@@ -91,8 +116,16 @@ def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: boo
         bar.close()
         if sink:
             sink.close()
+    where = f" to {output}" if output else ""
+    click.echo(f"{written} explained{where} ({flagged} hallucinated), {len(failures)} failed, "
+               f"{skipped} already there", err=True)
     if failures:
         sys.exit(EXIT_BAD_INPUT)
+
+
+def _explained_id(row: dict) -> str | None:
+    """The id of an explanation row of an output file; None for an error row, so it is retried."""
+    return None if row.get("id") is None or "error" in row else str(row["id"])
 
 
 @main.command()

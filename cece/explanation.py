@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cece.edits import Edit
+from cece.judge import DEFAULT_THRESHOLD
 from cece.metrics import ObjectMetrics, RoleMetrics
 from parsers import SceneGraph
 
@@ -39,7 +40,7 @@ class Explanation:
     warnings: list[str] = field(default_factory=list)
     score: float = 0.0
     hallucinated: bool = False
-    threshold: float = 0.5
+    threshold: float = DEFAULT_THRESHOLD
     mode: str = "annotation"
 
     def edits_of(self, level: str | None = None, cls: str | None = None, status: str | None = None) -> list[Edit]:
@@ -70,5 +71,5 @@ class Explanation:
             counterfactual=d.get("counterfactual", d["caption"]), cost=d.get("cost", 0.0),
             id=d.get("id"), model=d.get("model"), warnings=list(d.get("warnings", [])),
             score=d.get("score", 0.0), hallucinated=d.get("hallucinated", False),
-            threshold=d.get("threshold", 0.5), mode=d.get("mode", "annotation"),
+            threshold=d.get("threshold", DEFAULT_THRESHOLD), mode=d.get("mode", "annotation"),
         )

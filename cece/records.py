@@ -41,10 +41,14 @@ class RecordError:
         return cls(index, "explain", f"{type(exc).__name__}: {exc}", None if id is None else str(id),
                    error_type=type(exc).__name__, traceback=traceback.format_exc())
 
-    def to_dict(self) -> dict[str, Any]:
-        """The error row written in place of the record's explanation (no traceback)."""
-        return {"id": self.id, "error": {"type": self.error_type or "InputError", "field": self.field,
-                                         "message": self.message, "file": self.file, "line": self.line}}
+    def to_dict(self, traceback: bool = False) -> dict[str, Any]:
+        """The error row written in place of the record's explanation (the traceback only when
+        asked for: it is for debugging, not for readers of the output)."""
+        error = {"type": self.error_type or "InputError", "field": self.field, "message": self.message,
+                 "file": self.file, "line": self.line}
+        if traceback and self.traceback:
+            error["traceback"] = self.traceback
+        return {"id": self.id, "error": error}
 
 
 def check_record(record: Any, index: int) -> RecordError | None:

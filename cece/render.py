@@ -15,16 +15,22 @@ CLASS_NAMES = {"D": "delete", "R": "replace", "O": "over-specific", "U": "under-
 
 
 def marked_caption(e: Explanation) -> Text:
-    """The caption with each edited object word styled by its class and tagged ``[class]``."""
+    """The caption with the words of each claim marked: hallucinated ones styled by class and
+    tagged ``[class]``, unverified ones (the image side is silent) underlined and tagged ``[?]``."""
     text = Text()
-    marks = sorted({(s[0], s[1], ed.cls) for ed in e.edits if ed.level == "object" for s in ed.spans})
+    marks = sorted({(a, b, ed.cls, ed.status) for ed in e.edits
+                    if ed.status in ("hallucinated", "unverified") for a, b in ed.spans})
     pos = 0
-    for start, end, cls in marks:
+    for start, end, cls, status in marks:
         if start < pos:
             continue
         text.append(e.caption[pos:start])
-        text.append(e.caption[start:end], style=CLASS_STYLES.get(cls, "bold"))
-        text.append(f"[{cls}]", style="dim")
+        if status == "hallucinated":
+            text.append(e.caption[start:end], style=CLASS_STYLES.get(cls, "bold"))
+            text.append(f"[{cls}]", style="dim")
+        else:
+            text.append(e.caption[start:end], style="underline")
+            text.append("[?]", style="dim")
         pos = end
     text.append(e.caption[pos:])
     return text
@@ -39,14 +45,47 @@ def _fmt(x) -> Text:
     return Text(str(x))
 
 
+STATUS_STYLES = {"hallucinated": "bold red", "unverified": "yellow", "consequence": "dim", "suggestion": "dim"}
+
+
+def _evidence(ev: dict) -> Text:
+    """The evidence of an edit in a few words: where it comes from, then why."""
+    where = []
+    if ev.get("references"):
+        where.append("refs " + ",".join(str(k + 1) for k in ev["references"]))
+    elif ev.get("objects"):
+        where.append("objects " + ",".join(map(str, ev["objects"])))
+    if ev.get("words"):
+        where.append("'" + "', '".join(map(str, ev["words"][:4])) + "'")
+    return Text("; ".join(filter(None, [" ".join(where), ev.get("note")])))
+
+
+def _change(ed) -> Text:
+    """``from -> to`` of an edit, its class styled."""
+    out = Text(ed.cls, style=CLASS_STYLES.get(ed.cls, "")) + Text(f" {ed.level}: ")
+    return out + _fmt(ed.source) + Text(" -> ") + _fmt(ed.target)
+
+
 def edits_table(e: Explanation) -> Table:
+    """The claims and their consequences, one row each; suggestions are listed under it."""
     t = Table(title="Edits", show_lines=False, expand=False)
-    for col in ("class", "op", "level", "from", "to", "cost", "Wu-Palmer", "LCA"):
+    for col in ("#", "status", "conf", "edit", "words", "evidence"):
         t.add_column(col)
-    for ed in e.edits:
-        t.add_row(Text(ed.cls, style=CLASS_STYLES.get(ed.cls, "")), ed.op, ed.level, _fmt(ed.source),
-                  _fmt(ed.target), f"{ed.cost:g}", "-" if ed.wup is None else f"{ed.wup:.2f}", _fmt(ed.lca))
+    for k, ed in enumerate(e.edits):
+        if ed.status == "suggestion":
+            continue
+        status = ed.status if ed.caused_by is None else f"consequence of #{ed.caused_by}"
+        t.add_row(str(k), Text(status, style=STATUS_STYLES.get(ed.status, "")), f"{ed.confidence:.2f}",
+                  _change(ed), Text(" | ".join(e.caption[a:b] for a, b in ed.spans) or "-"),
+                  _evidence(ed.evidence))
     return t
+
+
+def suggestions(e: Explanation) -> Text | None:
+    """What the image side has that the caption could add or state more specifically."""
+    items = [_fmt(ed.target).plain if ed.op == "insert" else f"{ed.source} -> {ed.target}"
+             for ed in e.edits if ed.status == "suggestion"]
+    return Text("Could also say: " + "; ".join(items), style="dim") if items else None
 
 
 def metrics_table(e: Explanation) -> Table:
@@ -69,13 +108,20 @@ def metrics_table(e: Explanation) -> Table:
 def render(e: Explanation, console: Console) -> None:
     """Print one explanation."""
     title = " ".join(x for x in (e.id, f"({e.model})" if e.model else None) if x) or "caption"
-    legend = Text("  ".join(f"[{k}] {v}" for k, v in CLASS_NAMES.items()), style="dim")
-    parts = [Text("Caption:        ", style="bold") + marked_caption(e),
+    legend = Text("  ".join(f"[{k}] {v}" for k, v in CLASS_NAMES.items()) + "  [?] unverified", style="dim")
+    verdict = (Text(f"hallucinated (score {e.score:.2f} >= {e.threshold:g})", style="bold red") if e.hallucinated
+               else Text(f"faithful (score {e.score:.2f} < {e.threshold:g})", style="bold green"))
+    verdict += Text(f"  {e.mode} mode", style="dim")
+    parts = [Text("Verdict:        ", style="bold") + verdict,
+             Text("Caption:        ", style="bold") + marked_caption(e),
              Text("Counterfactual: ", style="bold") + Text(e.counterfactual, style="green"), legend]
     parts += [Text(f"warning: {w}", style="yellow") for w in e.warnings]
     console.print(Panel(Group(*parts), title=title, title_align="left"))
-    if e.edits:
+    claims = [ed for ed in e.edits if ed.status != "suggestion"]
+    if claims:
         console.print(edits_table(e))
-    else:
-        console.print(Text("No edits: the caption matches the image.", style="green"))
+    elif e.hallucinated is False:
+        console.print(Text("No claim is contradicted or unsupported: the caption matches the image.", style="green"))
+    if (more := suggestions(e)) is not None:
+        console.print(more)
     console.print(metrics_table(e))

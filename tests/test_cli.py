@@ -40,7 +40,7 @@ def test_json_output_and_file(tmp_path):
     out = tmp_path / "out.jsonl"
     r = run("explain", str(src), "--format", "json", "-o", str(out))
     assert r.exit_code == 0
-    printed = json.loads(r.output.strip().splitlines()[-1])
+    printed = json.loads(r.stdout.strip().splitlines()[-1])
     written = json.loads(out.read_text().splitlines()[0])
     assert printed == written
     assert written["edits"][0]["class"] == "O"
@@ -49,7 +49,8 @@ def test_json_output_and_file(tmp_path):
 def test_stdin():
     r = run("explain", "-", "--format", "json", input=json.dumps(GOOD))
     assert r.exit_code == 0
-    assert json.loads(r.output)["id"] == "ok"
+    assert json.loads(r.stdout)["id"] == "ok"
+    assert r.stderr.strip() == "1 explained (1 hallucinated), 0 failed, 0 already there"
 
 
 @pytest.mark.parametrize("line, field", [
@@ -66,10 +67,53 @@ def test_bad_record_names_file_line_field_and_others_still_run(tmp_path, line, f
     out = tmp_path / "out.jsonl"
     r = CliRunner().invoke(main, ["explain", str(src), "-q", "-o", str(out)])
     assert r.exit_code == 2
-    errors = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    *errors, summary = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert len(errors) == 1
     assert errors[0].startswith(f"{src}:2: {field}")
-    assert [json.loads(x)["id"] for x in out.read_text().splitlines()] == ["first", "third"]
+    assert summary.endswith("1 failed, 0 already there")
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [row["id"] for row in rows if "error" not in row] == ["first", "third"]
+    [bad] = [row["error"] for row in rows if "error" in row]
+    assert (bad["field"], bad["line"], "traceback" in bad) == (field, 2, False)
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_exception_inside_one_record_is_its_error_row(tmp_path, monkeypatch, debug):
+    from cece.api import Explainer
+
+    real = Explainer.explain_graphs
+
+    def flaky(self, caption, image, **kw):  # a fault injected into one record only
+        if kw.get("id") == "boom":
+            raise ZeroDivisionError("injected")
+        return real(self, caption, image, **kw)
+
+    monkeypatch.setattr(Explainer, "explain_graphs", flaky)
+    src = write_lines(tmp_path / "in.jsonl", [json.dumps({**GOOD, "id": i}) for i in ("a", "boom", "c")])
+    out = tmp_path / "out.jsonl"
+    r = CliRunner().invoke(main, ["explain", str(src), "-q", "-o", str(out), *(["--debug"] if debug else [])])
+    assert r.exit_code == 2
+    assert f"{src}:2: explain: ZeroDivisionError: injected" in r.stderr
+    assert r.stderr.strip().endswith("2 explained to " + str(out) + " (2 hallucinated), 1 failed, 0 already there")
+    assert ("Traceback" in r.stderr) is debug
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [row["id"] for row in rows] == ["a", "boom", "c"]
+    assert rows[1]["error"]["type"] == "ZeroDivisionError"
+    assert ("traceback" in rows[1]["error"]) is debug
+    # a re-run retries the failed record and only that one
+    monkeypatch.setattr(Explainer, "explain_graphs", real)
+    r = CliRunner().invoke(main, ["explain", str(src), "-q", "-o", str(out)])
+    assert r.exit_code == 0 and "1 explained" in r.stderr and "2 already there" in r.stderr
+
+
+def test_threshold_option(tmp_path):
+    rec = {"id": "r", "caption": "A cat on a sofa.", "references": ["A dog on a sofa.", "A dog lying on a couch."]}
+    src = write_lines(tmp_path / "in.jsonl", [json.dumps(rec)])
+    low = json.loads(run("explain", str(src), "-f", "json", "--threshold", "0.1").stdout)
+    high = json.loads(run("explain", str(src), "-f", "json", "--threshold", "1").stdout)
+    assert (low["threshold"], low["hallucinated"]) == (0.1, True)
+    assert (high["threshold"], high["hallucinated"]) == (1.0, False)
+    assert CliRunner().invoke(main, ["explain", str(src), "--threshold", "2"]).exit_code == 2
 
 
 def test_malformed_single_json_file(tmp_path):

@@ -212,14 +212,23 @@ def test_annotation_files_are_recognised(tmp_path):
 
 
 def test_highlight_marks_overlapping_object_and_role_spans():
-    obj = Edit("replace", "object", "R", source="dog", target="cat", wup=0.86, spans=[(2, 5)])
-    role = Edit("delete", "relation", "D", source=["dog", "on", "lap"], spans=[(6, 8), (2, 5), (11, 14)])
+    sure = {"confidence": 1.0, "hallucinated": True, "status": "hallucinated"}
+    obj = Edit("replace", "object", "R", source="dog", target="cat", wup=0.86, spans=[(2, 5)], **sure)
+    role = Edit("delete", "relation", "D", source=["dog", "on", "lap"], spans=[(6, 8), (2, 5), (11, 14)], **sure)
     html = highlight("A dog on a lap.", [obj, role])
-    assert html.startswith('A <mark class="e-R" title="R replace: dog -&gt; cat (Wu-Palmer 0.86)&#x0A;'
-                           'role D delete: [dog, on, lap]">dog</mark> ') or \
-        html.startswith('A <mark class="e-R" title="R replace: dog -&gt; cat (Wu-Palmer 0.86)\nrole D')
-    assert '<mark class="e-role-D" title="role D delete: [dog, on, lap]">on</mark>' in html
+    assert html.startswith('A <mark class="e-R" title="R replace: dog -&gt; cat (Wu-Palmer 0.86) · hallucinated 1.00')
+    assert '<mark class="e-role-D" title="role D delete: [dog, on, lap] · hallucinated 1.00">on</mark>' in html
     assert bins_for("count", [2, 3])[:2] == (2, 2)
+
+
+def test_highlight_quiet_for_unverified_and_silent_for_consequences():
+    doubt = Edit("delete", "relation", "D", source=["dog", "on", "lap"], spans=[(6, 8)], confidence=0.05,
+                 status="unverified")
+    echo = Edit("replace", "relation", "R", source=["dog", "on", "lap"], target=["cat", "on", "lap"],
+                spans=[(11, 14)], status="consequence", caused_by=0)
+    html = highlight("A dog on a lap.", [doubt, echo])
+    assert '<mark class="e-unverified" title="role D delete: [dog, on, lap] · unverified 0.05">on</mark>' in html
+    assert html.endswith(" a lap.")
 
 
 def test_bundled_example_shows_different_behaviours(tmp_path):

@@ -1,12 +1,15 @@
-"""The browsable caption list: every caption with its edited words highlighted by class.
+"""The browsable caption list: every caption with its claims highlighted.
 
-Edit spans may overlap (an object edit and the triple it sits in), so the caption is cut at every
-span boundary and each piece is marked by the edits covering it: an object edit's class wins over a
-role edit's, and the hover text (``title``) lists all of them.
+Hallucinated edits are marked by class; unverified ones (the image side is silent) get a quiet
+``e-unverified`` mark; consequences of another edit are not marked again (one mistake, one mark).
+Edit spans may overlap, so the caption is cut at every span boundary and each piece is marked by
+the edits covering it: a hallucinated edit wins over an unverified one, an object edit over a role
+edit, and the hover text (``title``) lists all of them with status and confidence.
 
 >>> from cece.edits import Edit
->>> highlight("A dog on a lap.", [Edit("replace", "object", "R", "dog", "cat", wup=0.86, spans=[(2, 5)])])
-'A <mark class="e-R" title="R replace: dog -&gt; cat (Wu-Palmer 0.86)">dog</mark> on a lap.'
+>>> highlight("A dog on a lap.", [Edit("replace", "object", "R", "dog", "cat", wup=0.86, spans=[(2, 5)],
+...                                    confidence=1.0, hallucinated=True, status="hallucinated")])
+'A <mark class="e-R" title="R replace: dog -&gt; cat (Wu-Palmer 0.86) · hallucinated 1.00">dog</mark> on a lap.'
 """
 
 from __future__ import annotations
@@ -28,12 +31,14 @@ def describe(e: Edit) -> str:
     if e.op == "replace":
         label = f"{CLASS_NAMES.get(e.cls, e.op) if e.level == 'object' else 'replace'}: {label}"
     text = f"{level}{e.cls} {label}"
-    return text + (f" (Wu-Palmer {e.wup:.2f})" if e.wup is not None and e.level == "object" else "")
+    text += f" (Wu-Palmer {e.wup:.2f})" if e.wup is not None and e.level == "object" else ""
+    return text + f" · {e.status} {e.confidence:.2f}"
 
 
 def highlight(caption: str, edits: Sequence[Edit]) -> str:
     """The caption as HTML with each edited stretch in a ``<mark>`` (see the module docstring)."""
-    marks = [(s, t, e) for e in edits if e.op != "insert" for s, t in e.spans if 0 <= s < t <= len(caption)]
+    marks = [(s, t, e) for e in edits if e.op != "insert" and e.status != "consequence"
+             for s, t in e.spans if 0 <= s < t <= len(caption)]
     if not marks:
         return escape(caption)
     bounds = sorted({0, len(caption), *(s for s, _, _ in marks), *(t for _, t, _ in marks)})
@@ -44,9 +49,13 @@ def highlight(caption: str, edits: Sequence[Edit]) -> str:
         if not covering or not caption[a:b].strip():
             out.append(piece)
             continue
-        objects = [e for e in covering if e.level == "object"]
-        main = objects[0] if objects else covering[0]
-        css = f"e-{main.cls}" if objects else f"e-role-{main.cls}"
+        sure = [e for e in covering if e.status != "unverified"] or covering
+        objects = [e for e in sure if e.level == "object"]
+        main = objects[0] if objects else sure[0]
+        if main.status == "unverified":
+            css = "e-unverified"
+        else:
+            css = f"e-{main.cls}" if objects else f"e-role-{main.cls}"
         title = escape("\n".join(describe(e) for e in covering))
         out.append(f'<mark class="{css}" title="{title}">{piece}</mark>')
     return "".join(out)
@@ -63,10 +72,11 @@ def _unique(edits: list[Edit]) -> list[Edit]:
 
 def caption_item(n: int, e: Explanation, color: str) -> str:
     """One ``<li>`` of the caption list; ``id="c{n}"`` is the anchor frequent edits link to."""
-    classes = " ".join(sorted({x.cls for x in e.edits}))
+    classes = " ".join(sorted({x.cls for x in e.edits if x.status in ("hallucinated", "suggestion")}))
+    unverified = [x for x in e.edits if x.status == "unverified"]
     missing = [str(x.target) for x in e.edits if x.level == "object" and x.cls == "I"]
     o, r = e.objects, e.roles
-    stats = f"HalRate {o.hal_rate:.2f} · Granularity {o.granularity:.2f}"
+    stats = f"score {e.score:.2f} · HalRate {o.hal_rate:.2f} · Granularity {o.granularity:.2f}"
     if r.judged and r.n_roles:
         stats += f" · role HalRate {r.hal_rate:.2f}"
     parts = [
@@ -80,6 +90,9 @@ def caption_item(n: int, e: Explanation, color: str) -> str:
         parts.append(f'<p class="cf">&#8594; {escape(e.counterfactual)}</p>')
     if missing:
         parts.append(f'<p class="miss">not mentioned: {escape(", ".join(missing))}</p>')
+    if unverified:
+        words = dict.fromkeys(e.caption[a:b] for x in unverified for a, b in x.spans)
+        parts.append(f'<p class="miss">unverified (the image side is silent): {escape(", ".join(words))}</p>')
     parts.append("</li>")
     return "".join(parts)
 

@@ -93,6 +93,7 @@ def _linguistic_html(ling: LinguisticReport) -> str:
 def render_page(d: PageData) -> str:
     """The whole page as one string."""
     legend = "".join(f'<span class="k-{k}"><b>{k}</b> {v}</span>' for k, v in CLASS_NAMES.items())
+    legend += '<span><mark class="e-unverified">dotted</mark> unverified: the image side is silent</span>'
     tables = "".join(f"<h3>{escape(t.title)}</h3>{table_html(t)}<p class='note'>{escape(t.note)}</p>"
                      for t in d.tables)
     figures = "".join(d.figures[g] for g in GROUPS if g in d.figures)
