@@ -76,9 +76,10 @@ class Explainer:
             caption_graph, image_graph = disambiguate(caption_graph, image_graph)
         # Object labels alone say nothing about relations: then roles are not judged at all.
         judge_roles = bool(image_graph.relations)
-        sub, dele, ins = self.costs.node_costs(caption_graph, image_graph)
+        anchors = self.costs.anchors(caption_graph, image_graph)
+        sub, dele, ins = self.costs.node_costs(caption_graph, image_graph, anchors)
         m = match(sub, dele, ins, edges(caption_graph) if judge_roles else [], edges(image_graph),
-                  self.costs.relation, anchors=self.costs.anchors(caption_graph, image_graph))
+                  self.costs.relation, anchors=anchors)
         obj_edits, classes = object_edits(caption_graph, image_graph, m, sub, dele)
         if image_graph.kind == "references":
             obj_edits, classes, m = settle_by_support(caption_graph, image_graph, obj_edits, classes, m)

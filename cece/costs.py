@@ -39,8 +39,10 @@ class CostModel:
     insert_object: float = 0.0
     unknown_delete: float = 1.0
 
-    def node_costs(self, caption: SceneGraph, image: SceneGraph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(sub, dele, ins)``: substitution matrix (caption x image), deletion and insertion vectors."""
+    def node_costs(self, caption: SceneGraph, image: SceneGraph,
+                   anchors: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(sub, dele, ins)``: substitution matrix (caption x image), deletion and insertion
+        vectors; ``anchors`` (default: :meth:`anchors`) are the pairs that cost nothing."""
         sub = distance_matrix([c.synset for c in caption.concepts], [c.synset for c in image.concepts])
         # "a fork or a knife" is faithful if either is there, and an image thing answers to all
         # its names ("boy", "kid"): take the closest of the synsets each side may stand for.
@@ -51,7 +53,7 @@ class CostModel:
                 for j, g in enumerate(image.concepts):
                     if extra_c[i] or extra_g[j]:
                         sub[i, j] = distance_matrix(synsets_of(c), synsets_of(g)).min(initial=sub[i, j])
-        sub[self.anchors(caption, image)] = 0.0
+        sub[self.anchors(caption, image) if anchors is None else anchors] = 0.0
         dele = np.array([float(root_distance(c.synset)) if c.synset else self.unknown_delete
                          for c in caption.concepts])
         ins = np.full(len(image.concepts), self.insert_object)
@@ -60,11 +62,8 @@ class CostModel:
     def anchors(self, caption: SceneGraph, image: SceneGraph) -> np.ndarray:
         """Pairs of identical or synonymous concepts (:func:`cece.evidence.same_thing`), which the
         graph edit distance matches before anything else."""
-        out = np.zeros((len(caption.concepts), len(image.concepts)), dtype=bool)
-        for i, c in enumerate(caption.concepts):
-            for j, g in enumerate(image.concepts):
-                out[i, j] = same_thing(c, g)
-        return out
+        return np.array([[same_thing(c, g) for g in image.concepts] for c in caption.concepts],
+                        dtype=bool).reshape(len(caption.concepts), len(image.concepts))
 
 
 __all__ = ["PREPOSITIONS", "CostModel", "edges", "relation_key"]

@@ -17,6 +17,7 @@ words an edit rests on.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -29,18 +30,25 @@ from parsers import Concept, SceneGraph
 
 def synsets_of(c: Concept) -> list[str]:
     """The synsets a concept may stand for: its own, its alternatives' and its aliases'."""
+    if not c.alternatives and not c.aliases:
+        return [c.synset] if c.synset else []
     out = [c.synset] if c.synset else []
     out += [s for a in (*c.alternatives, *c.aliases) if (s := noun_synset(a)) and s not in out]
     return out
 
 
-def word_forms(c: Concept) -> set[str]:
+def word_forms(c: Concept) -> frozenset[str]:
     """The concept's names, and for a plural one the singular forms of its lemma: the parser
     keeps "buns" when WordNet reads it as a thing of its own, but a caption's "bun" is the same."""
-    names = set(c.names())
-    if c.plural:
-        names.update(morphy_forms(c.lemma.lower(), "n"))
-    return names
+    return _word_forms(c.lemma, tuple(c.alternatives), tuple(c.aliases), c.plural)
+
+
+@lru_cache(maxsize=1 << 16)
+def _word_forms(lemma: str, alternatives: tuple[str, ...], aliases: tuple[str, ...], plural: bool) -> frozenset[str]:
+    names = {x.lower() for x in (lemma, *alternatives, *aliases)}
+    if plural:
+        names.update(morphy_forms(lemma.lower(), "n"))
+    return frozenset(names)
 
 
 def same_thing(c: Concept, g: Concept) -> bool:

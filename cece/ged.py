@@ -126,8 +126,12 @@ def assignment_matrix(sub: np.ndarray, dele: np.ndarray, ins: np.ndarray) -> np.
 
 def _match_edges(pa: list[str], pb: list[str], edge_costs: EdgeCosts) -> float:
     """Cost of turning the predicates on one node pair of A into those on the mapped pair of B."""
-    ca, cb = Counter(pa), Counter(pb)
-    same = sum((ca & cb).values())
+    if not pb:
+        same = 0
+    elif len(pa) == 1 and len(pb) == 1:  # the common case, without building Counters
+        same = int(pa[0] == pb[0])
+    else:
+        same = sum((Counter(pa) & Counter(pb)).values())
     left_a, left_b = len(pa) - same, len(pb) - same
     paired = min(left_a, left_b)
     s = min(edge_costs.substitute, edge_costs.delete + edge_costs.insert)
@@ -150,11 +154,16 @@ def induced_cost(mapping: Sequence[int], sub: np.ndarray, dele: np.ndarray, ins:
     predicates between one pair are matched as multisets. Every other A edge is deleted and every
     B edge not reached is inserted.
     """
+    return _induced(mapping, sub, dele, ins, _by_pair(edges_a), _by_pair(edges_b), edge_costs)
+
+
+def _induced(mapping: Sequence[int], sub: np.ndarray, dele: np.ndarray, ins: np.ndarray,
+             pairs_a: dict[tuple[int, int], list[str]], pairs_b: dict[tuple[int, int], list[str]],
+             edge_costs: EdgeCosts) -> tuple[float, float]:
     m = sub.shape[1]
     mapped = {j for j in mapping if j >= 0}
     node = sum(sub[i, j] if j >= 0 else dele[i] for i, j in enumerate(mapping))
     node += sum(ins[j] for j in range(m) if j not in mapped)
-    pairs_a, pairs_b = _by_pair(edges_a), _by_pair(edges_b)
     edge = 0.0
     reached: set[tuple[int, int]] = set()
     for (u, v), preds in pairs_a.items():
@@ -192,7 +201,8 @@ def _refine(mapping: list[int], sub, dele, ins, edges_a, edges_b, edge_costs,
     better swap avoids -- identical graphs whose assignment swapped two pairs of twins.)"""
     m = sub.shape[1]
     keep = _anchored(mapping, anchors)
-    best = sum(induced_cost(mapping, sub, dele, ins, edges_a, edges_b, edge_costs))
+    pairs_a, pairs_b = _by_pair(edges_a), _by_pair(edges_b)
+    best = sum(_induced(mapping, sub, dele, ins, pairs_a, pairs_b, edge_costs))
     while best > 0:
         free = [j for j in range(m) if j not in set(mapping)] + [-1]
         step, step_cost = None, best - 1e-9
@@ -206,7 +216,7 @@ def _refine(mapping: list[int], sub, dele, ins, edges_a, edges_b, edge_costs,
                     trial[i] = k
                 if trial == mapping or _anchored(trial, anchors) < keep:
                     continue
-                cost = sum(induced_cost(trial, sub, dele, ins, edges_a, edges_b, edge_costs))
+                cost = sum(_induced(trial, sub, dele, ins, pairs_a, pairs_b, edge_costs))
                 if cost < step_cost:
                     step, step_cost = trial, cost
         if step is None:

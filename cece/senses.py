@@ -69,8 +69,8 @@ def disambiguate(caption: SceneGraph, image: SceneGraph, max_senses: int = 8,
     candidates = []
     for i, cs in enumerate(cap_senses):
         for j, gs in enumerate(img_senses):
-            if not cs or not gs:
-                continue
+            if not cs or not gs or (i in settled_c and j in settled_g):
+                continue  # both keep their first senses whatever this pair could say
             block = d[rows[i]:rows[i + 1], cols[j]:cols[j + 1]]
             a, b = np.unravel_index(np.argmin(block + 1e-3 * np.add.outer(np.arange(len(cs)), np.arange(len(gs)))),
                                     block.shape)
@@ -79,6 +79,8 @@ def disambiguate(caption: SceneGraph, image: SceneGraph, max_senses: int = 8,
     # Two words that share a synset mean that synset, even in a reading too rare to try above.
     for i, c in enumerate(caption.concepts):
         for j, g in enumerate(image.concepts):
+            if i in settled_c and j in settled_g:
+                continue
             shared = _shared_sense(c, g, 4 * max_senses)
             if shared:
                 candidates.append((0.0, 0, i, j, shared, shared))

@@ -264,6 +264,10 @@ def _inverted(uids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return a[order], o[order], d[order]
 
 
+#: Up to this many pairs, :func:`distance_matrix` reads the pair cache instead of vectorising.
+_SMALL = 400
+
+
 def distance_matrix(a: Sequence[str | None], b: Sequence[str | None]) -> np.ndarray:
     """All pairwise :func:`path_distance` values, float64, shape ``(len(a), len(b))``; ``inf``
     where undefined (noun vs verb) or either side is None.
@@ -276,6 +280,12 @@ def distance_matrix(a: Sequence[str | None], b: Sequence[str | None]) -> np.ndar
     >>> distance_matrix(["dog.n.01", None], ["cat.n.01", "dog.n.01"]).tolist()
     [[4.0, 0.0], [inf, inf]]
     """
+    if len(a) * len(b) <= _SMALL:
+        # Captions are small and their words recur: cached pairs beat the vectorised set-up.
+        ids_a = [None if n is None else _id(n) for n in a]
+        ids_b = [None if n is None else _id(n) for n in b]
+        return np.array([[np.inf if i is None or j is None or (d := _path_distance_ids(min(i, j), max(i, j))) is None
+                          else float(d) for j in ids_b] for i in ids_a], dtype=np.float64).reshape(len(a), len(b))
     ua, inv_a = _unique_ids(a)
     ub, inv_b = _unique_ids(b)
     m = np.full((len(ua), len(ub)), np.inf)
