@@ -118,8 +118,10 @@ def _existing_name(text: str, pos: str) -> str | None:
 
 
 def _tokens(phrase: str) -> list[str]:
+    """The words of a phrase, stripped of punctuation; a token without a letter or digit ("-",
+    "--", "·") is no word at all, so a bare hyphen ("a - sign") never reaches a lookup."""
     tokens = [t.strip(_STRIP) for t in phrase.lower().replace("_", " ").split()]
-    return [t for t in tokens if t]
+    return [t for t in tokens if any(ch.isalnum() for ch in t)]
 
 
 def _head_lemma(word: str) -> str | None:
@@ -218,7 +220,8 @@ def _phrase_lemma(text: str) -> str | None:
         return None
     lemma = _noun_lemma(tokens)
     if lemma is None and "-" in tokens[-1]:  # "ice-cream cone" style spellings WordNet splits
-        lemma = _noun_lemma(tokens[:-1] + [t for t in tokens[-1].split("-") if t])
+        parts = [t for t in tokens[-1].split("-") if any(ch.isalnum() for ch in t)]
+        lemma = _noun_lemma(tokens[:-1] + parts) if parts else None
     return lemma
 
 

@@ -15,6 +15,8 @@ and relation gets a WordNet synset and exact char spans into the caption.
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any, Iterable, Iterator
 
 import knowledge
@@ -84,14 +86,15 @@ class CaptionParser:
     # -- public API --------------------------------------------------------------------------
     def parse(self, text: str) -> SceneGraph:
         """One caption -> SceneGraph (char spans index ``text``)."""
-        _check(text)
-        return self.parse_doc(self.nlp(text)) if text.strip() else SceneGraph(text=text)
+        return next(self.parse_many([text]))
 
     def parse_many(self, texts: Iterable[str], batch_size: int | None = None) -> Iterator[SceneGraph]:
         """Stream of SceneGraphs, one per caption, in order; spaCy parses ``batch_size`` at a time."""
         size = batch_size or self.batch_size
-        for doc in self.nlp.pipe(map(_check, texts), batch_size=size):
-            yield self.parse_doc(doc)
+        pairs = ((_encodable(_check(t)), t) for t in texts)
+        for doc, text in self.nlp.pipe(pairs, batch_size=size, as_tuples=True):
+            graph = self.parse_doc(doc)
+            yield graph if doc.text == text else replace(graph, text=text)
 
     def parse_doc(self, doc: Any) -> SceneGraph:
         """A SceneGraph from a Doc this parser's pipeline produced."""
@@ -227,3 +230,12 @@ def _check(text: Any) -> str:
     if not isinstance(text, str):
         raise TypeError(f"a caption must be a str, got {type(text).__name__}")
     return text
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _encodable(text: str) -> str:
+    """``text`` with lone surrogates (which spaCy cannot encode) as U+FFFD, one char for one, so
+    spans still index the original text."""
+    return _SURROGATE.sub("\ufffd", text)
