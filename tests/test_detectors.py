@@ -92,6 +92,25 @@ def test_halcece_foil_outscores_its_baseline_and_points_at_the_foil(halcece):
     assert top(d["rifle-foil"]).text == "cello" and top(d["rifle-foil"]).label in ("object-R", "object-D")
 
 
+def test_halcece_detector_and_explain_agree(halcece, tmp_path):
+    from click.testing import CliRunner
+
+    from cece import explain
+    from cece.cli import main
+
+    usable = [s for s in SAMPLES.values() if s.get("annotation") or s.get("references")]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(s) + "\n" for s in usable))
+    CliRunner().invoke(main, ["explain", str(src), "-q", "-o", str(tmp_path / "e.jsonl")])
+    cli = {r["id"]: r for r in map(json.loads, (tmp_path / "e.jsonl").read_text().splitlines())}
+    detections = {d.id: d for d in halcece.detect_batch(usable)}
+    for s in usable:
+        e = explain(s["caption"], s.get("annotation"), s.get("references"))
+        d = detections[s["id"]]
+        assert (d.score, d.hallucinated) == (e.score, e.hallucinated) == (cli[s["id"]]["score"],
+                                                                         cli[s["id"]]["hallucinated"]), s["id"]
+
+
 def test_halcece_hedged_object_weighs_less(halcece):
     d = by_id(halcece, "rifle-foil", "rifle-hedged")
     hedged = [s for s in d["rifle-hedged"].spans if s.text == "cello"]
