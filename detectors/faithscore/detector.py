@@ -1,6 +1,7 @@
 """The FaithScore detector: sub-sentences, atomic facts, verification, scores.
 
-Options (:class:`FaithScoreConfig`): ``labeler`` ``"rules"`` (default) or ``"llm"``;
+Options (:class:`FaithScoreConfig`): ``labeler`` ``"rules"`` (default: the offline recogniser,
+:func:`detectors.faithscore.recognise`) or ``"llm"``;
 ``decomposer`` ``"graph"`` (default, from the caption's scene graph) or ``"llm"``; ``verifier``
 ``"auto"`` (the annotation/reference graph when the sample has one, else the VLM), ``"graph"`` or
 ``"vlm"``; ``backend`` for the model steps (see :func:`detectors.backends.resolve_backend`).

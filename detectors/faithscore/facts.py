@@ -2,8 +2,8 @@
 analytical by rules, and atomic facts read off the caption's scene graph.
 
 Sub-sentences are sentences cut further at ``;`` and at commas that open a new clause ("...,
-which", "..., suggesting"). A sub-sentence is *analytical* when it hedges, infers or evaluates
-("may", "suggests", "a sense of", "atmosphere", "typical"...), else *descriptive*; only
+which", "..., suggesting"). A sub-sentence is *analytical* when it frames, hedges, infers,
+interprets, gives a purpose or evaluates (:mod:`.recogniser`), else *descriptive*; only
 descriptive ones yield facts. Facts (FaithScore's five kinds) from the graph: every concept ->
 an ``entity`` fact ("There is a dog."), its attributes -> ``colour``, ``count`` and ``attribute``
 facts, every relation -> a ``relation`` fact. Each fact carries its char span in the caption.
@@ -22,6 +22,7 @@ from typing import Any
 
 from cece.costs import PREPOSITIONS
 from detectors.backends.parsing import split_sentences
+from detectors.faithscore.recogniser import recognise
 from parsers import Concept, Relation, SceneGraph
 from parsers.attributes import count_value
 
@@ -35,14 +36,6 @@ _CLAUSE = (r"which|who|whose|where|while|whereas|as|although|though|because|sinc
 # ", and" / ", but" start a new clause when a new subject follows ("..., and a cat sleeps").
 _OPENERS = r"a|an|the|there|it|its|they|their|this|these|those|some|several|two|three|four|one"
 _CUT = re.compile(rf";\s*|,\s+(?=(?:{_CLAUSE})\b|(?:and|but)\s+(?:{_OPENERS})\b)", re.I)
-_ANALYTICAL = re.compile(
-    r"\b(?:may|might|could|would|should|must|possibly|perhaps|probably|likely|presumably|apparently|"
-    r"seemingly|suggest\w*|indicat\w*|impl(?:y|ies|ying|ied)|hint\w*|evok\w*|convey\w*|reflect\w*|"
-    r"symboli[sz]\w*|emphasi[sz]\w*|atmosphere|ambien[cs]e|mood|vibe|sense of|feel(?:s|ing)? of|"
-    r"overall|typical(?:ly)?|usual(?:ly)?|commonly|often|perfect for|ideal for|important|essential|"
-    r"in order to)\b", re.I)
-
-
 @dataclass
 class SubSentence:
     start: int
@@ -75,13 +68,8 @@ class Fact:
                 "sub_sentence": self.sub, "verdict": self.verdict, "evidence": self.evidence}
 
 
-def rule_label(text: str) -> str:
-    """``"analytical"`` when the text hedges, infers or evaluates, else ``"descriptive"``."""
-    return "analytical" if _ANALYTICAL.search(text) else "descriptive"
-
-
 def split_sub_sentences(caption: str) -> list[SubSentence]:
-    """The caption's sub-sentences with spans, labelled by :func:`rule_label`."""
+    """The caption's sub-sentences with spans, labelled by :func:`recognise`."""
     out = []
     for a, b in split_sentences(caption):
         start = a
@@ -91,8 +79,10 @@ def split_sub_sentences(caption: str) -> list[SubSentence]:
             if any(ch.isalnum() for ch in piece):
                 lead = len(piece) - len(piece.lstrip())
                 s, e = start + lead, start + len(piece.rstrip())
-                out.append(SubSentence(s, e, caption[s:e], rule_label(caption[s:e])))
+                out.append(SubSentence(s, e, caption[s:e]))
             start = cut_end
+    for sub, label in zip(out, recognise([sub.text for sub in out])):
+        sub.label = "descriptive" if label else "analytical"
     return out
 
 
