@@ -26,6 +26,7 @@ from benchmarks.loaders.alignbench import AlignBenchGold
 from benchmarks.loaders.common import CaptionGold
 from benchmarks.loaders.detailverify import DVBGold, to_tagged
 from benchmarks.metrics import auroc, average_precision
+from cece.metrics import chair_i, chair_s
 from detectors.base import Detection
 
 Detections = Mapping[str, Detection]
@@ -111,7 +112,7 @@ def _caption_block(ids: list[str], gold: Mapping[str, CaptionGold], dets: Detect
 
 def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, threshold: float = 0.5) -> Evaluation:
     """HAT and nocaps-FOIL: AP, AUROC, LA, word P/R/F1, span P and gold-word R (of the marked
-    spans), and -- when the detector gives verdicts (``hallucinated`` on any of its detections) --
+    spans), CHAIRs and CHAIRi for a detector that lists COCO mentions (``chair``), and -- when the detector gives verdicts (``hallucinated`` on any of its detections) --
     verdict P/R, flagged clean (false positive rate) and balanced accuracy, else None there; the
     same by group and pair accuracy when the gold has groups (FOIL domains) and pairs."""
     ids = list(gold)
@@ -121,6 +122,7 @@ def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, thresho
                                      *SPAN_COLUMNS, *VERDICT_COLUMNS)}
     details: dict[str, Any] = {"n": block["n"], "hallucinated": block["hallucinated"], "errors": _errors(ids, dets),
                                "verdicts": n_verdicts}
+    summary.update(_chair(ids, dets))
     pairs: dict[str, dict[int, str]] = {}
     for i in ids:
         if gold[i].pair is not None:
@@ -139,6 +141,16 @@ def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, thresho
             summary[f"AUROC {dom}"] = row["AUROC"]
         details["by_domain"] = by_domain
     return Evaluation(summary, details, ([gold[i].label for i in ids], [_score(dets.get(i)) for i in ids]))
+
+
+def _chair(ids: list[str], dets: Detections) -> dict[str, float]:
+    """CHAIRs and CHAIRi over the detections that list their COCO ``mentions`` (the ``chair``
+    detector); nothing for detectors that do not."""
+    found = [d.details for i in ids if (d := _ok(dets.get(i))) is not None and "mentions" in d.details]
+    if not found:
+        return {}
+    return {"CHAIRs": chair_s(bool(x["hallucinated_objects"]) for x in found),
+            "CHAIRi": chair_i([len(x["hallucinated_objects"]) for x in found], [len(x["mentions"]) for x in found])}
 
 
 def sentence_score(d: Detection | None, start: int, end: int) -> float:

@@ -134,3 +134,26 @@ def aggregate_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
         vals = [r[k] for r in rows if r.get(k) is not None]
         out[k] = sum(vals) / len(vals) if vals else None
     return out
+
+
+def chair_s(hallucinated: Iterable[bool]) -> float:
+    """CHAIRs (Rohrbach et al., 2018): the share of captions that mention at least one COCO
+    object the image does not have, ``CHAIRs = |{captions with a hallucinated object}| /
+    |captions|``; 0 without captions.
+
+    >>> chair_s([True, False, False, True])
+    0.5
+    """
+    flags = [bool(h) for h in hallucinated]
+    return sum(flags) / len(flags) if flags else 0.0
+
+
+def chair_i(n_hallucinated: Iterable[int], n_mentions: Iterable[int]) -> float:
+    """CHAIRi: the share of COCO object mentions that are hallucinated, pooled over captions,
+    ``CHAIRi = sum_c |hallucinated mentions of c| / sum_c |mentions of c|``; 0 without mentions.
+
+    >>> chair_i([1, 0, 2], [2, 1, 3])
+    0.5
+    """
+    hal, total = sum(n_hallucinated), sum(n_mentions)
+    return hal / total if total else 0.0

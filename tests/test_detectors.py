@@ -322,7 +322,8 @@ def test_cece_detect_rejects_unknown_detectors_and_options(tmp_path):
 # -- the examples in the docstrings ------------------------------------------------------------
 @pytest.mark.parametrize("module", [
     "detectors.text", "detectors.runner", "detectors.lexical", "detectors.aloha", "detectors.aloha_objects",
-    "detectors.halcece", "benchmarks.metrics", "cece.senses",
+    "detectors.halcece", "benchmarks.metrics", "cece.senses", "detectors.chair", "detectors.faithscore.recogniser",
+    "parsers.coco_objects", "parsers.mentions", "cece.metrics", "cece.report.tables", "cece.edits",
 ])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module))

@@ -8,18 +8,20 @@ per-caption ``hal`` counts.
 >>> from cece.metrics import ObjectMetrics
 >>> m = ModelMetrics.of("m", [ObjectMetrics(n_objects=2, hal=1, hal_rate=0.5).to_dict()], [])
 >>> to_markdown(objects_table([m])).splitlines()[2]
-'| m | 1 | 2.00 | 0.00 | 0.500 (1) | 1.000 | 0.000 (0.00) |'
+'| m | 1 | 2.00 | 0.00 | 0.500 (1) | 1.000 | 0.000 (0.00) | - | - |'
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable
 
 from cece.explanation import Explanation
-from cece.metrics import aggregate_metrics
+from cece.metrics import aggregate_metrics, chair_i, chair_s
+from parsers import SceneGraph
+from parsers.coco_objects import chair_counts, coco_categories
 
 
 @dataclass
@@ -31,6 +33,7 @@ class ModelMetrics:
     objects: dict[str, Any]
     roles: dict[str, Any]  # over judged captions only; its n_captions says how many
     hal_total: int
+    chair: dict[str, float] = field(default_factory=dict)  # CHAIRs, CHAIRi over the model's captions
 
     @classmethod
     def of(cls, model: str, objects: list[dict[str, Any]], roles: list[dict[str, Any]]) -> "ModelMetrics":
@@ -43,14 +46,27 @@ def model_metrics(explanations: Iterable[Explanation]) -> list[ModelMetrics]:
     """Per-model metrics, models in order of first appearance."""
     objects: dict[str, list[dict[str, Any]]] = {}
     roles: dict[str, list[dict[str, Any]]] = {}
+    chair: dict[str, list[tuple[int, int]]] = {}
     for e in explanations:
         model = str(e.model)
         objects.setdefault(model, []).append(e.objects.to_dict())
+        chair.setdefault(model, []).append(chair_counts(e.caption, image_categories(e.image_graph)))
         bucket = roles.setdefault(model, [])
         # Labels-only images cannot judge roles: counting them as "no role hallucination" would flatter.
         if e.roles.judged:
             bucket.append(e.roles.to_dict())
-    return [ModelMetrics.of(m, objects[m], roles[m]) for m in objects]
+    out = [ModelMetrics.of(m, objects[m], roles[m]) for m in objects]
+    for m in out:
+        hal, total = zip(*chair[m.model])
+        m.chair = {"CHAIRs": chair_s(h > 0 for h in hal), "CHAIRi": chair_i(hal, total)}
+    return out
+
+
+def image_categories(image: SceneGraph) -> set[str]:
+    """The COCO categories of an image side: named in its references, or by its objects."""
+    if image.kind == "references":
+        return coco_categories(image.text.splitlines())
+    return coco_categories(name for c in image.concepts for name in (c.text, *c.names()))
 
 
 @dataclass
@@ -102,6 +118,8 @@ OBJECT_COLUMNS = [
             "hal_total": lambda m: m.hal_total}),
     _plain("Granularity", "objects", "granularity"),
     _rate_with_count("objects", "u_rate", "u"),
+    Column("CHAIRs", lambda m: _num(m.chair.get("CHAIRs")), {"chair_s": lambda m: m.chair.get("CHAIRs")}),
+    Column("CHAIRi", lambda m: _num(m.chair.get("CHAIRi")), {"chair_i": lambda m: m.chair.get("CHAIRi")}),
 ]
 
 OBJECT_EDIT_COLUMNS = [
@@ -133,7 +151,9 @@ def build_table(name: str, title: str, columns: list[Column], models: list[Model
 def objects_table(models: list[ModelMetrics]) -> Table:
     return build_table("objects", "Objects", OBJECT_COLUMNS, models,
                        "Means per caption. HalRate = (D+R+O) / #objects, (#hal) = hallucinated objects in all; "
-                       "Granularity = 1 - missing / image objects; U = under-specialisation rate (mean count).")
+                       "Granularity = 1 - missing / image objects; U = under-specialisation rate (mean count); "
+                       "CHAIRs = share of captions naming a COCO object the image lacks, CHAIRi = share of "
+                       "COCO object mentions that are (Rohrbach et al., 2018).")
 
 
 def object_edits_table(models: list[ModelMetrics]) -> Table:

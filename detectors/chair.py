@@ -1,0 +1,64 @@
+"""CHAIR (Rohrbach et al., 2018) as a detector: COCO objects the caption mentions but the image
+does not have.
+
+The image's COCO categories come from the sample's annotation when it has one (its object labels,
+read with the same synonym table), else from its reference captions
+(:func:`parsers.coco_objects.coco_categories`). A caption mention is hallucinated when its
+category is not among them. Per sample: ``score`` = the caption's CHAIRi (hallucinated mentions /
+mentions, 0 without mentions), ``hallucinated`` = any mention is, a span (score 1, label
+``object``) on each hallucinated mention, and in ``details`` the ``mentions`` and
+``hallucinated_objects`` (lists of ``{word, category, span}``) and the image's ``categories``.
+The benchmark layer pools these into CHAIRs and CHAIRi (:func:`cece.metrics.chair_s`,
+:func:`cece.metrics.chair_i`).
+
+>>> d = CHAIRDetector().detect({"id": "a", "caption": "A dog and two cats on a sofa.",
+...                             "references": ["A puppy on a couch."]})
+>>> d.score, d.hallucinated, [s.text for s in d.spans]
+(0.333333, True, ['cats'])
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from detectors.base import Detection, Detector, Sample, SpanScore
+from detectors.text import sentence_scores
+from parsers import to_scene_graph
+from parsers.coco_objects import coco_categories, coco_mentions
+
+
+class CHAIRDetector(Detector):
+    """CHAIR against the sample's annotation (preferred) or reference captions."""
+
+    name: ClassVar[str] = "chair"
+
+    def missing(self, sample: Sample) -> str | None:
+        if not isinstance(sample.get("caption"), str):
+            return "sample has no 'caption' string"
+        if sample.get("annotation") is None and not sample.get("references"):
+            return "detector 'chair' needs 'annotation' or 'references', which this sample lacks"
+        return None
+
+    def detect(self, sample: Sample) -> Detection:
+        if (why := self.missing(sample)) is not None:
+            return Detection.failed(sample, self.name, why)
+        caption = sample["caption"]
+        image = _image_categories(sample)
+        mentions = coco_mentions(caption)
+        wrong = [m for m in mentions if m.category not in image]
+        spans = [SpanScore(a, b, caption[a:b], 1.0, "object") for a, b in (m.span for m in wrong)]
+        return Detection(
+            id=str(sample["id"]), detector=self.name,
+            score=round(len(wrong) / len(mentions), 6) if mentions else 0.0, spans=spans,
+            sentences=sentence_scores(caption, [(s.start, s.end, s.score) for s in spans]),
+            details={"mentions": [m.to_dict() for m in mentions],
+                     "hallucinated_objects": [m.to_dict() for m in wrong], "categories": sorted(image),
+                     "ground_truth": "annotation" if sample.get("annotation") is not None else "references"},
+            hallucinated=bool(wrong))
+
+
+def _image_categories(sample: Sample) -> set[str]:
+    if sample.get("annotation") is not None:
+        graph = to_scene_graph(annotation=sample["annotation"])
+        return coco_categories(name for c in graph.concepts for name in (c.text, *c.names()))
+    return coco_categories(sample["references"])
