@@ -55,7 +55,9 @@ _FUNCTION_WORDS = frozenset(
     "a an the this that these those some any each every its his her their my your our it he "
     "she they them i we you me us".split()
 )
-_SYNSET_NAME = re.compile(r"^(?P<lemma>.+)\.(?P<pos>[nvasr])\.(?P<num>\d+)$")
+# Sense numbers are ASCII digits (r"\d" would also take "٣"), read without int(): a 5000-digit
+# number would exceed Python's int-from-str limit.
+_SYNSET_NAME = re.compile(r"^(?P<lemma>.+)\.(?P<pos>[nvasr])\.(?P<num>[0-9]+)$")
 _STRIP = " \t\n\"'`.,;:!?()[]{}"
 
 
@@ -113,7 +115,7 @@ def _existing_name(text: str, pos: str) -> str | None:
     m = _SYNSET_NAME.match(text)
     if m is None or m["pos"] != pos:
         return None
-    name = f"{m['lemma']}.{pos}.{int(m['num']):02d}"
+    name = f"{m['lemma']}.{pos}.{m['num'].lstrip('0').zfill(2)}"
     return name if name in get_hierarchy().ids else None
 
 

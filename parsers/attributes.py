@@ -13,6 +13,7 @@ Genome's ``"attributes": ["wooden", "dark blue"]``), so the same word lands in t
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Iterable
 
 COLOURS = frozenset("""
@@ -97,10 +98,16 @@ def attribute_kind(value: str) -> str:
 
 
 def count_value(word: str) -> str | None:
-    """The canonical count for a count word or numeral, else ``None``."""
+    """The canonical count for a count word or numeral, else ``None``. Numerals in any script
+    come back as ASCII digits; a superscript ("²") is an exponent or footnote, not a count.
+
+    >>> count_value("007"), count_value("١٢"), count_value("²"), count_value("")
+    ('7', '12', None, None)
+    """
     w = word.strip().lower().replace(",", "")
-    if w.isdigit():
-        return str(int(w))
+    if w.isdecimal():  # not isdigit(): "²" is a digit that int() refuses
+        # digit by digit, not int(w): a numeral past 4300 digits exceeds int()'s limit
+        return "".join(str(unicodedata.decimal(ch)) for ch in w).lstrip("0") or "0"
     return COUNT_WORDS.get(w) or VAGUE_COUNTS.get(w)
 
 
