@@ -37,8 +37,12 @@ class AnnotationError(ValueError):
 def concept_from_name(name: str, synset: str | None = None, attributes: list[str] | None = None,
                       source_id: Any = None) -> Concept:
     """A concept for an annotated name; ``synset`` as given by the annotation, else WordNet's
-    first sense for the name. A synset name as the label ("dog.n.01") is read as that synset."""
+    first sense for the name. A synset name as the label ("dog.n.01") is read as that synset.
+    A given synset this WordNet lacks ("-", a typo, another version's name) is no synset: the
+    name is looked up instead, as if none were given."""
     text = " ".join(name.split())
+    if synset is not None and synset not in knowledge.get_hierarchy().ids:
+        synset = None
     if synset is None:
         synset = knowledge.noun_synset(text) if text else None
     if text.count(".") == 2 and synset == text.lower():  # "dog.n.01" -> lemma "dog"
@@ -54,7 +58,8 @@ def concept_from_name(name: str, synset: str | None = None, attributes: list[str
 def relation(subject: int, predicate: str, obj: int, synsets: list[str] | None = None) -> Relation:
     """A relation with a canonical predicate; a verb synset given by the annotation wins."""
     text = " ".join(predicate.split()).lower()
-    verbs = [s for s in synsets or [] if isinstance(s, str) and ".v." in s]
+    known = knowledge.get_hierarchy().ids
+    verbs = [s for s in synsets or [] if isinstance(s, str) and ".v." in s and s in known]
     return Relation(subject=subject, predicate=text, object=obj,
                     canonical=knowledge.canonical_predicate(text),
                     verb_synset=verbs[0] if verbs else knowledge.predicate_verb_synset(text))
@@ -220,5 +225,5 @@ def load_json(path: str | os.PathLike, field: str = "annotation", base_dir: str 
         return json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise AnnotationError(field, f"no such annotation file: {str(path)!r}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: undecodable or invalid JSON, a NUL in the path
         raise AnnotationError(field, f"cannot read {str(path)!r} as JSON: {exc}") from None

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+import knowledge
 from parsers.annotation_formats import (AnnotationError, from_coco, from_labels, from_visual_genome,
                                         load_json)
 from parsers.references import from_references
@@ -92,4 +93,9 @@ def _graph_from_dict(value: dict, field: str) -> SceneGraph:
                 raise IndexError(f"relation {r.predicate!r} refers to a missing node")
     except (TypeError, KeyError, IndexError, ValueError) as exc:
         raise AnnotationError(field, f"not a valid SceneGraph dict: {exc}") from None
+    known = knowledge.get_hierarchy().ids
+    for i, c in enumerate(graph.concepts):  # every cost is a WordNet distance from these names
+        if c.synset is not None and c.synset not in known:
+            raise AnnotationError(f"{field}.concepts[{i}].synset",
+                                  f"{c.synset!r} is not a synset of this WordNet (give null for none)")
     return graph
