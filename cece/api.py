@@ -14,7 +14,7 @@ from typing import Any, Iterable, Iterator
 
 from cece.attributes import attribute_edits
 from cece.costs import CostModel, edges
-from cece.counterfactual import counterfactual
+from cece.rewrite import Counterfactual, rewrite
 from cece.edits import object_edits, role_edits
 from cece.explanation import Explanation
 from cece.ged import match
@@ -24,6 +24,10 @@ from cece.records import RecordError, check_record
 from cece.senses import disambiguate
 from knowledge import num_ancestors
 from parsers import AnnotationError, CaptionParser, SceneGraph, to_scene_graph
+
+
+#: How many times a counterfactual that is not yet faithful is rewritten again.
+REWRITE_ROUNDS = 3
 
 
 class Explainer:
@@ -70,8 +74,9 @@ class Explainer:
                                    id=id, model=model)
 
     def explain_graphs(self, caption_graph: SceneGraph, image_graph: SceneGraph, *,
-                       id: str | None = None, model: str | None = None) -> Explanation:
-        """Explain an already parsed caption graph against an image graph."""
+                       id: str | None = None, model: str | None = None, rewrite_caption: bool = True) -> Explanation:
+        """Explain an already parsed caption graph against an image graph. ``rewrite_caption``
+        writes the counterfactual and checks it is a fixed point (one more explanation)."""
         if self.senses == "context":
             caption_graph, image_graph = disambiguate(caption_graph, image_graph)
         # Object labels alone say nothing about relations: then roles are not judged at all.
@@ -99,16 +104,57 @@ class Explainer:
             warnings.append("no objects found in the caption")
         ancestors = [num_ancestors(caption_graph.concepts[i].synset) for i in judged
                      if caption_graph.concepts[i].synset]
+        hallucinated = any(e.hallucinated for e in edits)
+        cf, fixed = Counterfactual(caption_graph.text), None
+        if hallucinated and rewrite_caption:
+            cf, fixed = self._faithful(caption_graph, image_graph, edits)
         return Explanation(
             caption=caption_graph.text, caption_graph=caption_graph, image_graph=image_graph,
             edits=edits,
             objects=object_metrics(obj_edits, len(judged), len(image_graph.concepts), ancestors),
             roles=role_metrics(rel_edits, len(caption_graph.relations), len(image_graph.relations), judge_roles),
-            counterfactual=counterfactual(caption_graph, image_graph, edits),
+            counterfactual=cf.text, counterfactual_note=cf.note, fixed_point=fixed,
             cost=m.cost, id=id, model=model, warnings=warnings, score=score,
-            hallucinated=any(e.hallucinated for e in edits), threshold=self.threshold,
+            hallucinated=hallucinated, threshold=self.threshold,
             mode="references" if image_graph.kind == "references" else "annotation",
         )
+
+    def _rewrite(self, caption: SceneGraph, image: SceneGraph, edits: list, chosen=None) -> Counterfactual:
+        try:
+            return rewrite(caption, image, edits, self.parser.doc(caption.text), chosen)
+        except (IndexError, KeyError, ValueError) as exc:  # a rewrite we cannot make is no reason to fail
+            return Counterfactual(None, f"no rewrite: {type(exc).__name__}: {exc}")
+
+    def _faithful(self, caption: SceneGraph, image: SceneGraph, edits: list) -> tuple[Counterfactual, bool | None]:
+        """The counterfactual and whether it is a fixed point. A rewrite can bring a doubt over
+        the threshold that the original words kept under it (references weigh an unsupported word
+        by what else the caption names), so a rewrite that is not yet faithful is rewritten
+        again, up to ``REWRITE_ROUNDS`` times; the last explanation decides ``fixed_point``."""
+        cf = first = self._rewrite(caption, image, edits)
+        for _ in range(REWRITE_ROUNDS):
+            if cf.text is None or cf.text == caption.text:
+                break
+            again = self.explain_graphs(self.parser.parse(cf.text), image, rewrite_caption=False)
+            if not again.hallucinated:
+                return Counterfactual(cf.text, None, first.changes if cf is first else []), True
+            # later rounds only put right what is said wrongly; they never delete what the first
+            # round left standing (a faithful noun that merely lost its stand-in stays)
+            fixes = [k for k, x in enumerate(again.edits) if x.hallucinated and x.op == "replace"]
+            nxt = self._rewrite(again.caption_graph, again.image_graph, again.edits, fixes)
+            if nxt.text is None or nxt.text == cf.text:
+                break
+            cf = nxt
+        if cf.text in (None, caption.text):
+            return cf, None
+        return Counterfactual(cf.text, None, first.changes if cf is first else []), False
+
+    def counterfactual(self, caption: str, annotation: Any = None, references: list[str] | None = None,
+                       edits: list[int] | None = None) -> Counterfactual:
+        """The caption made faithful: all its hallucinated edits applied, or only the edit
+        indices ``edits`` (of ``explain(...).edits``), with the chars each edit changed."""
+        graph, image = self.parser.parse(caption), self.image_graph(annotation, references)
+        e = self.explain_graphs(graph, image, rewrite_caption=False)
+        return self._rewrite(e.caption_graph, e.image_graph, e.edits, edits)
 
     def explain_many(self, records: Iterable[dict[str, Any]]) -> Iterator[Explanation | RecordError]:
         """Explain a stream of records ``{"id", "model", "caption", "annotation" | "references"}``.
@@ -152,3 +198,15 @@ def explain(caption: str, annotation: Any = None, references: list[str] | None =
     Keyword arguments ``id`` and ``model`` are carried into the result.
     """
     return default_explainer().explain(caption, annotation, references, **kwargs)
+
+
+def counterfactual(caption: str, annotation: Any = None, references: list[str] | None = None,
+                   edits: list[int] | None = None) -> Counterfactual:
+    """The caption made faithful to an annotation or reference captions (see
+    :meth:`Explainer.counterfactual`): ``.text``, ``.note`` and ``.changed_by()``.
+
+    >>> cf = counterfactual("A red cat on a sofa.", annotation=["dog", "sofa"])   # doctest: +SKIP
+    >>> cf.text, cf.changed_by()                                                  # doctest: +SKIP
+    ('A red dog on a sofa.', {0: [(6, 9, 'dog')]})
+    """
+    return default_explainer().counterfactual(caption, annotation, references, edits)

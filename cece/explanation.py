@@ -24,7 +24,10 @@ class Explanation:
     noisy-OR of its edits' confidences, :mod:`cece.judge`); ``hallucinated`` is whether any edit
     is a hallucination (confidence >= ``threshold``). ``mode`` is ``"annotation"`` or
     ``"references"``: what the image side is. ``warnings`` says what could not be judged (e.g.
-    words WordNet does not know).
+    words WordNet does not know). ``counterfactual`` is the caption made faithful
+    (:mod:`cece.rewrite`), None when no grammatical rewrite exists (``counterfactual_note``
+    says why); ``fixed_point`` whether explaining it against the same image finds no hallucination
+    (None when nothing was rewritten).
     """
 
     caption: str
@@ -33,7 +36,7 @@ class Explanation:
     edits: list[Edit]
     objects: ObjectMetrics
     roles: RoleMetrics
-    counterfactual: str
+    counterfactual: str | None
     cost: float = 0.0
     id: str | None = None
     model: str | None = None
@@ -42,6 +45,8 @@ class Explanation:
     hallucinated: bool = False
     threshold: float = DEFAULT_THRESHOLD
     mode: str = "annotation"
+    counterfactual_note: str | None = None
+    fixed_point: bool | None = None
 
     def edits_of(self, level: str | None = None, cls: str | None = None, status: str | None = None) -> list[Edit]:
         """Edits filtered by level ("object", "relation", "attribute", "count"), class and/or
@@ -54,7 +59,8 @@ class Explanation:
             "id": self.id, "model": self.model, "caption": self.caption,
             "mode": self.mode, "score": self.score, "hallucinated": self.hallucinated,
             "threshold": self.threshold, "cost": round(self.cost, 6),
-            "counterfactual": self.counterfactual,
+            "counterfactual": self.counterfactual, "counterfactual_note": self.counterfactual_note,
+            "fixed_point": self.fixed_point,
             "edits": [e.to_dict() for e in self.edits],
             "metrics": {"objects": self.objects.to_dict(), "roles": self.roles.to_dict()},
             "caption_graph": self.caption_graph.to_dict(), "image_graph": self.image_graph.to_dict(),
@@ -72,4 +78,5 @@ class Explanation:
             id=d.get("id"), model=d.get("model"), warnings=list(d.get("warnings", [])),
             score=d.get("score", 0.0), hallucinated=d.get("hallucinated", False),
             threshold=d.get("threshold", DEFAULT_THRESHOLD), mode=d.get("mode", "annotation"),
+            counterfactual_note=d.get("counterfactual_note"), fixed_point=d.get("fixed_point"),
         )

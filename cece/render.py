@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
+
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
@@ -34,6 +36,42 @@ def marked_caption(e: Explanation) -> Text:
         pos = end
     text.append(e.caption[pos:])
     return text
+
+
+def counterfactual_diff(e: Explanation, plain: bool = False) -> Text:
+    """The counterfactual as a word diff against the caption: removed words struck through in
+    red, new words in bold green (``plain``, for output without colour: ``[-removed-]`` and
+    ``{+added+}``); the note when there is no grammatical rewrite."""
+    if e.counterfactual is None:
+        return Text(f"none ({e.counterfactual_note})", style="yellow")
+    out = Text()
+    for kind, words in word_diff(e.caption, e.counterfactual):
+        if plain and kind != "=":
+            words = f"[-{words}-]" if kind == "-" else f"{{+{words}+}}"
+        style = {"-": "strike red", "+": "bold green"}.get(kind, "")
+        out.append(words + " ", style=style)
+    if e.fixed_point is False:
+        out.append("(still hallucinated when explained again)", style="yellow")
+    return out
+
+
+def word_diff(old: str, new: str) -> list[tuple[str, str]]:
+    """``(kind, words)`` runs turning ``old`` into ``new``: ``=`` kept, ``-`` removed, ``+`` added.
+
+    >>> word_diff("A cat on a sofa.", "A dog on a sofa.")
+    [('=', 'A'), ('-', 'cat'), ('+', 'dog'), ('=', 'on a sofa.')]
+    """
+    a, b = old.split(), new.split()
+    out = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            out.append(("=", " ".join(a[i1:i2])))
+            continue
+        if i2 > i1:
+            out.append(("-", " ".join(a[i1:i2])))
+        if j2 > j1:
+            out.append(("+", " ".join(b[j1:j2])))
+    return out
 
 
 def _fmt(x) -> Text:
@@ -114,7 +152,8 @@ def render(e: Explanation, console: Console) -> None:
     verdict += Text(f"  {e.mode} mode", style="dim")
     parts = [Text("Verdict:        ", style="bold") + verdict,
              Text("Caption:        ", style="bold") + marked_caption(e),
-             Text("Counterfactual: ", style="bold") + Text(e.counterfactual, style="green"), legend]
+             Text("Counterfactual: ", style="bold") + counterfactual_diff(e, plain=console.color_system is None),
+             legend]
     parts += [Text(f"warning: {w}", style="yellow") for w in e.warnings]
     console.print(Panel(Group(*parts), title=title, title_align="left"))
     claims = [ed for ed in e.edits if ed.status != "suggestion"]

@@ -85,6 +85,8 @@ class HalCECEDetector(BatchDetector):
         e = self.explainer.explain_graphs(graph, image, id=str(sample["id"]))
         spans = explanation_spans(e)
         details: dict[str, Any] = {"counterfactual": e.counterfactual, "mode": e.mode}
+        if e.counterfactual_note:
+            details["counterfactual_note"] = e.counterfactual_note
         if e.warnings:
             details["warnings"] = e.warnings
         if self.explain:

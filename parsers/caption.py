@@ -16,6 +16,7 @@ and relation gets a WordNet synset and exact char spans into the caption.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from dataclasses import replace
 from typing import Any, Iterable, Iterator
 
@@ -82,6 +83,7 @@ class CaptionParser:
         # Lookups repeat across captions ("man", "on"); plain dicts beat re-asking WordNet.
         self._synsets: dict[str, str | None] = {}
         self._predicates: dict[str, tuple[str, str | None]] = {}
+        self._docs: OrderedDict[str, Any] = OrderedDict()  # recent parses, for rewriting captions
 
     # -- public API --------------------------------------------------------------------------
     def parse(self, text: str) -> SceneGraph:
@@ -93,8 +95,22 @@ class CaptionParser:
         size = batch_size or self.batch_size
         pairs = ((_encodable(_check(t)), t) for t in texts)
         for doc, text in self.nlp.pipe(pairs, batch_size=size, as_tuples=True):
+            self._remember(text, doc)
             graph = self.parse_doc(doc)
             yield graph if doc.text == text else replace(graph, text=text)
+
+    def doc(self, text: str) -> Any:
+        """The spaCy Doc of ``text``: one of the last parses when it was just parsed, else a new one."""
+        if text in self._docs:
+            return self._docs[text]
+        doc = self.nlp(_encodable(_check(text)))
+        self._remember(text, doc)
+        return doc
+
+    def _remember(self, text: str, doc: Any) -> None:
+        self._docs[text] = doc
+        while len(self._docs) > 2 * self.batch_size:
+            self._docs.popitem(last=False)
 
     def parse_doc(self, doc: Any) -> SceneGraph:
         """A SceneGraph from a Doc this parser's pipeline produced."""

@@ -30,7 +30,7 @@ def test_demo_examples_table(tmp_path):
     shutil.copytree(EXAMPLES, tmp_path / "ex")
     r = run("explain", str(tmp_path / "ex" / "demo.jsonl"))
     assert r.exit_code == 0, r.output
-    for needle in ("paper-dog-on-lap", "Counterfactual", "A laptop sitting on a lap.", "Edits", "Metrics",
+    for needle in ("paper-dog-on-lap", "Counterfactual", "A [-dog-] {+laptop+} sitting on a lap.", "Edits", "Metrics",
                    "HalRate", "Granularity"):
         assert needle in r.output
 

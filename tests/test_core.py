@@ -7,7 +7,7 @@ import pytest
 from cece import CostModel, Explainer, Explanation, explain
 from cece.costs import relation_key
 from cece.ged import EdgeCosts
-from cece.counterfactual import apply_operations, gerund, inflect, predicate_like
+from cece.grammar import Change, apply, noun_form, verb_form
 
 PAPER_IMAGE = {"objects": ["man", "dog", "laptop", "lap"],
                "relationships": [["laptop", "on", "lap"], ["dog", "next to", "man"]]}
@@ -140,11 +140,12 @@ def test_cost_model_is_configurable():
     assert pricey.cost == pytest.approx(5.0)
 
 
-def test_inflect_and_apply_operations():
-    assert inflect("bus", True) == "buses" and inflect("puppy", True) == "puppies"
-    assert inflect("dog", False) == "dog"
-    assert apply_operations("A guitar on a sofa.", [(0, 12, "")]) == "A sofa."
-    assert [gerund(v) for v in ("sit", "ride", "catch", "lie", "see")] == ["sitting", "riding", "catching",
-                                                                           "lying", "seeing"]
-    assert predicate_like("catch", "chasing") == "catching" and predicate_like("on", "sitting on") == "on"
-    assert predicate_like("hold", "holds") == "holds"
+def test_word_forms_and_cuts():
+    assert noun_form("bus", True) == "buses" and noun_form("puppy", True) == "puppies"
+    assert noun_form("dog", False) == "dog"
+    assert apply("A guitar on a sofa.", [Change(0, 12, "")]) == "A sofa."
+    assert [verb_form(v, "VBG") for v in ("sit", "ride", "catch", "lie", "see")] == ["sitting", "riding", "catching",
+                                                                                    "lying", "seeing"]
+    assert verb_form("hold", "VBZ") == "holds"
+
+

@@ -53,6 +53,7 @@ mark.e-D { background: #fbe3e3; color: var(--d); }
 mark.e-R { background: #f6e1f3; color: var(--r); }
 mark.e-O { background: #fbefcf; color: var(--o); }
 mark.e-U { background: #dcf1f5; color: var(--u); }
+.cf del { color: var(--d); } .cf ins { color: #1a7f37; text-decoration: none; font-weight: 600; }
 mark.e-unverified { background: none; color: inherit; border-bottom: 1px dotted #888; border-radius: 0; }
 mark.e-role-D { color: var(--d); font-weight: 400; border-bottom: 2px dashed var(--d); border-radius: 0; }
 mark.e-role-R { color: var(--r); font-weight: 400; border-bottom: 2px dashed var(--r); border-radius: 0; }

@@ -19,6 +19,7 @@ from typing import Sequence
 
 from cece.edits import Edit
 from cece.explanation import Explanation
+from cece.render import word_diff
 from cece.report.frequent import edit_label
 
 CLASS_NAMES = {"D": "delete", "R": "replace", "O": "over-specific", "U": "under-specific", "I": "missing"}
@@ -61,6 +62,19 @@ def highlight(caption: str, edits: Sequence[Edit]) -> str:
     return "".join(out)
 
 
+def diff_html(old: str, new: str) -> str:
+    """The rewrite as HTML: removed words in ``<del>``, new words in ``<ins>``.
+
+    >>> diff_html("A cat on a sofa.", "A dog on a sofa.")
+    'A <del>cat</del> <ins>dog</ins> on a sofa.'
+    """
+    parts = []
+    for kind, words in word_diff(old, new):
+        tag = {"-": "del", "+": "ins"}.get(kind)
+        parts.append(f"<{tag}>{escape(words)}</{tag}>" if tag else escape(words))
+    return " ".join(parts)
+
+
 def _unique(edits: list[Edit]) -> list[Edit]:
     """Edits without repeats, by identity (an Edit is a mutable dataclass, so not hashable)."""
     seen: list[Edit] = []
@@ -86,8 +100,10 @@ def caption_item(n: int, e: Explanation, color: str) -> str:
         f"<code>{escape(str(e.id))}</code>{stats}</div>",
         f'<p class="text">{highlight(e.caption, e.edits)}</p>',
     ]
-    if e.counterfactual != e.caption:
-        parts.append(f'<p class="cf">&#8594; {escape(e.counterfactual)}</p>')
+    if e.counterfactual is None:
+        parts.append(f'<p class="cf">&#8594; <i>no grammatical rewrite: {escape(str(e.counterfactual_note))}</i></p>')
+    elif e.counterfactual != e.caption:
+        parts.append(f'<p class="cf">&#8594; {diff_html(e.caption, e.counterfactual)}</p>')
     if missing:
         parts.append(f'<p class="miss">not mentioned: {escape(", ".join(missing))}</p>')
     if unverified:

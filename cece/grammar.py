@@ -1,0 +1,258 @@
+"""Grammatical edits of a caption on its spaCy dependency tree: the building blocks of the
+counterfactual (:mod:`cece.rewrite`).
+
+Every function returns :class:`Change` s (char ranges of the caption and their replacement) or
+None when no grammatical edit exists; word forms come from lemminflect, never from suffix rules.
+
+- :func:`noun_form` / :func:`verb_form`: a lemma in a given number or tag;
+- :func:`removal`: what to cut so that a noun phrase disappears with every word that only
+  depended on it -- its conjunction, its preposition, the participle or relative clause it was the
+  object of, the "while ..." clause it was the subject of, or its whole sentence when the caption
+  has others -- keeping the main verb and its other arguments;
+- :func:`agreement`: the verb forms that change when a subject changes number;
+- :func:`tidy` and :func:`articles`: spacing, capitals and "a" / "an" after the cuts.
+
+>>> nlp = __import__("parsers").load_spacy()
+>>> doc = nlp("A dog and a cat sitting on a couch.")
+>>> apply("A dog and a cat sitting on a couch.", removal(doc, doc[4]))
+'A dog sitting on a couch.'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from lemminflect import getInflection, getLemma
+
+from knowledge import PREPOSITIONS
+
+NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+                "fifteen sixteen seventeen eighteen nineteen twenty").split()
+_SUBJECTS = ("nsubj", "nsubjpass")
+# Plurals lemminflect also reads as singular nouns of their own ("a people").
+_SINGULAR = {"people": "person", "men": "man", "women": "woman", "children": "child"}
+_CLAUSES = ("advcl", "conj", "relcl", "acl", "ccomp", "xcomp")
+
+
+@dataclass
+class Change:
+    """Replace ``text[start:end]`` by ``new``; ``edit`` is the index of the edit it serves."""
+
+    start: int
+    end: int
+    new: str
+    edit: int | None = None
+
+
+def noun_form(lemma: str, plural: bool) -> str:
+    """``lemma`` (WordNet style, "hot_dog") as a noun in the caption's number.
+
+    >>> noun_form("giraffe", True), noun_form("hot_dog", True), noun_form("bicycle", False)
+    ('giraffes', 'hot dogs', 'bicycle')
+    """
+    words = lemma.replace("_", " ").split()
+    if words:
+        base = _SINGULAR.get(words[-1]) or (getLemma(words[-1], "NOUN") or (words[-1],))[0]
+        if base != words[-1] and not plural:
+            words[-1] = base
+        elif plural and base == words[-1]:  # "stairs" is plural already
+            words[-1] = (getInflection(words[-1], "NNS") or (words[-1] + "s",))[0]
+    return " ".join(words)
+
+
+def verb_form(lemma: str, tag: str) -> str:
+    """A verb lemma in a Penn tag's form ("sit", "VBG" -> "sitting"); the lemma for other tags."""
+    if not tag.startswith("VB") or tag == "VB":
+        return lemma
+    return (getInflection(lemma, tag) or (lemma,))[0]
+
+
+def number_word(n: str) -> str:
+    """ "2" -> "two" (up to twenty), other strings unchanged."""
+    return NUMBER_WORDS[int(n)] if n.isdigit() and int(n) < len(NUMBER_WORDS) else n
+
+
+def article(word: str) -> str:
+    """"a" or "an" before ``word``, by its first sound as spelt (vowel letters, silent h, "one",
+    "uni-", "eu-", "use-")."""
+    w = word.lower()
+    if re.match(r"(hour|honest|honou?r|heir)", w):
+        return "an"
+    if re.match(r"(one|once|uni|use|usu|eu|ewe|u[bcfgklmrst][aeiou])", w):
+        return "a"
+    return "an" if w[:1] in "aeiou" else "a"
+
+
+def token_at(doc: Any, start: int, end: int) -> Any | None:
+    """The syntactic head of the tokens inside ``[start, end)`` (the noun of a noun phrase)."""
+    inside = [t for t in doc if start <= t.idx and t.idx + len(t) <= end]
+    if not inside:
+        return None
+    return next((t for t in inside if not (start <= t.head.idx < end) or t.head.i == t.i), inside[-1])
+
+
+def _subtree(t: Any, skip: Sequence[str] = ()) -> tuple[int, int]:
+    """Char range of ``t``'s subtree, leaving out children whose dependency is in ``skip``."""
+    toks = [t]
+    for c in t.children:
+        if c.dep_ not in skip:
+            toks += list(c.subtree)
+    return min(x.idx for x in toks), max(x.idx + len(x) for x in toks)
+
+
+def _with_left(doc: Any, span: tuple[int, int], words: Sequence[str]) -> tuple[int, int]:
+    """Extend a span leftwards over punctuation and the connecting ``words`` just before it."""
+    a, b = span
+    i = next((t.i for t in doc if t.idx >= a), len(doc))
+    while i > 0 and (doc[i - 1].is_punct and doc[i - 1].text in ",;" or doc[i - 1].lower_ in words):
+        i -= 1
+        a = doc[i].idx
+    return a, b
+
+
+def _sentence(doc: Any, t: Any) -> tuple[int, int] | None:
+    """The whole sentence of ``t`` when the caption has others, else None."""
+    sents = list(doc.sents)
+    if len(sents) < 2:
+        return None
+    k = next(i for i, s in enumerate(sents) if s.start <= t.i < s.end)
+    end = sents[k + 1].start_char if k + 1 < len(sents) else len(doc.text)
+    return sents[k].start_char, end
+
+
+def removal(doc: Any, noun: Any) -> list[Change] | None:
+    """The cuts that remove noun phrase ``noun`` and the words that only depended on it (module
+    docstring); None when the noun carries the sentence and nothing else can."""
+    dep, head = noun.dep_, noun.head
+    conjuncts = [c for c in noun.children if c.dep_ == "conj"]
+    if dep == "conj":  # its own words only: what follows may speak of every conjunct
+        span = _with_left(doc, _own(noun), ("and", "or", "as", "well"))
+        first = head
+        rest = [first] + [c for c in first.children if c.dep_ == "conj" and c.i != noun.i]
+        return [Change(*span, "")] + agreement(first, plural=len(rest) > 1 or _plural(first))
+    if dep == "appos" and conjuncts:  # a middle item of "a cat, a dog and a bird"
+        return [Change(*_with_left(doc, _own(noun), ()), "")]
+    if conjuncts:  # the first of "a dog and a cat": the next conjunct takes its place
+        a = _subtree(noun, ("conj", "cc", "punct"))[0]
+        return [Change(a, min(x.idx for x in conjuncts[0].subtree), "")] + agreement(noun, plural=_plural(conjuncts[0]) or len(conjuncts) > 1)
+    if dep == "pobj" and head.dep_ in ("prep", "agent"):
+        a, b = _with_left(doc, _subtree(head), ())
+        verb = head.head
+        if verb.lemma_ == "be" and not [c for c in verb.children if c.dep_ not in ("nsubj", "cc", "punct", "prep", "aux")
+                                         ] and len([c for c in verb.children if c.dep_ == "prep"]) == 1:
+            if verb.dep_ == "conj":  # "... and is on a tea" goes whole
+                return [Change(*_with_left(doc, _subtree(verb), ("and", "but", "or")), "")]
+            return _whole(doc, noun)
+        return [Change(min(a, _preposition_start(doc, head)), b, "")]
+    if dep in ("dobj", "attr", "oprd", "dative"):
+        if head.dep_ in ("acl", "relcl", "advcl", "xcomp") and head.head.i != head.i:
+            return [Change(*_with_left(doc, _subtree(head), ("that", "which", "who", "and")), "")]
+        others = [c for c in head.children if c.i != noun.i and c.dep_ in ("prep", "dobj", "advmod", "prt", "xcomp", "ccomp")]
+        if dep == "dobj" and others:
+            return [Change(*_subtree(noun), "")]
+        return _whole(doc, noun)
+    if dep in _SUBJECTS:
+        if head.dep_ in _CLAUSES and head.head.i != head.i:
+            return [Change(*_with_left(doc, _subtree(head), ("and", "but", "while", "as", "when", "whereas")), "")]
+        return _whole(doc, noun)
+    if dep in ("poss", "compound", "npadvmod", "appos", "nmod", "amod"):
+        return [Change(*_subtree(noun), "")]
+    if dep == "ROOT" and (kept := _prep_object(noun)) is not None and not _sentence(doc, noun):
+        # a caption that is one noun phrase: "A guitar on a sofa." -> "A sofa."
+        return [Change(noun.left_edge.idx, kept.left_edge.idx, "")]
+    return _whole(doc, noun)
+
+
+def _prep_object(noun: Any) -> Any | None:
+    """The object of the first preposition after ``noun`` ("on a *sofa*"), if any."""
+    for c in noun.rights:
+        if c.dep_ == "prep":
+            return next((o for o in c.children if o.dep_ == "pobj"), None)
+    return None
+
+
+def _preposition_start(doc: Any, prep: Any) -> int:
+    """Where the multiword preposition ending in ``prep`` starts ("next to", "in front of")."""
+    start = prep.idx
+    for k in (1, 2, 3):
+        if prep.i - k >= 0 and doc[prep.i - k: prep.i + 1].text.lower() in PREPOSITIONS:
+            start = doc[prep.i - k].idx
+    return start
+
+
+def _own(noun: Any) -> tuple[int, int]:
+    """The noun phrase's own words: its left dependents, the noun, and an "of" phrase after it
+    ("a glass of wine"); not the clauses after it, which may speak of a whole coordination."""
+    end = noun.idx + len(noun)
+    for c in noun.rights:
+        if c.dep_ == "prep" and c.lower_ == "of":
+            end = max(end, _subtree(c)[1])
+    return noun.left_edge.idx, end
+
+
+def _whole(doc: Any, t: Any) -> list[Change] | None:
+    span = _sentence(doc, t)
+    return [Change(*span, "")] if span else None
+
+
+def _plural(t: Any) -> bool:
+    return t.tag_ in ("NNS", "NNPS")
+
+
+def agreement(subject: Any, plural: bool) -> list[Change]:
+    """Changes that make the finite verb (or auxiliary) of ``subject`` agree with a subject of the
+    given number; nothing when ``subject`` is no subject or the verb is not in the present or
+    a form of "be"."""
+    if subject.dep_ not in _SUBJECTS:
+        return []
+    verb = subject.head
+    finite = next((c for c in verb.children if c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBZ", "VBP", "VBD")), None)
+    target = finite or verb
+    tag = target.tag_
+    if tag not in ("VBZ", "VBP") and not (target.lemma_ == "be" and tag == "VBD"):
+        return []
+    if target.lemma_ == "be":
+        new = ("were" if plural else "was") if tag == "VBD" else ("are" if plural else "is")
+    else:
+        new = verb_form(target.lemma_, "VBP" if plural else "VBZ")
+    return [] if new == target.text.lower() else [Change(target.idx, target.idx + len(target), _case_like(new, target.text))]
+
+
+def _case_like(new: str, old: str) -> str:
+    return new[:1].upper() + new[1:] if old[:1].isupper() else new
+
+
+def apply(text: str, changes: Sequence[Change]) -> str:
+    """``text`` with non-overlapping changes applied (of overlapping ones, the earlier and wider
+    wins), then :func:`tidy`."""
+    chosen: list[Change] = []
+    for c in sorted(changes, key=lambda c: (c.start, c.end > c.start, -(c.end - c.start))):
+        if chosen and c.start < chosen[-1].end:
+            continue
+        chosen.append(c)
+    out = text
+    for c in reversed(chosen):
+        out = out[:c.start] + c.new + out[c.end:]
+    return tidy(out, capital=text[:1].isupper()) if chosen else text
+
+
+def tidy(text: str, capital: bool = True) -> str:
+    """Spacing, stray commas and connectives at a sentence edge, sentence capitals, "a" / "an"."""
+    text = re.sub(r"[ \t]{2,}", " ", text).strip()
+    text = re.sub(r"\s+([.,;:!?])", r"\1", text)
+    text = re.sub(r",\s*([.;:!?])", r"\1", text)
+    text = re.sub(r"(^|[.!?]\s+)(?:,\s*|(?:and|or|but|while|with)\s+)+", r"\1", text, flags=re.I)
+    text = articles(text)
+    if capital:
+        text = re.sub(r"(^|[.!?]\s+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
+    return text
+
+
+def articles(text: str) -> str:
+    """Every "a" / "an" made to fit the word after it ("a apple" -> "an apple")."""
+    def fix(m: re.Match) -> str:
+        word = article(m.group(3))
+        return (word.capitalize() if m.group(1)[:1].isupper() else word) + m.group(2) + m.group(3)
+    return re.sub(r"\b([Aa]n?)(\s+)(\w+)", fix, text)
