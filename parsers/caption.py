@@ -23,7 +23,7 @@ from typing import Any, Iterable, Iterator
 import knowledge
 from parsers import repairs
 from parsers.attributes import ADJECTIVE_COMPOUNDS, QUANTIFIER_NOUNS, group_attributes
-from parsers.draft import Draft, Mention, from_upstream
+from parsers.draft import Draft, Mention, from_upstream, joins_next
 from parsers.modifiers import mark_uncertain, modifier_values
 from parsers.mentions import merge_definite_mentions
 from parsers.recovery import recover_nouns
@@ -118,6 +118,8 @@ class CaptionParser:
         if not text.strip():
             return SceneGraph(text=text)
         d = from_upstream(doc, self._upstream.parse_doc(doc), self._joins, text)
+        repairs.join_hyphenated(d)
+        repairs.drop_symbols(d)
         repairs.split_possessives(d)
         repairs.recover_prep_relations(d)
         repairs.resolve_pronouns(d)
@@ -180,19 +182,22 @@ class CaptionParser:
         # WordNet looks the surface word up itself (plural-aware: "glasses" -> spectacles.n.01)
         base_synset = self._synset(root.lower_)
         base = self._lemma(root, base_synset)
-        run = []  # compound words directly before the head
+        run = []  # compound words directly before the head, and the parts of a hyphenated head
         j = root.i - 1
-        while j >= m.start and (doc[j].dep_ == "compound" or (
+        while j >= m.start and (joins_next(doc, j) or doc[j].dep_ == "compound" or (
                 doc[j].dep_ == "amod" and f"{doc[j].lower_} {base}" in ADJECTIVE_COMPOUNDS)):
-            if doc[j].head.i <= j or doc[j].head.i > root.i:
+            # spelling makes one word of "x-ray" whatever the parse says of its parts
+            if not joins_next(doc, j) and (doc[j].head.i <= j or doc[j].head.i > root.i):
                 break
             run.insert(0, j)
             j -= 1
         for k in range(len(run)):
-            words = [doc[x].lower_ for x in run[k:]]
-            s = self._synset(" ".join(words + [root.lower_]))
+            if k and joins_next(doc, run[k - 1]):
+                continue  # a name never starts inside a hyphenated word ("-ray")
+            s = self._synset(_surface(doc, run[k:] + [root.i]))
             if s is not None and s != base_synset:
-                return run[k:] + [root.i], " ".join(words + [base]), s, _compounds(doc, run[:k])
+                sep = "" if joins_next(doc, root.i - 1) else " "
+                return run[k:] + [root.i], _surface(doc, run[k:]) + sep + base, s, _compounds(doc, run[:k])
         return [root.i], base, base_synset, _compounds(doc, run)
 
     def _lemma(self, tok: Any, synset: str | None) -> str:
@@ -226,6 +231,12 @@ class CaptionParser:
             pair = (knowledge.canonical_predicate(text), knowledge.predicate_verb_synset(text))
             self._predicates[text] = pair
             return pair
+
+
+def _surface(doc: Any, tokens: list[int]) -> str:
+    """The lower-cased words of ``tokens`` as one name, a hyphenated word closed up ("x- ray" ->
+    "x-ray"), other words one space apart."""
+    return "".join(doc[t].lower_ + ("" if joins_next(doc, t) else " ") for t in tokens).rstrip(" ")
 
 
 def _compounds(doc: Any, tokens: list[int]) -> list[int]:

@@ -104,6 +104,32 @@ class Draft:
         return (a.idx, b.idx + len(b.text))
 
 
+#: Hyphens that join the parts of one word ("x-ray"): hyphen-minus, hyphen, non-breaking hyphen.
+HYPHENS = frozenset("-\u2010\u2011")
+
+
+def _wordlike(tok: Any) -> bool:
+    return any(ch.isalnum() for ch in tok.text)
+
+
+def joins_next(doc: Any, i: int) -> bool:
+    """Whether token ``i`` and the next one are parts of one hyphenated word: "x|-" and "-|ray"
+    in "x-ray" (spaCy splits the hyphen off), or "x-| ray" (a prefix spelled open). A hyphen with
+    a space on either side joins nothing ("a - sign")."""
+    if i + 1 >= len(doc):
+        return False
+    a, b = doc[i], doc[i + 1]
+    if len(a.text) > 1 and a.text[-1] in HYPHENS and _wordlike(a) and _wordlike(b):  # "x- ray"
+        return True
+    if a.whitespace_:
+        return False
+    if b.text in HYPHENS:  # "x|-ray"
+        return _wordlike(a) and not b.whitespace_ and i + 2 < len(doc) and _wordlike(doc[i + 2])
+    if a.text in HYPHENS:  # "x-|ray"
+        return _wordlike(b) and i > 0 and not doc[i - 1].whitespace_ and _wordlike(doc[i - 1])
+    return False
+
+
 def flatten(tok: Any) -> Iterator[Any]:
     """A token and its conjuncts ("the dog and the bird"), as upstream expands them."""
     yield tok

@@ -6,6 +6,8 @@ things wrong. Each step fixes one of them and has its own test in ``tests/test_p
 - ``recover_prep_relations``: relations upstream misses ("The cat *is on* the table", "standing
   *in front of*", "*out of*", "*next to* the dog") and inner nouns of multiword prepositions
   ("front", "top", "side") that are not objects.
+- ``join_hyphenated``: "an x-ray" is one object, even where spaCy reads "x", "-" and "ray" as
+  three; ``drop_symbols``: a "noun" without a letter or digit ("-") names nothing.
 - ``split_possessives``: "a man's lap" names two objects (upstream keeps only the lap).
 - ``resolve_pronouns``: relative pronouns stand for their noun ("a dog *that* lies..."), "*what*
   looks like a kite" for the kite; every other pronoun is dropped (upstream checks the spaCy 2
@@ -24,13 +26,47 @@ from __future__ import annotations
 
 from typing import Any
 
-from parsers.draft import DROPPED, Draft, Link, Mention, flatten, prep_predicate, verb_subject, with_verb
+from parsers.draft import (DROPPED, Draft, Link, Mention, flatten, joins_next, prep_predicate, verb_subject,
+                           with_verb)
 
 # Indefinite pronouns that name a person: kept, and WordNet knows them (someone -> person.n.01).
 # "something" is dropped: no WordNet noun, nothing to verify ("a man holding something").
 KEEP_PRONOUNS = frozenset(("someone", "somebody", "everyone", "everybody"))
 _RELATIVE = frozenset(("that", "which", "who", "whom", "whose"))
 _HEDGE_VERBS = frozenset(("look", "seem", "appear", "resemble"))
+
+
+def join_hyphenated(d: Draft) -> None:
+    """One mention per hyphenated word: where spaCy makes "x", "-" and "ray" of "an x-ray" three
+    mentions, the one holding the last part (the head of an English compound) takes the others
+    in, so their relations become its relations."""
+    doc, i = d.doc, 0
+    while i < len(doc):
+        j = i
+        while joins_next(doc, j):
+            j += 1
+        word, i = range(i, j + 1), j + 1
+        owners = list(dict.fromkeys(d.tok2m[t] for t in word if d.tok2m[t] >= 0))
+        if len(owners) < 2:
+            continue
+        target = d.tok2m[word[-1]] if d.tok2m[word[-1]] >= 0 else owners[-1]
+        keep = d.mentions[target]
+        for idx in owners:
+            if idx == target or d.mentions[idx].alias is not None:
+                continue
+            m = d.mentions[idx]
+            m.alias = target
+            keep.start, keep.end = min(keep.start, m.start), max(keep.end, m.end)
+        for t in range(keep.start, keep.end):
+            d.tok2m[t] = target
+
+
+def drop_symbols(d: Draft) -> None:
+    """A mention whose head has no letter or digit ("-", "…", an emoji the tagger called a
+    noun) names nothing WordNet or an annotation could confirm."""
+    for m in d.mentions:
+        if m.alias is None and not any(ch.isalnum() for ch in d.doc[m.root].text):
+            m.alias = DROPPED
 
 
 def recover_prep_relations(d: Draft) -> None:
