@@ -94,12 +94,16 @@ def token_at(doc: Any, start: int, end: int) -> Any | None:
 
 
 def _subtree(t: Any, skip: Sequence[str] = ()) -> tuple[int, int]:
-    """Char range of ``t``'s subtree, leaving out children whose dependency is in ``skip``."""
+    """Char range of ``t``'s subtree, leaving out children whose dependency is in ``skip`` and
+    the sentence's closing punctuation (which the sentence keeps)."""
     toks = [t]
     for c in t.children:
         if c.dep_ not in skip:
             toks += list(c.subtree)
-    return min(x.idx for x in toks), max(x.idx + len(x) for x in toks)
+    toks = sorted(toks, key=lambda x: x.i)
+    while len(toks) > 1 and toks[-1].is_punct and toks[-1].text in ".!?":
+        toks.pop()
+    return toks[0].idx, toks[-1].idx + len(toks[-1])
 
 
 def _with_left(doc: Any, span: tuple[int, int], words: Sequence[str]) -> tuple[int, int]:
@@ -131,7 +135,12 @@ def removal(doc: Any, noun: Any) -> list[Change] | None:
         span = _with_left(doc, _own(noun), ("and", "or", "as", "well"))
         first = head
         rest = [first] + [c for c in first.children if c.dep_ == "conj" and c.i != noun.i]
-        return [Change(*span, "")] + agreement(first, plural=len(rest) > 1 or _plural(first))
+        out = [Change(*span, "")]
+        before = head.left_edge.i - 1  # "a stove, a sink and a toaster": the comma becomes "and"
+        joined = any(t.lower_ in ("and", "or") for t in doc if span[0] <= t.idx < span[1])
+        if joined and before >= 0 and doc[before].text == ",":
+            out.append(Change(doc[before].idx, doc[before].idx + 1, " and"))
+        return out + agreement(first, plural=len(rest) > 1 or _plural(first))
     if dep == "appos" and conjuncts:  # a middle item of "a cat, a dog and a bird"
         return [Change(*_with_left(doc, _own(noun), ()), "")]
     if conjuncts:  # the first of "a dog and a cat": the next conjunct takes its place

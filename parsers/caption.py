@@ -126,6 +126,7 @@ class CaptionParser:
         repairs.fold_quantifiers(d, QUANTIFIER_NOUNS)
         repairs.merge_alternatives(d)
         repairs.drop_negated(d)
+        repairs.drop_frame_nouns(d)
         repairs.drop_copulas(d)
         mark_uncertain(d)
         graph = merge_definite_mentions(self._build(d))

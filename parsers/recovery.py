@@ -25,6 +25,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from knowledge import THINGS, get_hierarchy, lemmatize, lexname, noun_senses
 from knowledge.concepts import morphy_forms
 from parsers.attributes import HEDGE_ADVERBS, QUANTIFIER_NOUNS
+from parsers.repairs import FRAME_NOUNS
 from parsers.scene_graph import Concept, SceneGraph, Span
 
 
@@ -56,7 +57,7 @@ def lost_nouns(graph: SceneGraph) -> list[Concept]:
             continue
         forms = {word, *morphy_forms(word, "n")}  # "bunches": bunche (Ralph Bunche) and bunch
         lemma = lemmatize(word)
-        if lemma not in nouns or any(f in verbs or f in adjectives or f in QUANTIFIER_NOUNS for f in forms):
+        if lemma not in nouns or any(f in verbs or f in adjectives or f in QUANTIFIER_NOUNS or f in FRAME_NOUNS for f in forms):
             continue
         # Its first sense that is a visible thing (the first of "opener" is an event) -- unless
         # the word is first a material, which as a lost word was a modifier ("a wood burning stove").

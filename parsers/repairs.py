@@ -216,6 +216,28 @@ def drop_negated(d: Draft) -> None:
             m.alias = DROPPED
 
 
+#: Nouns that name the picture itself when they frame a caption ("The image shows ...").
+FRAME_NOUNS = frozenset("image picture photo photograph snapshot shot scene view frame".split())
+#: Verbs whose subject is the picture presenting its content.
+PRESENTING_VERBS = frozenset("show depict feature capture display contain present portray showcase include".split())
+
+
+def drop_frame_nouns(d: Draft) -> None:
+    """"The image shows a dog", "In this picture, ...", "A photo of a dog": the picture frames
+    the caption; it is no object in the picture (a picture *on the wall* stays one)."""
+    doc = d.doc
+    for m in d.mentions:
+        root = doc[m.root]
+        if root.lemma_.lower() not in FRAME_NOUNS or root.tag_ != "NN" or any(c.dep_ == "nummod" for c in root.children):
+            continue  # "three photographs of people" counts pictures: they are the content
+        presents = root.dep_ in ("nsubj", "nsubjpass") and root.head.lemma_.lower() in PRESENTING_VERBS
+        framing = root.dep_ == "pobj" and root.head.lower_ in ("in", "from") and any(
+            c.dep_ == "det" and c.lower_ in ("the", "this", "that") for c in root.children)
+        of_what = any(c.dep_ == "prep" and c.lower_ == "of" for c in root.children) and root.dep_ in ("ROOT", "nsubj")
+        if presents or framing or of_what:
+            m.alias = DROPPED
+
+
 def drop_copulas(d: Draft) -> None:
     """(man, is, player) says what the man is; it relates no two objects."""
     doc = d.doc
