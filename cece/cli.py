@@ -15,6 +15,11 @@ EXIT_BAD_INPUT = 2
 @click.version_option(package_name="halcece")
 def main() -> None:
     """halcece: explain hallucinations in image captions with WordNet-costed graph edits."""
+    # A caption may hold lone surrogates (JSON "\ud800"), which no encoding can write: print them
+    # escaped rather than die mid-run. (JSONL output escapes them itself.)
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
 
 
 @main.command()
