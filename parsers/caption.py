@@ -97,7 +97,7 @@ class CaptionParser:
         for doc, text in self.nlp.pipe(pairs, batch_size=size, as_tuples=True):
             self._remember(text, doc)
             graph = self.parse_doc(doc)
-            yield graph if doc.text == text else replace(graph, text=text)
+            yield graph if doc.text == text else _told_in(graph, text)
 
     def doc(self, text: str) -> Any:
         """The spaCy Doc of ``text``: one of the last parses when it was just parsed, else a new one."""
@@ -238,6 +238,15 @@ def _surface(doc: Any, tokens: list[int]) -> str:
     """The lower-cased words of ``tokens`` as one name, a hyphenated word closed up ("x- ray" ->
     "x-ray"), other words one space apart."""
     return "".join(doc[t].lower_ + ("" if joins_next(doc, t) else " ") for t in tokens).rstrip(" ")
+
+
+def _told_in(graph: SceneGraph, text: str) -> SceneGraph:
+    """``graph``, parsed from the spaCy-safe copy of ``text`` (lone surrogates as U+FFFD, one char
+    for one), told in ``text`` itself: the text, and each concept's and relation's surface words
+    read again at their (unchanged) spans."""
+    concepts = [replace(c, text=text[c.spans[0][0]:c.spans[0][1]]) if c.spans else c for c in graph.concepts]
+    relations = [replace(r, predicate=text[r.span[0]:r.span[1]]) if r.span else r for r in graph.relations]
+    return replace(graph, text=text, concepts=concepts, relations=relations)
 
 
 def _compounds(doc: Any, tokens: list[int]) -> list[int]:

@@ -245,11 +245,14 @@ def drop_copulas(d: Draft) -> None:
 
 
 def finish_links(d: Draft) -> list[Link]:
-    """Links with aliases followed, dropped ends removed, self-loops and repeats removed."""
+    """Links with aliases followed, dropped ends removed, self-loops and repeats removed, and
+    links whose predicate has no letter or digit ("a cat 🙂 a dog") removed: they say nothing."""
     out, seen = [], set()
     for k in d.links:
         s, o = d.resolve(k.subject), d.resolve(k.object)
         if s < 0 or o < 0 or s == o:
+            continue
+        if not any(ch.isalnum() for t in k.tokens for ch in d.doc[t].text):
             continue
         key = (s, o, k.tokens)
         if key not in seen:
