@@ -38,12 +38,14 @@ class Explainer:
     sense: ``"context"`` (a word is re-read in the sense the other graph speaks of,
     :mod:`cece.senses`: "bike" beside a bicycle is a bicycle) or ``"first"`` (the first sense, as
     in the paper). ``threshold`` is the confidence at which an edit, and so the caption, is called
-    hallucinated; ``weights`` the evidence weights of :mod:`cece.judge`.
+    hallucinated; ``weights`` the evidence weights of :mod:`cece.judge`. ``counterfactuals=False``
+    skips writing (and re-explaining) the counterfactual captions -- for scoring large corpora,
+    when only verdicts, scores and edits are wanted.
     """
 
     def __init__(self, costs: CostModel | None = None, parser: CaptionParser | None = None,
                  batch_size: int = 256, senses: str = "context", threshold: float = DEFAULT_THRESHOLD,
-                 weights: Weights | None = None) -> None:
+                 weights: Weights | None = None, counterfactuals: bool = True) -> None:
         if senses not in ("first", "context"):
             raise ValueError(f"senses must be 'first' or 'context', not {senses!r}")
         if not 0.0 <= threshold <= 1.0:
@@ -56,6 +58,7 @@ class Explainer:
         self.senses = senses
         self.threshold = threshold
         self.weights = weights or Weights()
+        self.counterfactuals = counterfactuals
 
     @property
     def parser(self) -> CaptionParser:
@@ -74,7 +77,8 @@ class Explainer:
                                    id=id, model=model)
 
     def explain_graphs(self, caption_graph: SceneGraph, image_graph: SceneGraph, *,
-                       id: str | None = None, model: str | None = None, rewrite_caption: bool = True) -> Explanation:
+                       id: str | None = None, model: str | None = None,
+                       rewrite_caption: bool | None = None) -> Explanation:
         """Explain an already parsed caption graph against an image graph. ``rewrite_caption``
         writes the counterfactual and checks it is a fixed point (one more explanation)."""
         if self.senses == "context":
@@ -105,19 +109,19 @@ class Explainer:
         ancestors = [num_ancestors(caption_graph.concepts[i].synset) for i in judged
                      if caption_graph.concepts[i].synset]
         hallucinated = any(e.hallucinated for e in edits)
-        cf, fixed = Counterfactual(caption_graph.text), None
-        if hallucinated and rewrite_caption:
-            cf, fixed = self._faithful(caption_graph, image_graph, edits)
-        return Explanation(
+        e = Explanation(
             caption=caption_graph.text, caption_graph=caption_graph, image_graph=image_graph,
             edits=edits,
             objects=object_metrics(obj_edits, len(judged), len(image_graph.concepts), ancestors),
             roles=role_metrics(rel_edits, len(caption_graph.relations), len(image_graph.relations), judge_roles),
-            counterfactual=cf.text, counterfactual_note=cf.note, fixed_point=fixed,
+            counterfactual=caption_graph.text,
             cost=m.cost, id=id, model=model, warnings=warnings, score=score,
             hallucinated=hallucinated, threshold=self.threshold,
             mode="references" if image_graph.kind == "references" else "annotation",
         )
+        if self.counterfactuals if rewrite_caption is None else rewrite_caption:
+            self.rewrite_all([e])
+        return e
 
     def _rewrite(self, caption: SceneGraph, image: SceneGraph, edits: list, chosen=None) -> Counterfactual:
         try:
@@ -125,28 +129,39 @@ class Explainer:
         except (IndexError, KeyError, ValueError) as exc:  # a rewrite we cannot make is no reason to fail
             return Counterfactual(None, f"no rewrite: {type(exc).__name__}: {exc}")
 
-    def _faithful(self, caption: SceneGraph, image: SceneGraph, edits: list) -> tuple[Counterfactual, bool | None]:
-        """The counterfactual and whether it is a fixed point. A rewrite can bring a doubt over
-        the threshold that the original words kept under it (references weigh an unsupported word
-        by what else the caption names), so a rewrite that is not yet faithful is rewritten
-        again, up to ``REWRITE_ROUNDS`` times; the last explanation decides ``fixed_point``."""
-        cf = first = self._rewrite(caption, image, edits)
-        for _ in range(REWRITE_ROUNDS):
-            if cf.text is None or cf.text == caption.text:
+    def rewrite_all(self, explanations: list[Explanation]) -> None:
+        """Fill in the counterfactual, its note and ``fixed_point`` of each explanation (in place).
+
+        Each hallucinated caption is rewritten (:func:`cece.rewrite.rewrite`) and the rewrite
+        explained again against the same image. A rewrite can tip a doubt over the threshold that
+        the original words kept under it (references weigh an unsupported word by what else the
+        caption names), so one that is not yet faithful has what it still says wrongly put right
+        -- replacements only, never a deletion of what the first round left standing -- up to
+        ``REWRITE_ROUNDS`` times; the last explanation decides ``fixed_point``. The rewrites of a
+        batch are parsed together, round by round.
+        """
+        pending: list[tuple[Explanation, str]] = []
+        for e in explanations:
+            if not e.hallucinated:
+                continue
+            cf = self._rewrite(e.caption_graph, e.image_graph, e.edits)
+            e.counterfactual, e.counterfactual_note = cf.text, cf.note
+            if cf.text is not None and cf.text != e.caption:
+                pending.append((e, cf.text))
+        for round_ in range(REWRITE_ROUNDS + 1):
+            if not pending:
                 break
-            again = self.explain_graphs(self.parser.parse(cf.text), image, rewrite_caption=False)
-            if not again.hallucinated:
-                return Counterfactual(cf.text, None, first.changes if cf is first else []), True
-            # later rounds only put right what is said wrongly; they never delete what the first
-            # round left standing (a faithful noun that merely lost its stand-in stays)
-            fixes = [k for k, x in enumerate(again.edits) if x.hallucinated and x.op == "replace"]
-            nxt = self._rewrite(again.caption_graph, again.image_graph, again.edits, fixes)
-            if nxt.text is None or nxt.text == cf.text:
-                break
-            cf = nxt
-        if cf.text in (None, caption.text):
-            return cf, None
-        return Counterfactual(cf.text, None, first.changes if cf is first else []), False
+            graphs = self.parser.parse_many([text for _, text in pending])
+            later: list[tuple[Explanation, str]] = []
+            for (e, text), graph in zip(pending, graphs):
+                again = self.explain_graphs(graph, e.image_graph, rewrite_caption=False)
+                e.counterfactual, e.fixed_point = text, not again.hallucinated
+                if again.hallucinated and round_ < REWRITE_ROUNDS:
+                    fixes = [k for k, x in enumerate(again.edits) if x.hallucinated and x.op == "replace"]
+                    nxt = self._rewrite(again.caption_graph, again.image_graph, again.edits, fixes)
+                    if nxt.text is not None and nxt.text != text:
+                        later.append((e, nxt.text))
+            pending = later
 
     def counterfactual(self, caption: str, annotation: Any = None, references: list[str] | None = None,
                        edits: list[int] | None = None) -> Counterfactual:
@@ -169,19 +184,37 @@ class Explainer:
             checked = [(i, check_record(r, i)) for i, r in batch]
             good = [(i, r) for (i, r), (_, err) in zip(batch, checked) if err is None]
             graphs = iter(self.parser.parse_many([r["caption"] for _, r in good]))
+            results: list[Explanation | RecordError] = []
             for (i, record), (_, err) in zip(batch, checked):
                 if err is not None:
-                    yield err
+                    results.append(err)
                     continue
                 graph = next(graphs)
                 try:
                     image = self.image_graph(record.get("annotation"), record.get("references"))
-                    result = self.explain_graphs(graph, image, id=record.get("id"), model=record.get("model"))
+                    results.append(self.explain_graphs(graph, image, id=record.get("id"), model=record.get("model"),
+                                                       rewrite_caption=False))
                 except AnnotationError as exc:
-                    result = RecordError(i, getattr(exc, "field", "annotation"), str(exc), record.get("id"))
+                    results.append(RecordError(i, getattr(exc, "field", "annotation"), str(exc), record.get("id")))
                 except Exception as exc:  # noqa: BLE001 -- one record's failure is its own
-                    result = RecordError.from_exception(i, exc, record.get("id"))
-                yield result
+                    results.append(RecordError.from_exception(i, exc, record.get("id")))
+            if self.counterfactuals:
+                self._rewrite_batch(results)
+            yield from results
+
+    def _rewrite_batch(self, results: list) -> None:
+        """Counterfactuals of a batch together; if that fails, record by record, so one caption
+        that cannot be rewritten costs only its own counterfactual."""
+        done = [r for r in results if isinstance(r, Explanation)]
+        try:
+            self.rewrite_all(done)
+        except Exception:  # noqa: BLE001
+            for e in done:
+                try:
+                    self.rewrite_all([e])
+                except Exception as exc:  # noqa: BLE001
+                    e.counterfactual, e.fixed_point = None, None
+                    e.counterfactual_note = f"no rewrite: {type(exc).__name__}: {exc}"
 
 
 @lru_cache(maxsize=1)
