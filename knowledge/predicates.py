@@ -84,7 +84,8 @@ def _is_participle(word: str) -> bool:
 
 def _clean(text: str) -> list[str]:
     tokens = [t.strip(_PUNCTUATION) for t in text.lower().replace("_", " ").split()]
-    tokens = [t for t in tokens if t and t not in _ARTICLES]
+    # a token without a letter or digit ("-", "—", "→") is no word, as in concept lookups
+    tokens = [t for t in tokens if any(ch.isalnum() for ch in t) and t not in _ARTICLES]
     out: list[str] = []
     for i, tok in enumerate(tokens):
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
