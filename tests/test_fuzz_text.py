@@ -51,8 +51,8 @@ CAPTION = (st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join)
            | st.lists(st.sampled_from(WORDS), max_size=6).map("".join) | TEXT)
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SPACY = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-EXPLAIN = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SPACY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+EXPLAIN = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.fixture(scope="module")
