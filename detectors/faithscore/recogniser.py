@@ -13,15 +13,26 @@ looking, so a checker would count them against a faithful answer:
 - purpose, advice and benefit: "to stay dry", "for the cat to rest on", "serves as a storage
   solution", "One of the main challenges is ...";
 - evaluation: "The image captures the beauty and grace of ...", "a cozy and inviting
-  atmosphere", "visually appealing".
+  atmosphere", "visually appealing", "comfortable for the cat";
+- guesses and statements about kinds: "The enclosure appears to be part of a zoo", "It looks
+  like they are celebrating", "Cats are curious creatures", "Cooking at home is a healthy choice".
 
 :func:`recognise` reads each sub-sentence with spaCy (the project's pipeline) and decides by the
-clause's shape and a small lexicon of inference, purpose and evaluation words. A fragment without
-a verb that continues the previous sub-sentence ("..., white", "and orange fur"; "such as
-reading") takes its label: a list goes on saying what it was saying.
+clause's shape and a small lexicon of inference, purpose and evaluation words. The lexicon is
+read in context, since many of its words also describe: a productive verb ("make", "create",
+"give", "serve") interprets only with a clause or an abstract object ("making it difficult",
+"creating a lively atmosphere"), not with a thing in view ("making a sandwich", "giving a thumbs
+up"; WordNet says which nouns are physical entities); a mild evaluative ("warm", "calm",
+"safety") evaluates only when it is not said of a visible thing ("a warm cup of coffee", "a
+safety vest", "the lake is calm"); "appears to be smiling" puts a visible state mildly. A
+fragment without a verb that continues the previous sub-sentence ("..., white", "and orange
+fur"; "such as reading") takes its label: a list goes on saying what it was saying (a connective
+or frame before it passes on nothing).
 
 >>> recognise(["In the image", " a dog is lying on a red couch", " white", " adding a cozy touch to the room"])
 [0, 1, 1, 0]
+>>> recognise(["A man is making a sandwich", " making the kitchen a lively place"])
+[1, 0]
 """
 
 from __future__ import annotations
@@ -42,28 +53,32 @@ similarly likewise""".split())
 INFERENCE_VERBS = frozenset("""suggest indicate imply infer hint demonstrate reveal signify symbolize
 symbolise represent convey evoke reflect emphasize emphasise highlight showcase seem believe assume guess
 know think expect consider speculate""".split())
-EFFECT_VERBS = frozenset("""add make create provide help allow enable contribute serve shield protect
-keep ensure offer encourage facilitate draw lead invite enhance complement enjoy appreciate need require
-present prefer avoid engage share communicate express intend design prepare""".split())
-#: Participles that open an interpreting clause ("adding a touch of ...", "making it ...").
-INTERPRETING_PARTICIPLES = frozenset("""adding making creating providing showcasing highlighting
-emphasizing emphasising enjoying leading suggesting indicating implying reflecting evoking conveying
-contributing allowing enabling ensuring offering enhancing inviting symbolizing symbolising
-demonstrating revealing signifying""".split())
+EFFECT_VERBS = frozenset("""provide contribute shield protect ensure offer encourage facilitate invite enhance
+complement appreciate need require prefer intend help allow enable engage communicate express design""".split())
+#: Verbs with a plain, visible use too ("making a sandwich", "giving a thumbs up", "leading a flock
+#: of sheep"): they interpret only with a clause or an abstract object ("making it difficult",
+#: "adds a pop of color", "creating a lively atmosphere", "serves as a focal point").
+PRODUCTIVE_VERBS = frozenset("""add make create give keep draw lead serve present prepare share enjoy avoid
+""".split())
 #: Modal verbs and hedges: what may be, not what is.
 MODALS = frozenset("can could may might would should must shall".split())
 HEDGES = frozenset("""likely possibly perhaps probably presumably apparently seemingly supposedly
 potentially typically usually generally commonly often""".split())
 #: Words of evaluation, feeling and abstraction a viewer adds to a picture.
 EVALUATIVE = frozenset("""beautiful beauty lovely pleasant charming cozy cosy inviting appealing attractive
-striking stunning majestic grace graceful serene peaceful tranquil calm lively vibrant cheerful playful
-joyful joy fun delightful memorable enjoyable comfortable comfort relaxing relaxed warm warmth softness
-welcoming harmonious harmony elegant elegance picturesque scenic idyllic whimsical nostalgic dramatic
-captivating engaging impressive perfect ideal practical convenient convenient useful functional
-important essential necessary difficult challenging challenge challenges possibility purpose reason
-atmosphere ambiance ambience mood vibe feeling sense touch moment enthusiasm excitement curiosity
-interest satisfaction positivity companionship security safety protection opportunity opportunities
-sight experience typical characteristic distinctive idea""".split())
+striking stunning breathtaking gorgeous amazing wonderful fantastic remarkable pleasing majestic grace
+graceful serene peaceful tranquil lively vibrant cheerful playful joyful joy fun delightful memorable
+enjoyable relaxing soothing calming welcoming harmonious harmony elegant elegance picturesque scenic
+idyllic whimsical nostalgic dramatic festive captivating engaging impressive perfect ideal practical
+convenient useful functional important essential necessary difficult challenging challenge challenges
+possibility purpose reason atmosphere ambiance ambience mood vibe feel feeling sense moment enthusiasm
+excitement curiosity interest satisfaction positivity companionship opportunity opportunities experience
+idea example popular common""".split())
+#: Words that also name what is seen ("a warm cup of coffee", "a safety vest", "a comfortable
+#: couch", "the lake is calm"): evaluative only when they are not said of a visible thing
+#: ("a sense of security", "adds a touch of warmth", "which is typical").
+MILD_EVALUATIVE = frozenset("""calm comfortable comfort relaxed warm warmth softness touch security safety
+protection sight typical characteristic distinctive healthy""".split())
 #: Subjects that make a statement about ideas, not things ("The purpose of ...", "One possibility").
 ABSTRACT_SUBJECTS = frozenset("""purpose reason possibility connection combination presence challenge
 challenges way idea goal function role benefit advantage""".split())
@@ -77,10 +92,15 @@ def recognise(sub_sentences: Sequence[str]) -> list[int]:
     [1, 0]
     """
     labels: list[int] = []
+    context: int | None = None  # the label a verbless continuation takes (framing starts afresh)
     for text in sub_sentences:
-        doc = _parse(text.strip())
-        label = _label(doc, labels[-1] if labels else None)
-        labels.append(label)
+        words = [t for t in _parse(text.strip()) if not t.is_punct and not t.is_space]
+        if _framing(words):
+            labels.append(ANALYTICAL)
+            context = None
+        else:
+            labels.append(_label(words, context))
+            context = labels[-1]
     return labels
 
 
@@ -96,20 +116,27 @@ def _parse(text: str) -> Any:
     return _nlp()(text)
 
 
-def _label(doc: Any, previous: int | None) -> int:
-    words = [t for t in doc if not t.is_punct and not t.is_space]
+def _framing(words: list[Any]) -> bool:
+    """A connective ("Additionally", "On the other hand") or a frame ("In the image", "From the
+    picture", "In the background"; not "On the left of the image"): about the answer, not the image."""
+    if not words:
+        return False
+    lower = [t.lower_ for t in words]
+    if len(words) <= 4 and (lower[0] in CONNECTIVES or " ".join(lower) in ("on the other hand", "in addition",
+                                                                           "in conclusion", "in summary")):
+        return True
+    return (words[0].pos_ == "ADP" and not any(t.pos_ in ("VERB", "AUX") for t in words)
+            and any(c.dep_ == "pobj" and c.lower_ in FRAME_NOUNS for c in words[0].children))
+
+
+def _label(words: list[Any], previous: int | None) -> int:
     if not words:
         return ANALYTICAL
     lower = [t.lower_ for t in words]
     lemmas = {t.lemma_.lower() for t in words} | set(lower)
     verbs = [t for t in words if t.pos_ in ("VERB", "AUX")]
     first = words[0]
-    if len(words) <= 4 and (lower[0] in CONNECTIVES or " ".join(lower) in ("on the other hand", "in addition",
-                                                                           "in conclusion", "in summary")):
-        return ANALYTICAL
     if not verbs:
-        if first.pos_ == "ADP" and FRAME_NOUNS & set(lower):
-            return ANALYTICAL  # "In the image", "From the picture", "In the background"
         if EVALUATIVE & lemmas or ABSTRACT_SUBJECTS & lemmas:
             return ANALYTICAL
         continuation = first.is_lower or lower[0] in ("and", "or", "such", "including", "like", "as")
@@ -128,25 +155,88 @@ def _infers(words: list[Any], lower: list[str], lemmas: set[str]) -> bool:
     first = words[0]
     if (MODALS & set(lower) and not _can_be_seen(words)) or HEDGES & set(lower):
         return True
-    if lower[0] in INTERPRETING_PARTICIPLES or (first.tag_ == "VBG" and first.lemma_.lower() in EFFECT_VERBS):
-        return True
-    if INFERENCE_VERBS & lemmas:
-        # "appears to be" / "seems" hedges what follows, except a plain visible state
-        return not _plain_appearance(words)
+    if first.tag_ == "VBG" and _interprets(first):
+        return True  # "adding a touch of color", "providing a place to rest"
+    if INFERENCE_VERBS & lemmas and not _plain_appearance(words) or _guesses(words):
+        return True  # "appears to be smiling" puts a visible state mildly; "seems" alone infers
+    if any(t.dep_ == "csubj" for t in words) or _generic(words):
+        return True  # "Cooking at home is a healthy choice", "Cats are curious creatures": about kinds
     heads = [t for t in words if t.dep_ in ("ROOT", "relcl", "advcl", "conj", "xcomp", "ccomp")]
-    if any(t.lemma_.lower() in EFFECT_VERBS and t.pos_ == "VERB" for t in heads):
+    if any(t.pos_ == "VERB" and _interprets(t) for t in heads):
         return True
     if lower[0] in ("as", "because", "since", "so", "by", "especially") and len(words) > 3:
         return True  # a reason, a manner or a concession: the answer explains
     if any(t.lower_ == "to" and t.head.pos_ == "VERB" and t.dep_ == "aux" and t.head.dep_ in ("advcl", "acl", "xcomp")
            and t.head.lemma_.lower() not in ("be",) for t in words) and _purpose(words):
         return True
-    if EVALUATIVE & lemmas:
+    if any(t.dep_ == "mark" and t.lower_ == "for" and any(c.dep_ == "aux" and c.lower_ == "to" for c in t.head.children)
+           for t in words):
+        return True  # "a soft surface for the cat to rest on": what it is for
+    if EVALUATIVE & lemmas or any(_evaluates(t) for t in words if t.lower_ in MILD_EVALUATIVE):
         return True
     subject = next((t for t in words if t.dep_ in ("nsubj", "nsubjpass")), None)
     if subject is not None and subject.lemma_.lower() in ABSTRACT_SUBJECTS:
         return True
     return False
+
+
+def _interprets(verb: Any) -> bool:
+    """A verb of effect or benefit ("providing", "helps"), or a productive verb
+    used for an effect: with a clause ("making it difficult", "leading them to stop") or an
+    abstract object ("adds a pop of color", "creating a lively atmosphere"), or none ("serves as
+    a focal point", "adding to the charm"). "making a sandwich", "giving a thumbs up", "the bench
+    is made of wood" say what is there."""
+    lemma = verb.lemma_.lower()
+    if lemma in EFFECT_VERBS:
+        return True
+    if lemma not in PRODUCTIVE_VERBS:
+        return False
+    if any(c.dep_ in ("ccomp", "xcomp", "oprd", "acomp") for c in verb.children):
+        return True
+    objects = [c for c in verb.children if c.dep_ in ("dobj", "nsubjpass")]
+    objects += [c for o in objects for c in o.conjuncts]
+    return not objects or not all(_concrete(o) for o in objects)
+
+
+#: Pronouns that stand for people or things in view ("leading them", "holding her hand").
+_VISIBLE_PRONOUNS = frozenset("he she they him her them we us you i me".split())
+
+
+def _concrete(noun: Any) -> bool:
+    """Whether a noun (or pronoun) names something one can see: a WordNet physical entity. In
+    "a slice of pizza" / "a pop of color" the "of" object decides."""
+    of = [g for c in noun.children if c.dep_ == "prep" and c.lower_ == "of" for g in c.children if g.dep_ == "pobj"]
+    if of:
+        noun = of[0]
+    if noun.pos_ == "PRON":  # "which are partially drawn": the antecedent is in view, so benefit of the doubt
+        return noun.lower_ in _VISIBLE_PRONOUNS or noun.dep_ == "nsubjpass" and noun.tag_ in ("WDT", "WP")
+    phrase = " ".join([c.text for c in noun.children if c.dep_ == "compound"] + [noun.text])
+    return any(_physical(p) for p in (phrase, noun.lemma_))
+
+
+@lru_cache(maxsize=4096)
+def _physical(phrase: str) -> bool:
+    from knowledge import ancestors, noun_synset
+
+    synset = noun_synset(phrase.lower())
+    return synset is not None and "physical_entity.n.01" in ancestors(synset)
+
+
+def _evaluates(word: Any) -> bool:
+    """A :data:`MILD_EVALUATIVE` word evaluates unless it qualifies or is said of a visible thing
+    ("a warm cup", "a safety vest", "the lake is calm"); "comfortable for the cat" judges a fit."""
+    if word.dep_ in ("amod", "compound") and word.head.pos_ in ("NOUN", "PROPN"):
+        return not _concrete(word.head)
+    if any(c.dep_ == "prep" and c.lower_ == "for" for c in word.children):
+        return True  # "comfortable for the cat": fit for a purpose
+    if word.dep_ in ("acomp", "conj"):
+        verb = word.head if word.dep_ == "acomp" else word.head.head
+        subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        while subject is None and verb.dep_ in ("xcomp", "conj") and verb.head is not verb:
+            verb = verb.head  # "The cat appears to be comfortable": the subject of "appears"
+            subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        return subject is None or not _concrete(subject)
+    return True
 
 
 def _can_be_seen(words: list[Any]) -> bool:
@@ -158,6 +248,35 @@ def _purpose(words: list[Any]) -> bool:
     """A to-infinitive that says what for ("to stay dry"), not what is seen ("seems to hold")."""
     return any(t.lower_ == "to" and t.dep_ == "aux" and t.head.dep_ in ("advcl", "acl") for t in words) or \
         any(t.lower_ in ("for", "in") and t.nbor(1).lower_ == "order" for t in words[:-1] if t.i + 1 < len(t.doc))
+
+
+def _generic(words: list[Any]) -> bool:
+    """A statement about a kind: a bare plural subject said to be something ("Cats are curious
+    creatures", "Bananas are a good source of potassium"); not "Two cats are on the sofa"."""
+    for t in words:
+        if t.dep_ == "nsubj" and t.tag_ == "NNS" and t.head.lemma_ == "be" and t.head.tag_ == "VBP" \
+                and not any(c.dep_ in ("det", "nummod", "poss", "amod", "compound") for c in t.children) \
+                and any(c.dep_ == "attr" and c.pos_ == "NOUN" for c in t.head.children):
+            return True
+    return False
+
+
+def _guesses(words: list[Any]) -> bool:
+    """What a thing or scene is, guessed from its looks: "appears to be part of a zoo", "It
+    looks like they are celebrating", "seems as if ...". (A visible state put mildly, "appears to
+    be smiling", "looks happy", "looks like a castle", is description.)"""
+    for t in words:
+        if t.lemma_.lower() not in ("appear", "seem", "look"):
+            continue
+        kids = list(t.children)
+        if any(c.dep_ == "xcomp" and c.lemma_.lower() == "be" and any(g.dep_ == "attr" for g in c.children) for c in kids):
+            return True
+        if any(c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("like", "if", "though") for m in c.children)
+               for c in kids):
+            return True
+        if any(c.dep_ == "nsubj" and c.lower_ == "it" for c in kids) and any(c.lower_ == "like" for c in kids):
+            return True
+    return False
 
 
 def _plain_appearance(words: list[Any]) -> bool:
