@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Sequence
 
 from lemminflect import getInflection, getLemma
@@ -46,6 +47,7 @@ class Change:
     edit: int | None = None
 
 
+@lru_cache(maxsize=65536)
 def noun_form(lemma: str, plural: bool) -> str:
     """``lemma`` (WordNet style, "hot_dog") as a noun in the caption's number.
 
@@ -62,6 +64,7 @@ def noun_form(lemma: str, plural: bool) -> str:
     return " ".join(words)
 
 
+@lru_cache(maxsize=65536)
 def verb_form(lemma: str, tag: str) -> str:
     """A verb lemma in a Penn tag's form ("sit", "VBG" -> "sitting"); the lemma for other tags."""
     if not tag.startswith("VB") or tag == "VB":
