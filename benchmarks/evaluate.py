@@ -22,11 +22,11 @@ from benchmarks.alignbench_metrics import auroc_by_group, mean_by, segment_ap, s
 from benchmarks.caption_metrics import (
     balanced_accuracy, by_group, false_positive_rate, gold_word_recall, localisation_accuracy, pair_accuracy,
     precision, precision_recall_f1, recall, span_precision, words_flagged)
+from benchmarks.chair_metrics import chair_i, chair_s
 from benchmarks.loaders.alignbench import AlignBenchGold
 from benchmarks.loaders.common import CaptionGold
 from benchmarks.loaders.detailverify import DVBGold, to_tagged
 from benchmarks.metrics import auroc, average_precision
-from cece.metrics import chair_i, chair_s
 from detectors.base import Detection
 
 Detections = Mapping[str, Detection]
@@ -112,9 +112,10 @@ def _caption_block(ids: list[str], gold: Mapping[str, CaptionGold], dets: Detect
 
 def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, threshold: float = 0.5) -> Evaluation:
     """HAT and nocaps-FOIL: AP, AUROC, LA, word P/R/F1, span P and gold-word R (of the marked
-    spans), CHAIRs and CHAIRi for a detector that lists COCO mentions (``chair``), and -- when the detector gives verdicts (``hallucinated`` on any of its detections) --
-    verdict P/R, flagged clean (false positive rate) and balanced accuracy, else None there; the
-    same by group and pair accuracy when the gold has groups (FOIL domains) and pairs."""
+    spans), CHAIRs and CHAIRi for a detector that lists COCO mentions (``chair``), and -- when
+    the detector gives verdicts (``hallucinated`` on any of its detections) -- verdict P/R,
+    flagged clean (false positive rate) and balanced accuracy, else None there; the same by
+    group and pair accuracy when the gold has groups (FOIL domains) and pairs."""
     ids = list(gold)
     n_verdicts = _n_verdicts(ids, dets)
     block = _caption_block(ids, gold, dets, threshold, n_verdicts > 0)
@@ -144,13 +145,14 @@ def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, thresho
 
 
 def _chair(ids: list[str], dets: Detections) -> dict[str, float]:
-    """CHAIRs and CHAIRi over the detections that list their COCO ``mentions`` (the ``chair``
-    detector); nothing for detectors that do not."""
-    found = [d.details for i in ids if (d := _ok(dets.get(i))) is not None and "mentions" in d.details]
+    """CHAIRs and CHAIRi over the detections that list their COCO ``mentions`` and the image's
+    ``categories`` (the ``chair`` detector); nothing for detectors that do not."""
+    found = [d.details for i in ids if (d := _ok(dets.get(i))) is not None
+             and "mentions" in d.details and "categories" in d.details]
     if not found:
         return {}
-    return {"CHAIRs": chair_s(bool(x["hallucinated_objects"]) for x in found),
-            "CHAIRi": chair_i([len(x["hallucinated_objects"]) for x in found], [len(x["mentions"]) for x in found])}
+    truth, mentions = [x["categories"] for x in found], [[m["category"] for m in x["mentions"]] for x in found]
+    return {"CHAIRs": chair_s(truth, mentions), "CHAIRi": chair_i(truth, mentions)}
 
 
 def sentence_score(d: Detection | None, start: int, end: int) -> float:

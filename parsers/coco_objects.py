@@ -4,8 +4,10 @@ CHAIR (Rohrbach et al., 2018) finds the COCO objects a caption mentions with a p
 table (``parsers/data/coco_synonyms.txt``, see the NOTICE beside it) and a few fixed rules, and
 this module follows them so its figures compare with published ones:
 
-1. the lower-cased words are singularised ("dogs" -> dog, "children" -> child; WordNet's morphy
-   via :func:`knowledge.lemmatize`);
+1. the lower-cased words are singularised with WordNet's morphy (:func:`knowledge.concepts.morphy_forms`):
+   of a word's forms -- itself, then its base forms -- the first the table knows is read ("dogs"
+   -> dog, "children" -> child, "men" -> man and "cows" -> cow, though WordNet also lists "men"
+   and "cows" as words of their own; "people" stays people, a word of the table);
 2. two-word phrases are read first, as one word: the COCO compounds ("teddy bear", "hot dog",
    "traffic light"...), an animal qualified by "baby" or "adult" as the animal ("baby elephant" ->
    elephant, not a person), "passenger jet" / "passenger train" as the vehicle, "bow tie" as tie
@@ -15,8 +17,8 @@ this module follows them so its figures compare with published ones:
 
 >>> [(m.word, m.category, m.span) for m in coco_mentions("Two baby elephants near a hot dog stand.")]
 [('elephant', 'elephant', (4, 18)), ('hot dog', 'hot dog', (26, 33))]
->>> sorted(coco_categories(["A man rides a motor bike.", "Kids on a sofa."]))
-['couch', 'motorcycle', 'person']
+>>> sorted(coco_categories(["Two men ride motor bikes.", "Kids on a sofa.", "Wine glasses."]))
+['couch', 'motorcycle', 'person', 'wine glass']
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Iterable
 
-from knowledge import lemmatize
+from knowledge.concepts import morphy_forms
 
 #: COCO compounds read as one word (CHAIR's list).
 COMPOUNDS = ("motor bike", "motor cycle", "air plane", "traffic light", "street light", "traffic signal",
@@ -74,27 +76,39 @@ def _phrases() -> dict[str, str]:
     return out
 
 
-def _words(text: str) -> list[tuple[str, tuple[int, int]]]:
-    return [(lemmatize(m.group()), m.span()) for m in re.finditer(r"[a-z]+", text.lower())]
+def _words(text: str) -> list[tuple[tuple[str, ...], tuple[int, int]]]:
+    """Each word with its forms (lower-cased, then its WordNet base forms) and its span in ``text``
+    (matched before lower-casing: "İ" lower-cases to two characters)."""
+    return [(_forms(m.group().lower()), m.span()) for m in re.finditer(r"[A-Za-z]+", text)]
+
+
+@lru_cache(maxsize=65536)
+def _forms(word: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys([word, *morphy_forms(word)]))
+
+
+def _known(forms: tuple[str, ...], known: dict[str, str]) -> str | None:
+    return next((f for f in forms if f in known), None)
 
 
 def coco_mentions(text: str) -> list[Mention]:
     """The COCO object mentions of ``text``, in order (see the module docstring)."""
-    words, phrases = _words(text), _phrases()
-    read: list[tuple[str, tuple[int, int]]] = []
+    words, phrases, table = _words(text), _phrases(), synonyms()
+    read: list[tuple[str | None, tuple[int, int]]] = []
     i = 0
     while i < len(words):
-        pair = " ".join(w for w, _ in words[i:i + 2])
-        if i + 1 < len(words) and pair in phrases:
-            read.append((phrases[pair], (words[i][1][0], words[i + 1][1][1])))
+        (forms, (start, end)), pair = words[i], None
+        if i + 1 < len(words):
+            pair = _known(tuple(f"{a} {b}" for a in forms for b in words[i + 1][0]), phrases)
+        if pair is not None:
+            read.append((phrases[pair], (start, words[i + 1][1][1])))
             i += 2
         else:
-            read.append(words[i])
+            read.append((_known(forms, table), (start, end)))
             i += 1
     if any(w == "toilet" for w, _ in read):
         read = [(w, s) for w, s in read if w != "seat"]
-    table = synonyms()
-    return [Mention(w, table[w], s) for w, s in read if w in table]
+    return [Mention(w, table[w], s) for w, s in read if w in table]  # "home plate" is read, but no category
 
 
 def chair_counts(caption: str, categories: set[str]) -> tuple[int, int]:
