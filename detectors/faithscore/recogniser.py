@@ -143,7 +143,8 @@ def _label(words: list[Any], previous: int | None) -> int:
         if continuation and previous is not None:
             return previous  # a list goes on saying what it was saying
         return DESCRIPTIVE
-    if len(words) <= 2 and first.is_lower and previous is not None and not any(t.dep_.startswith("nsubj") for t in words):
+    if len(words) <= 2 and first.is_lower and previous is not None \
+            and not any(t.dep_.startswith("nsubj") for t in words):
         return previous  # "rowing", "or hiking": one more item of the list before
     if _infers(words, lower, lemmas):
         return ANALYTICAL
@@ -269,7 +270,8 @@ def _guesses(words: list[Any]) -> bool:
         if t.lemma_.lower() not in ("appear", "seem", "look"):
             continue
         kids = list(t.children)
-        if any(c.dep_ == "xcomp" and c.lemma_.lower() == "be" and any(g.dep_ == "attr" for g in c.children) for c in kids):
+        if any(c.dep_ == "xcomp" and c.lemma_.lower() == "be" and any(g.dep_ == "attr" for g in c.children)
+               for c in kids):
             return True
         if any(c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("like", "if", "though") for m in c.children)
                for c in kids):
