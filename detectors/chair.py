@@ -45,11 +45,10 @@ class CHAIRDetector(Detector):
         self.ground_truth = ground_truth
 
     def missing(self, sample: Sample) -> str | None:
-        if not isinstance(sample.get("caption"), str):
-            return "sample has no 'caption' string"
-        if sample.get("annotation") is None and not sample.get("references"):
-            return "detector 'chair' needs 'annotation' or 'references', which this sample lacks"
-        return None
+        why = super().missing(sample)
+        if why is None and sample.get("annotation") is None and not sample.get("references"):
+            why = f"detector {self.name!r} needs 'annotation' or 'references', which this sample lacks"
+        return why
 
     def detect(self, sample: Sample) -> Detection:
         if (why := self.missing(sample)) is not None:
