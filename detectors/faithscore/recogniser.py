@@ -48,11 +48,13 @@ FRAME_NOUNS = frozenset("image picture photo photograph scene background foregro
 CONNECTIVES = frozenset("""additionally also firstly secondly thirdly lastly finally furthermore moreover
 overall however therefore thus hence besides meanwhile consequently instead otherwise alternatively
 similarly likewise""".split())
-#: Lemmas of verbs that infer, interpret, evaluate or give a purpose or benefit.
+#: Lemmas of verbs that infer or interpret, anywhere in a clause ("suggests", "seems", "showcasing").
 #: ("The image shows / depicts ..." is no inference: it says what is there.)
 INFERENCE_VERBS = frozenset("""suggest indicate imply infer hint demonstrate reveal signify symbolize
 symbolise represent convey evoke reflect emphasize emphasise highlight showcase seem believe assume guess
 know think expect consider speculate""".split())
+#: Verbs of effect, benefit and purpose, interpreting in any use as a clause's verb ("which
+#: provides shade", "helps her stay dry", "is designed for walking").
 EFFECT_VERBS = frozenset("""provide contribute shield protect ensure offer encourage facilitate invite enhance
 complement appreciate need require prefer intend help allow enable engage communicate express design""".split())
 #: Verbs with a plain, visible use too ("making a sandwich", "giving a thumbs up", "leading a flock
