@@ -161,9 +161,8 @@ def removal(doc: Any, noun: Any) -> list[Change] | None:
     if dep in ("dobj", "attr", "oprd", "dative"):
         if head.dep_ in ("acl", "relcl", "advcl", "xcomp") and head.head.i != head.i:
             return [Change(*_with_left(doc, _subtree(head), ("that", "which", "who", "and")), "")]
-        others = [c for c in head.children if c.i != noun.i and c.dep_ in ("prep", "dobj", "advmod", "prt", "xcomp", "ccomp")]
-        if dep == "dobj" and others:
-            return [Change(*_subtree(noun), "")]
+        # The object of a main verb: whether the verb can do without it ("walks a dog" -> "walks",
+        # "has a toaster" -> "has") is not in the tree, so only its whole sentence can go.
         return _whole(doc, noun)
     if dep in _SUBJECTS:
         if head.dep_ in _CLAUSES and head.head.i != head.i:
