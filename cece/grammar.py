@@ -152,11 +152,15 @@ def removal(doc: Any, noun: Any) -> list[Change] | None:
     if dep == "pobj" and head.dep_ in ("prep", "agent"):
         a, b = _with_left(doc, _subtree(head), ())
         verb = head.head
-        if verb.lemma_ == "be" and not [c for c in verb.children if c.dep_ not in ("nsubj", "cc", "punct", "prep", "aux")
-                                         ] and len([c for c in verb.children if c.dep_ == "prep"]) == 1:
-            if verb.dep_ == "conj":  # "... and is on a tea" goes whole
+        rest = [c for c in verb.children if c.i != head.i and c.dep_ not in ("punct", "cc", "aux", "auxpass", "advmod", "neg")]
+        if verb.pos_ in ("VERB", "AUX") and not [c for c in rest if not c.dep_.startswith("nsubj")]:
+            # the phrase was all the verb had: "... and is on a tea", "possibly accompanied by X"
+            if verb.lemma_ == "be" and verb.dep_ == "conj":
                 return [Change(*_with_left(doc, _subtree(verb), ("and", "but", "or")), "")]
-            return _whole(doc, noun)
+            if verb.dep_ in ("acl", "advcl", "relcl", "conj") and not rest:
+                return [Change(*_with_left(doc, _subtree(verb), ("and", "but", "or", "that", "which", "who")), "")]
+            if verb.lemma_ == "be":
+                return _whole(doc, noun)
         return [Change(min(a, _preposition_start(doc, head)), b, "")]
     if dep in ("dobj", "attr", "oprd", "dative"):
         if head.dep_ in ("acl", "relcl", "advcl", "xcomp") and head.head.i != head.i:
@@ -168,7 +172,10 @@ def removal(doc: Any, noun: Any) -> list[Change] | None:
         if head.dep_ in _CLAUSES and head.head.i != head.i:
             return [Change(*_with_left(doc, _subtree(head), ("and", "but", "while", "as", "when", "whereas")), "")]
         return _whole(doc, noun)
-    if dep in ("poss", "compound", "npadvmod", "appos", "nmod", "amod"):
+    if dep == "poss":  # "a building's ledge" -> "the ledge"
+        owner_det = any(c.dep_ == "det" for c in head.children)
+        return [Change(*_subtree(noun), "" if owner_det else "the")]
+    if dep in ("compound", "npadvmod", "appos", "nmod", "amod"):
         return [Change(*_subtree(noun), "")]
     if dep == "ROOT" and (kept := _prep_object(noun)) is not None and not _sentence(doc, noun):
         # a caption that is one noun phrase: "A guitar on a sofa." -> "A sofa."
