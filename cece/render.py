@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from difflib import SequenceMatcher
-
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from cece.diff import word_diff
 from cece.explanation import Explanation
 
 # One colour per class, used for the marked caption and the edits table alike.
@@ -52,25 +51,6 @@ def counterfactual_diff(e: Explanation, plain: bool = False) -> Text:
         out.append(words + " ", style=style)
     if e.fixed_point is False:
         out.append("(still hallucinated when explained again)", style="yellow")
-    return out
-
-
-def word_diff(old: str, new: str) -> list[tuple[str, str]]:
-    """``(kind, words)`` runs turning ``old`` into ``new``: ``=`` kept, ``-`` removed, ``+`` added.
-
-    >>> word_diff("A cat on a sofa.", "A dog on a sofa.")
-    [('=', 'A'), ('-', 'cat'), ('+', 'dog'), ('=', 'on a sofa.')]
-    """
-    a, b = old.split(), new.split()
-    out = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
-        if tag == "equal":
-            out.append(("=", " ".join(a[i1:i2])))
-            continue
-        if i2 > i1:
-            out.append(("-", " ".join(a[i1:i2])))
-        if j2 > j1:
-            out.append(("+", " ".join(b[j1:j2])))
     return out
 
 

@@ -2,10 +2,10 @@
 
 Only hallucinated edits change text (or the subset asked for); unverified claims, consequences
 and suggestions leave it alone, and a caption with no hallucination comes back byte for byte.
-Each edit kind has its rewrite, made on the caption's dependency tree (:mod:`cece.grammar`):
+Each edit kind has its rewrite, made on the caption's dependency tree (:mod:`cece.rewrite_tree`):
 
 - object R / O: the image's word, in the caption's number ("cats" -> "dogs"), "a" / "an" fitted;
-- object D: the noun phrase and every word that only depended on it (:func:`cece.grammar.removal`);
+- object D: the noun phrase and every word that only depended on it (:func:`cece.rewrite_tree.removal`);
 - attribute R: the image's value ("red" -> "blue");
 - count R: the image's count, with the noun's number and its verb made to agree ("Three giraffes
   are" -> "Two giraffes are", "Two horses are" -> "A horse is");
@@ -28,7 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from cece.edits import Edit
-from cece.grammar import Change, agreement, apply, article, noun_form, number_word, removal, token_at, verb_form
+from cece.rewrite_text import Change, apply
+from cece.rewrite_tree import agreement, removal, token_at
+from cece.rewrite_words import article, case_like, noun_form, number_word, verb_form
 from knowledge import PREPOSITIONS, relation_key
 from parsers import SceneGraph
 
@@ -86,21 +88,17 @@ def _changes(caption: SceneGraph, image: SceneGraph, e: Edit, doc: Any) -> list[
         out = []
         for a, b in c.spans:
             t = token_at(doc, a, b)
-            out.append(Change(a, b, _case_like(noun_form(lemma, bool(t is not None and t.tag_ in ("NNS", "NNPS"))),
+            out.append(Change(a, b, case_like(noun_form(lemma, bool(t is not None and t.tag_ in ("NNS", "NNPS"))),
                                                caption.text[a:b])))
         return out
     if e.level == "attribute":
         if e.op == "delete":  # a modifier naming what is not there: "a *passenger* jet" -> "a jet"
             return [Change(a, b, "") for a, b in e.spans]
         value = str(e.target).split(" / ")[0]
-        return [Change(a, b, _case_like(value, caption.text[a:b])) for a, b in e.spans]
+        return [Change(a, b, case_like(value, caption.text[a:b])) for a, b in e.spans]
     if e.level == "count":
         return _count(caption, e, doc)
     return _relation(caption, image, e, doc)
-
-
-def _case_like(new: str, old: str) -> str:
-    return new[:1].upper() + new[1:] if old[:1].isupper() else new
 
 
 def _count(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None:
@@ -118,12 +116,12 @@ def _count(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None:
         if det is None:
             out.append(Change(first.idx, first.idx, article(first.text if first.i != head.i else singular) + " "))
         elif det.lower_ in ("some", "several", "many", "few", "these", "those"):
-            out.append(Change(det.idx, det.idx + len(det), _case_like("a", det.text)))
+            out.append(Change(det.idx, det.idx + len(det), case_like("a", det.text)))
         out.append(Change(head.idx, head.idx + len(head), singular))
     else:
         a, b = e.spans[0]
         word = article(doc.text[b:].split()[0] if b < len(doc.text) else "") if one else number_word(target)
-        out.append(Change(a, b, _case_like(word, caption.text[a:b])))
+        out.append(Change(a, b, case_like(word, caption.text[a:b])))
         if head.tag_ in ("NNS", "NNPS") and one:
             out.append(Change(head.idx, head.idx + len(head), noun_form(c.lemma, False)))
         elif head.tag_ in ("NN", "NNP") and not one:
@@ -144,7 +142,7 @@ def _relation(caption: SceneGraph, image: SceneGraph, e: Edit, doc: Any) -> list
             # triple's thing that changes ("A dog sitting on a lap" -> "A laptop sitting on ...")
             if any(x is not r and end in (x.subject, x.object) for x in caption.relations):
                 return _drop_object(caption, r, doc)  # it is needed elsewhere: drop the triple
-            out += [Change(a, b, _case_like(noun_form(g.lemma, c.plural), caption.text[a:b])) for a, b in c.spans[:1]]
+            out += [Change(a, b, case_like(noun_form(g.lemma, c.plural), caption.text[a:b])) for a, b in c.spans[:1]]
     if r.span and relation_key(t.canonical) != relation_key(r.canonical):
         out.append(Change(*r.span, predicate_like(t.canonical, doc, *r.span)))
     return out or None

@@ -7,7 +7,8 @@ import pytest
 from cece import CostModel, Explainer, Explanation, explain
 from cece.costs import relation_key
 from cece.ged import EdgeCosts
-from cece.grammar import Change, apply, noun_form, verb_form
+from cece.rewrite_text import Change, apply
+from cece.rewrite_words import noun_form, verb_form
 
 PAPER_IMAGE = {"objects": ["man", "dog", "laptop", "lap"],
                "relationships": [["laptop", "on", "lap"], ["dog", "next to", "man"]]}

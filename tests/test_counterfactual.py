@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cece import counterfactual, explain
-from cece.render import word_diff
+from cece.diff import word_diff
 from parsers import load_spacy
 
 

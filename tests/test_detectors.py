@@ -324,7 +324,8 @@ def test_cece_detect_rejects_unknown_detectors_and_options(tmp_path):
     "detectors.text", "detectors.runner", "detectors.lexical", "detectors.aloha", "detectors.aloha_objects",
     "detectors.halcece", "benchmarks.metrics", "cece.senses", "detectors.chair", "detectors.faithscore.recogniser",
     "parsers.coco_objects", "parsers.mentions", "cece.metrics", "cece.report.tables", "cece.edits",
-    "cece.grammar", "cece.rewrite", "cece.render", "cece.report.captions",
+    "cece.rewrite", "cece.rewrite_text", "cece.rewrite_tree", "cece.rewrite_words",
+    "cece.diff", "cece.render", "cece.report.captions",
 ])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module))

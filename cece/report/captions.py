@@ -19,7 +19,7 @@ from typing import Sequence
 
 from cece.edits import Edit
 from cece.explanation import Explanation
-from cece.render import word_diff
+from cece.diff import word_diff
 from cece.report.frequent import edit_label
 
 CLASS_NAMES = {"D": "delete", "R": "replace", "O": "over-specific", "U": "under-specific", "I": "missing"}

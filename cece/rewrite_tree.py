@@ -1,17 +1,14 @@
-"""Grammatical edits of a caption on its spaCy dependency tree: the building blocks of the
-counterfactual (:mod:`cece.rewrite`).
+"""Cuts on the caption's spaCy dependency tree: the building blocks of the counterfactual
+(:mod:`cece.rewrite`). Each returns :class:`~cece.rewrite_text.Change` s, or None when no
+grammatical cut exists.
 
-Every function returns :class:`Change` s (char ranges of the caption and their replacement) or
-None when no grammatical edit exists; word forms come from lemminflect, never from suffix rules.
-
-- :func:`noun_form` / :func:`verb_form`: a lemma in a given number or tag;
 - :func:`removal`: what to cut so that a noun phrase disappears with every word that only
   depended on it -- its conjunction, its preposition, the participle or relative clause it was the
   object of, the "while ..." clause it was the subject of, or its whole sentence when the caption
   has others -- keeping the main verb and its other arguments;
-- :func:`agreement`: the verb forms that change when a subject changes number;
-- :func:`tidy` and :func:`articles`: spacing, capitals and "a" / "an" after the cuts.
+- :func:`agreement`: the verb forms that change when a subject changes number.
 
+>>> from cece.rewrite_text import apply
 >>> nlp = __import__("parsers").load_spacy()
 >>> doc = nlp("A dog and a cat sitting on a couch.")
 >>> apply("A dog and a cat sitting on a couch.", removal(doc, doc[4]))
@@ -20,72 +17,14 @@ None when no grammatical edit exists; word forms come from lemminflect, never fr
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Sequence
 
-from lemminflect import getInflection, getLemma
-
+from cece.rewrite_text import Change
+from cece.rewrite_words import case_like, verb_form
 from knowledge import PREPOSITIONS
 
-NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-                "fifteen sixteen seventeen eighteen nineteen twenty").split()
 _SUBJECTS = ("nsubj", "nsubjpass")
-# Plurals lemminflect also reads as singular nouns of their own ("a people").
-_SINGULAR = {"people": "person", "men": "man", "women": "woman", "children": "child"}
 _CLAUSES = ("advcl", "conj", "relcl", "acl", "ccomp", "xcomp")
-
-
-@dataclass
-class Change:
-    """Replace ``text[start:end]`` by ``new``; ``edit`` is the index of the edit it serves."""
-
-    start: int
-    end: int
-    new: str
-    edit: int | None = None
-
-
-@lru_cache(maxsize=65536)
-def noun_form(lemma: str, plural: bool) -> str:
-    """``lemma`` (WordNet style, "hot_dog") as a noun in the caption's number.
-
-    >>> noun_form("giraffe", True), noun_form("hot_dog", True), noun_form("bicycle", False)
-    ('giraffes', 'hot dogs', 'bicycle')
-    """
-    words = lemma.replace("_", " ").split()
-    if words:
-        base = _SINGULAR.get(words[-1]) or (getLemma(words[-1], "NOUN") or (words[-1],))[0]
-        if base != words[-1] and not plural:
-            words[-1] = base
-        elif plural and base == words[-1]:  # "stairs" is plural already
-            words[-1] = (getInflection(words[-1], "NNS") or (words[-1] + "s",))[0]
-    return " ".join(words)
-
-
-@lru_cache(maxsize=65536)
-def verb_form(lemma: str, tag: str) -> str:
-    """A verb lemma in a Penn tag's form ("sit", "VBG" -> "sitting"); the lemma for other tags."""
-    if not tag.startswith("VB") or tag == "VB":
-        return lemma
-    return (getInflection(lemma, tag) or (lemma,))[0]
-
-
-def number_word(n: str) -> str:
-    """ "2" -> "two" (up to twenty), other strings unchanged."""
-    return NUMBER_WORDS[int(n)] if n.isdigit() and int(n) < len(NUMBER_WORDS) else n
-
-
-def article(word: str) -> str:
-    """"a" or "an" before ``word``, by its first sound as spelt (vowel letters, silent h, "one",
-    "uni-", "eu-", "use-")."""
-    w = word.lower()
-    if re.match(r"(hour|honest|honou?r|heir)", w):
-        return "an"
-    if re.match(r"(one|once|uni|use|usu|eu|ewe|u[bcfgklmrst][aeiou])", w):
-        return "a"
-    return "an" if w[:1] in "aeiou" else "a"
 
 
 def token_at(doc: Any, start: int, end: int) -> Any | None:
@@ -235,42 +174,4 @@ def agreement(subject: Any, plural: bool) -> list[Change]:
         new = ("were" if plural else "was") if tag == "VBD" else ("are" if plural else "is")
     else:
         new = verb_form(target.lemma_, "VBP" if plural else "VBZ")
-    return [] if new == target.text.lower() else [Change(target.idx, target.idx + len(target), _case_like(new, target.text))]
-
-
-def _case_like(new: str, old: str) -> str:
-    return new[:1].upper() + new[1:] if old[:1].isupper() else new
-
-
-def apply(text: str, changes: Sequence[Change]) -> str:
-    """``text`` with non-overlapping changes applied (of overlapping ones, the earlier and wider
-    wins), then :func:`tidy`."""
-    chosen: list[Change] = []
-    for c in sorted(changes, key=lambda c: (c.start, c.end > c.start, -(c.end - c.start))):
-        if chosen and c.start < chosen[-1].end:
-            continue
-        chosen.append(c)
-    out = text
-    for c in reversed(chosen):
-        out = out[:c.start] + c.new + out[c.end:]
-    return tidy(out, capital=text[:1].isupper()) if chosen else text
-
-
-def tidy(text: str, capital: bool = True) -> str:
-    """Spacing, stray commas and connectives at a sentence edge, sentence capitals, "a" / "an"."""
-    text = re.sub(r"[ \t]{2,}", " ", text).strip()
-    text = re.sub(r"\s+([.,;:!?])", r"\1", text)
-    text = re.sub(r",\s*([.;:!?])", r"\1", text)
-    text = re.sub(r"(^|[.!?]\s+)(?:,\s*|(?:and|or|but|while|with)\s+)+", r"\1", text, flags=re.I)
-    text = articles(text)
-    if capital:
-        text = re.sub(r"(^|[.!?]\s+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
-    return text
-
-
-def articles(text: str) -> str:
-    """Every "a" / "an" made to fit the word after it ("a apple" -> "an apple")."""
-    def fix(m: re.Match) -> str:
-        word = article(m.group(3))
-        return (word.capitalize() if m.group(1)[:1].isupper() else word) + m.group(2) + m.group(3)
-    return re.sub(r"\b([Aa]n?)(\s+)(\w+)", fix, text)
+    return [] if new == target.text.lower() else [Change(target.idx, target.idx + len(target), case_like(new, target.text))]

@@ -1,0 +1,58 @@
+"""Text edits of the counterfactual: :class:`Change` s applied to the caption, then tidied
+(spacing, stray commas and connectives, sentence capitals, "a" / "an").
+
+>>> apply("A guitar on a sofa.", [Change(0, 12, "")])
+'A sofa.'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from cece.rewrite_words import article
+
+
+@dataclass
+class Change:
+    """Replace ``text[start:end]`` by ``new``; ``edit`` is the index of the edit it serves."""
+
+    start: int
+    end: int
+    new: str
+    edit: int | None = None
+
+
+def apply(text: str, changes: Sequence[Change]) -> str:
+    """``text`` with non-overlapping changes applied (of overlapping ones, the earlier and wider
+    wins), then :func:`tidy`."""
+    chosen: list[Change] = []
+    for c in sorted(changes, key=lambda c: (c.start, c.end > c.start, -(c.end - c.start))):
+        if chosen and c.start < chosen[-1].end:
+            continue
+        chosen.append(c)
+    out = text
+    for c in reversed(chosen):
+        out = out[:c.start] + c.new + out[c.end:]
+    return tidy(out, capital=text[:1].isupper()) if chosen else text
+
+
+def tidy(text: str, capital: bool = True) -> str:
+    """Spacing, stray commas and connectives at a sentence edge, sentence capitals, "a" / "an"."""
+    text = re.sub(r"[ \t]{2,}", " ", text).strip()
+    text = re.sub(r"\s+([.,;:!?])", r"\1", text)
+    text = re.sub(r",\s*([.;:!?])", r"\1", text)
+    text = re.sub(r"(^|[.!?]\s+)(?:,\s*|(?:and|or|but|while|with)\s+)+", r"\1", text, flags=re.I)
+    text = articles(text)
+    if capital:
+        text = re.sub(r"(^|[.!?]\s+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
+    return text
+
+
+def articles(text: str) -> str:
+    """Every "a" / "an" made to fit the word after it ("a apple" -> "an apple")."""
+    def fix(m: re.Match) -> str:
+        word = article(m.group(3))
+        return (word.capitalize() if m.group(1)[:1].isupper() else word) + m.group(2) + m.group(3)
+    return re.sub(r"\b([Aa]n?)(\s+)(\w+)", fix, text)
