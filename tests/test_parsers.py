@@ -390,3 +390,9 @@ def test_reference_errors_name_the_field(parser):
     with pytest.raises(AnnotationError) as info:
         to_scene_graph()
     assert info.value.field == "annotation"
+
+
+def test_a_symbol_possessor_is_no_object():
+    # found by the property tests: a zero-width joiner split off as a possessor became an object
+    g = CaptionParser().parse("\u200d 's A dog.")
+    assert all(any(ch.isalnum() for ch in c.text) for c in g.concepts)
