@@ -14,7 +14,7 @@ from typing import Any, Iterable, Iterator
 
 from cece.attributes import attribute_edits
 from cece.costs import CostModel, edges
-from cece.rewrite import Counterfactual, rewrite
+from cece.rewrite import Counterfactual, rewrite_safely, settle
 from cece.edits import object_edits, role_edits
 from cece.explanation import Explanation
 from cece.ged import match
@@ -24,10 +24,6 @@ from cece.records import RecordError, check_record
 from cece.senses import disambiguate
 from knowledge import num_ancestors
 from parsers import AnnotationError, CaptionParser, SceneGraph, to_scene_graph
-
-
-#: How many times a counterfactual that is not yet faithful is rewritten again.
-REWRITE_ROUNDS = 3
 
 
 class Explainer:
@@ -123,45 +119,10 @@ class Explainer:
             self.rewrite_all([e])
         return e
 
-    def _rewrite(self, caption: SceneGraph, image: SceneGraph, edits: list, chosen=None) -> Counterfactual:
-        try:
-            return rewrite(caption, image, edits, self.parser.doc(caption.text), chosen)
-        except (IndexError, KeyError, ValueError) as exc:  # a rewrite we cannot make is no reason to fail
-            return Counterfactual(None, f"no rewrite: {type(exc).__name__}: {exc}")
-
     def rewrite_all(self, explanations: list[Explanation]) -> None:
-        """Fill in the counterfactual, its note and ``fixed_point`` of each explanation (in place).
-
-        Each hallucinated caption is rewritten (:func:`cece.rewrite.rewrite`) and the rewrite
-        explained again against the same image. A rewrite can tip a doubt over the threshold that
-        the original words kept under it (references weigh an unsupported word by what else the
-        caption names), so one that is not yet faithful has what it still says wrongly put right
-        -- replacements only, never a deletion of what the first round left standing -- up to
-        ``REWRITE_ROUNDS`` times; the last explanation decides ``fixed_point``. The rewrites of a
-        batch are parsed together, round by round.
-        """
-        pending: list[tuple[Explanation, str]] = []
-        for e in explanations:
-            if not e.hallucinated:
-                continue
-            cf = self._rewrite(e.caption_graph, e.image_graph, e.edits)
-            e.counterfactual, e.counterfactual_note = cf.text, cf.note
-            if cf.text is not None and cf.text != e.caption:
-                pending.append((e, cf.text))
-        for round_ in range(REWRITE_ROUNDS + 1):
-            if not pending:
-                break
-            graphs = self.parser.parse_many([text for _, text in pending])
-            later: list[tuple[Explanation, str]] = []
-            for (e, text), graph in zip(pending, graphs):
-                again = self.explain_graphs(graph, e.image_graph, rewrite_caption=False)
-                e.counterfactual, e.fixed_point = text, not again.hallucinated
-                if again.hallucinated and round_ < REWRITE_ROUNDS:
-                    fixes = [k for k, x in enumerate(again.edits) if x.hallucinated and x.op == "replace"]
-                    nxt = self._rewrite(again.caption_graph, again.image_graph, again.edits, fixes)
-                    if nxt.text is not None and nxt.text != text:
-                        later.append((e, nxt.text))
-            pending = later
+        """Fill in the counterfactual, its note and ``fixed_point`` of each explanation (in place;
+        :func:`cece.rewrite.settle`: each rewrite is explained again against the same image)."""
+        settle(self, explanations)
 
     def counterfactual(self, caption: str, annotation: Any = None, references: list[str] | None = None,
                        edits: list[int] | None = None) -> Counterfactual:
@@ -169,7 +130,7 @@ class Explainer:
         indices ``edits`` (of ``explain(...).edits``), with the chars each edit changed."""
         graph, image = self.parser.parse(caption), self.image_graph(annotation, references)
         e = self.explain_graphs(graph, image, rewrite_caption=False)
-        return self._rewrite(e.caption_graph, e.image_graph, e.edits, edits)
+        return rewrite_safely(self.parser, e, edits)
 
     def explain_many(self, records: Iterable[dict[str, Any]]) -> Iterator[Explanation | RecordError]:
         """Explain a stream of records ``{"id", "model", "caption", "annotation" | "references"}``.

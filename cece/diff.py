@@ -7,6 +7,7 @@ report: removed words struck, new words marked).
 
 from __future__ import annotations
 
+import re
 from difflib import SequenceMatcher
 
 
@@ -24,3 +25,22 @@ def word_diff(old: str, new: str) -> list[tuple[str, str]]:
             out.append(("+", " ".join(b[j1:j2])))
     return out
 
+
+
+def added_ranges(old: str, new: str) -> list[tuple[int, int]]:
+    """Char ranges of ``new`` holding the words ``old`` did not have (a word losing the words
+    after it is no new word).
+
+    >>> added_ranges("A cat on a sofa.", "A dog on a sofa.")
+    [(2, 5)]
+    >>> added_ranges("A dog near a lamp and a bed.", "A dog near a lamp.")
+    []
+    """
+    a = re.findall(r"\w+|[^\w\s]", old)
+    spans = [(m.start(), m.end()) for m in re.finditer(r"\w+|[^\w\s]", new)]
+    b = [new[s:e] for s, e in spans]
+    out = []
+    for tag, _, _, j1, j2 in SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag != "equal" and j2 > j1:
+            out.append((spans[j1][0], spans[j2 - 1][1]))
+    return out

@@ -24,13 +24,15 @@ English.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from cece.diff import added_ranges
 from cece.edits import Edit
 from cece.rewrite_text import Change, apply
 from cece.rewrite_tree import agreement, removal, token_at
-from cece.rewrite_words import article, case_like, noun_form, number_word, verb_form
+from cece.rewrite_words import article, case_like, noun_form, number_word, plural_only, verb_form
 from knowledge import PREPOSITIONS, relation_key
 from parsers import SceneGraph
 
@@ -54,15 +56,42 @@ class Counterfactual:
         return out
 
 
+@dataclass
+class _Text:
+    """What every rewrite of one caption reads: its graphs, its parse, the heads of the nouns
+    that stay (``keep``: a cut that can leave them, does) and of those that go (``gone``)."""
+
+    caption: SceneGraph
+    image: SceneGraph
+    doc: Any
+    keep: set[int]
+    gone: set[int]
+
+    def head(self, concept: int) -> Any | None:
+        spans = self.caption.concepts[concept].spans
+        return token_at(self.doc, *spans[0]) if spans else None
+
+
 def rewrite(caption: SceneGraph, image: SceneGraph, edits: list[Edit], doc: Any,
             chosen: Iterable[int] | None = None) -> Counterfactual:
     """The counterfactual of ``caption`` (parsed as spaCy ``doc``) for the hallucinated ``edits``,
     or the ``chosen`` edit indices (see the module docstring)."""
     picked = sorted(set(chosen)) if chosen is not None else [k for k, e in enumerate(edits) if e.hallucinated]
+    removed = {edits[k].source_index for k in picked if edits[k].level == "object" and edits[k].op == "delete"}
+    removed |= {caption.relations[edits[k].source_index].object for k in picked
+                if edits[k].level == "relation" and edits[k].op == "delete"}
+    heads = {i: {t.i for a, b in c.spans if (t := token_at(doc, a, b)) is not None}
+             for i, c in enumerate(caption.concepts)}
+    ctx = _Text(caption, image, doc, keep={t for i, ts in heads.items() if i not in removed for t in ts},
+                gone={t for i in removed for t in heads.get(i, ())})
+    # cuts first: what is said of a noun phrase that goes, goes with it
+    order = sorted(picked, key=lambda k: edits[k].op != "delete")
     changes: list[Change] = []
-    for k in picked:
+    for k in order:
         e = edits[k]
-        made = _changes(caption, image, e, doc)
+        if e.level in ("attribute", "count", "relation") and _inside_cut(ctx, e, changes):
+            continue
+        made = _changes(ctx, e)
         if made is None:
             return Counterfactual(None, _why(caption, e))
         changes += [Change(c.start, c.end, c.new, k) for c in made]
@@ -71,34 +100,71 @@ def rewrite(caption: SceneGraph, image: SceneGraph, edits: list[Edit], doc: Any,
     return Counterfactual(apply(caption.text, changes), None, changes)
 
 
+def _inside_cut(ctx: _Text, e: Edit, changes: list[Change]) -> bool:
+    """Whether the noun edit ``e`` speaks of (or, for a triple, an end of it) was cut away."""
+    if e.level == "relation":
+        r = ctx.caption.relations[e.source_index]
+        ends = [r.subject, r.object]
+    else:
+        ends = [e.source_index]
+    heads = [t for i in ends if (t := ctx.head(i)) is not None]
+    return any(c.new == "" and c.start <= t.idx < c.end for t in heads for c in changes)
+
+
 def _why(caption: SceneGraph, e: Edit) -> str:
     words = ", ".join(f"'{caption.text[a:b]}'" for a, b in e.spans[:1]) or repr(e.source)
     return f"no grammatical rewrite removes {words}: the sentence cannot stand without it"
 
 
-def _changes(caption: SceneGraph, image: SceneGraph, e: Edit, doc: Any) -> list[Change] | None:
+def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
     if e.op == "insert" or (e.cls == "U" and e.level == "object"):
         return []
+    text = ctx.caption.text
     if e.level == "object":
-        c = caption.concepts[e.source_index]
+        c = ctx.caption.concepts[e.source_index]
         if e.op == "delete":
-            t = token_at(doc, *c.spans[0]) if c.spans else None
-            return removal(doc, t) if t is not None else None
-        lemma = image.concepts[e.target_index].lemma
-        out = []
-        for a, b in c.spans:
-            t = token_at(doc, a, b)
-            out.append(Change(a, b, case_like(noun_form(lemma, bool(t is not None and t.tag_ in ("NNS", "NNPS"))),
-                                               caption.text[a:b])))
-        return out
+            return _remove(ctx, c)
+        g = ctx.image.concepts[e.target_index]
+        return [x for a, b in c.spans for x in _noun(ctx.doc, a, b, g)]
     if e.level == "attribute":
         if e.op == "delete":  # a modifier naming what is not there: "a *passenger* jet" -> "a jet"
             return [Change(a, b, "") for a, b in e.spans]
         value = str(e.target).split(" / ")[0]
-        return [Change(a, b, case_like(value, caption.text[a:b])) for a, b in e.spans]
+        return [Change(a, b, case_like(value, text[a:b])) for a, b in e.spans]
     if e.level == "count":
-        return _count(caption, e, doc)
-    return _relation(caption, image, e, doc)
+        return _count(ctx.caption, e, ctx.doc)
+    return _relation(ctx, e)
+
+
+def _remove(ctx: _Text, c: Any) -> list[Change] | None:
+    """Cut every mention of concept ``c`` ("a dog ... the dog"); None when one cannot go."""
+    out: list[Change] = []
+    for a, b in c.spans:
+        t = token_at(ctx.doc, a, b)
+        cut = removal(ctx.doc, t, ctx.keep, ctx.gone) if t is not None else None
+        if cut is None:
+            return None
+        out += cut
+    return out if c.spans else None
+
+
+def _noun(doc: Any, a: int, b: int, g: Any) -> list[Change]:
+    """The caption's noun at ``[a, b)`` become the image's concept ``g``, in the caption's number
+    (a noun with no singular stays plural: "a gear" -> "a pair of sunglasses"). The words that
+    named the old noun with it go too ("a *vending* machine" -> "a person")."""
+    t = token_at(doc, a, b)
+    plural = bool(t is not None and t.tag_ in ("NNS", "NNPS"))
+    word = noun_form(g.lemma, plural)
+    if t is not None:
+        a = min([a] + [x.idx for x in t.lefts if x.dep_ == "compound" and x.idx < a
+                       and not any(y.dep_ in ("compound", "amod") for y in x.children)])
+    out = []
+    if not plural and plural_only(g.lemma, g.synset):
+        word = g.lemma.replace("_", " ")
+        det = next((d for d in t.lefts if d.dep_ == "det" and d.lower_ in ("a", "an")), None) if t is not None else None
+        if det is not None:
+            out.append(Change(det.idx, det.idx + len(det), case_like("a pair of", det.text)))
+    return out + [Change(a, b, case_like(word, doc.text[a:b]))]
 
 
 def _count(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None:
@@ -129,32 +195,34 @@ def _count(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None:
     return out + agreement(head, plural=not one)
 
 
-def _relation(caption: SceneGraph, image: SceneGraph, e: Edit, doc: Any) -> list[Change] | None:
+def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
+    caption, doc = ctx.caption, ctx.doc
     r = caption.relations[e.source_index]
     if e.op == "delete":  # an annotation's triple between two faithful objects: drop its object
-        return _drop_object(caption, r, doc)
-    t = image.relations[e.target_index]
+        return _drop_object(ctx, r)
+    t = ctx.image.relations[e.target_index]
     out = []
     for end, other in ((r.subject, t.subject), (r.object, t.object)):
-        c, g = caption.concepts[end], image.concepts[other]
+        c, g = caption.concepts[end], ctx.image.concepts[other]
         if c.lemma != g.lemma and c.spans:
             # a faithful thing in the wrong place: only this triple speaks of it, so it is the
             # triple's thing that changes ("A dog sitting on a lap" -> "A laptop sitting on ...")
             if any(x is not r and end in (x.subject, x.object) for x in caption.relations):
-                return _drop_object(caption, r, doc)  # it is needed elsewhere: drop the triple
-            out += [Change(a, b, case_like(noun_form(g.lemma, c.plural), caption.text[a:b])) for a, b in c.spans[:1]]
+                return _drop_object(ctx, r)  # it is needed elsewhere: drop the triple
+            if any(x.lemma == g.lemma for x in caption.concepts):
+                return None  # the caption names that thing already: "a bus and a car" is no "a bus and a bus"
+            out += [x for a, b in c.spans[:1] for x in _noun(doc, a, b, g)]
     if r.span and relation_key(t.canonical) != relation_key(r.canonical):
         out.append(Change(*r.span, predicate_like(t.canonical, doc, *r.span)))
     return out or None
 
 
-def _drop_object(caption: SceneGraph, r: Any, doc: Any) -> list[Change] | None:
+def _drop_object(ctx: _Text, r: Any) -> list[Change] | None:
     """Cut a wrong triple's object phrase ("on a cutting board"), unless another triple needs it."""
-    if any(x is not r and r.object in (x.subject, x.object) for x in caption.relations):
+    if any(x is not r and r.object in (x.subject, x.object) for x in ctx.caption.relations):
         return None
-    obj = caption.concepts[r.object]
-    t = token_at(doc, *obj.spans[0]) if obj.spans else None
-    return removal(doc, t) if t is not None else None
+    t = ctx.head(r.object)
+    return removal(ctx.doc, t, ctx.keep, ctx.gone) if t is not None else None
 
 
 def predicate_like(target: str, doc: Any, start: int, end: int) -> str:
@@ -168,6 +236,80 @@ def predicate_like(target: str, doc: Any, start: int, end: int) -> str:
         return doc.text[start:end]
     if words[0] in PREPOSITIONS or " ".join(words) in PREPOSITIONS:
         return f"{verb.text} {target}" if verb is not None and tokens and tokens[0].i == verb.i else target
-    if verb is not None:
-        words[0] = verb_form(words[0], verb.tag_)
+    # a verb in the caption's verb's form; in place of a bare preposition, a participle ("A woman
+    # in a kitchen" -> "A woman holding a knife")
+    words[0] = verb_form(words[0], verb.tag_ if verb is not None else "VBG")
     return " ".join(words)
+
+
+def rewrite_safely(parser: Any, e: Any, chosen: Iterable[int] | None = None) -> Counterfactual:
+    """:func:`rewrite` of explanation ``e``; a rewrite that cannot be made (an edit pointing at
+    what the tree does not have) is a None with a note, never a failure of the record."""
+    try:
+        return rewrite(e.caption_graph, e.image_graph, e.edits, parser.doc(e.caption_graph.text), chosen)
+    except (IndexError, KeyError, ValueError, AttributeError) as exc:
+        return Counterfactual(None, f"no rewrite: {type(exc).__name__}: {exc}")
+
+
+#: How many times a rewrite whose own new words are still wrong is put right again.
+FOLLOW_UPS = 1
+
+
+def settle(explainer: Any, explanations: list) -> None:
+    """Fill in ``counterfactual``, ``counterfactual_note`` and ``fixed_point`` of each of the
+    ``explanations`` (in place), the rewrites of a batch parsed together.
+
+    Each hallucinated caption is rewritten and the rewrite explained again against the same image:
+    ``fixed_point`` is whether that finds no hallucination. When what it still finds wrong lies
+    in the words the rewrite itself put in ("a blue *lock*" where the image's lock is black), those
+    are put right once more ("a black lock"; a triple the image does not have between a noun the
+    rewrite put in and another goes) -- unless that would take a noun of the caption with it.
+    """
+    pending: list[tuple[Any, str]] = []
+    for e in explanations:
+        if not e.hallucinated:
+            continue
+        cf = rewrite_safely(explainer.parser, e)
+        e.counterfactual, e.counterfactual_note = cf.text, cf.note
+        if cf.text is not None and cf.text != e.caption:
+            pending.append((e, cf.text))
+    for round_ in range(FOLLOW_UPS + 1):
+        if not pending:
+            break
+        graphs = explainer.parser.parse_many([text for _, text in pending])
+        later: list[tuple[Any, str]] = []
+        for (e, text), graph in zip(pending, graphs):
+            again = explainer.explain_graphs(graph, e.image_graph, rewrite_caption=False)
+            e.counterfactual, e.fixed_point = text, not again.hallucinated
+            if again.hallucinated and round_ < FOLLOW_UPS:
+                new = added_ranges(e.caption, text)
+                fixes = [k for k, x in enumerate(again.edits) if x.hallucinated and _touches(x, again.caption_graph, new)]
+                nxt = rewrite_safely(explainer.parser, again, fixes) if fixes else None
+                if nxt is not None and nxt.text is not None and nxt.text != text and _keeps(again.caption_graph, new, nxt.text):
+                    later.append((e, nxt.text))
+        pending = later
+
+
+def _keeps(graph: SceneGraph, new: list[tuple[int, int]], text: str) -> bool:
+    """Whether ``text`` still has every noun of ``graph`` (a rewrite) that the rewrite did not
+    put in itself: a follow-up never takes a word of the caption with it."""
+    words = set(re.findall(r"\w+", text.lower()))
+    for c in graph.concepts:
+        for a, b in c.spans[:1]:
+            if not any(a < y and x < b for x, y in new):
+                last = re.findall(r"\w+", graph.text[a:b].lower())[-1:]
+                if last and last[0] not in words:
+                    return False
+    return True
+
+
+def _touches(e: Edit, graph: SceneGraph, ranges: list[tuple[int, int]]) -> bool:
+    """Whether edit ``e`` (of an explanation of a rewrite) is about words in ``ranges``: its own
+    words, or the noun its attribute, count or triple is said of."""
+    spans = list(e.spans)
+    if e.level in ("object", "attribute", "count") and e.source_index is not None:
+        spans += graph.concepts[e.source_index].spans
+    elif e.level == "relation" and e.source_index is not None:
+        r = graph.relations[e.source_index]
+        spans += [s for end in (r.subject, r.object) for s in graph.concepts[end].spans]
+    return any(a < y and x < b for a, b in spans for x, y in ranges)

@@ -25,13 +25,25 @@ class Change:
 
 
 def apply(text: str, changes: Sequence[Change]) -> str:
-    """``text`` with non-overlapping changes applied (of overlapping ones, the earlier and wider
-    wins), then :func:`tidy`."""
-    chosen: list[Change] = []
-    for c in sorted(changes, key=lambda c: (c.start, c.end > c.start, -(c.end - c.start))):
-        if chosen and c.start < chosen[-1].end:
+    """``text`` with ``changes`` applied, then :func:`tidy`. Overlapping cuts make one cut; a
+    change inside a cut is dropped; of other overlapping changes the earlier and wider wins.
+
+    >>> apply("A dog, a cat and a bird.", [Change(5, 12, ""), Change(12, 23, ""), Change(9, 12, "cow")])
+    'A dog.'
+    """
+    cuts: list[Change] = []
+    for c in sorted((c for c in changes if c.new == "" and c.end > c.start), key=lambda c: c.start):
+        if cuts and c.start <= cuts[-1].end:
+            cuts[-1] = Change(cuts[-1].start, max(cuts[-1].end, c.end), "", cuts[-1].edit)
+        else:
+            cuts.append(c)
+    chosen = list(cuts)
+    for c in sorted((c for c in changes if c.new != "" or c.end == c.start),
+                    key=lambda c: (c.start, c.end > c.start, -(c.end - c.start))):
+        if any(c.start < x.end and x.start < c.end or x.start < c.start < x.end for x in chosen):
             continue
         chosen.append(c)
+    chosen.sort(key=lambda c: (c.start, c.end))
     out = text
     for c in reversed(chosen):
         out = out[:c.start] + c.new + out[c.end:]

@@ -17,7 +17,7 @@ grammatical cut exists.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from cece.rewrite_text import Change
 from cece.rewrite_words import case_like, verb_form
@@ -68,65 +68,163 @@ def _sentence(doc: Any, t: Any) -> tuple[int, int] | None:
     return sents[k].start_char, end
 
 
-def removal(doc: Any, noun: Any) -> list[Change] | None:
+def removal(doc: Any, noun: Any, keep: Iterable[int] = (), gone: Iterable[int] = ()) -> list[Change] | None:
     """The cuts that remove noun phrase ``noun`` and the words that only depended on it (module
-    docstring); None when the noun carries the sentence and nothing else can."""
+    docstring); None when the noun carries the sentence and nothing else can. ``keep`` are the
+    tokens (indices) of other nouns that stay: of the grammatical cuts, the first that leaves them
+    all is taken ("a train with cars traveling down tracks" -> "a train traveling down tracks",
+    "a bowl of carrots" -> "carrots"). ``gone`` are the nouns removed with it: a coordination
+    whose every member goes, goes whole."""
+    keep = [doc[k] for k in set(keep) if k != noun.i]
+    options = [o for o in _options(doc, noun, set(gone) - {noun.i}, {t.i for t in keep}) if o is not None]
+    if not options:
+        return None
+    return next((o for o in options if not any(_cut(o, t) for t in keep)), options[0])
+
+
+def _cut(changes: list[Change], t: Any) -> bool:
+    return any(c.start <= t.idx < c.end for c in changes)
+
+
+def _options(doc: Any, noun: Any, gone: set[int], keep: set[int]) -> Iterator[list[Change] | None]:
+    """The grammatical cuts removing ``noun``, the preferred first."""
     dep, head = noun.dep_, noun.head
-    conjuncts = [c for c in noun.children if c.dep_ == "conj"]
-    if dep == "conj":  # its own words only: what follows may speak of every conjunct
-        span = _with_left(doc, _own(noun), ("and", "or", "as", "well"))
-        first = head
-        rest = [first] + [c for c in first.children if c.dep_ == "conj" and c.i != noun.i]
-        out = [Change(*span, "")]
-        before = head.left_edge.i - 1  # "a stove, a sink and a toaster": the comma becomes "and"
-        joined = any(t.lower_ in ("and", "or") for t in doc if span[0] <= t.idx < span[1])
-        if joined and before >= 0 and doc[before].text == ",":
-            out.append(Change(doc[before].idx, doc[before].idx + 1, " and"))
-        return out + agreement(first, plural=len(rest) > 1 or _plural(first))
-    if dep == "appos" and conjuncts:  # a middle item of "a cat, a dog and a bird"
-        return [Change(*_with_left(doc, _own(noun), ()), "")]
-    if conjuncts:  # the first of "a dog and a cat": the next conjunct takes its place
-        a = _subtree(noun, ("conj", "cc", "punct"))[0]
-        return [Change(a, min(x.idx for x in conjuncts[0].subtree), "")] + agreement(noun, plural=_plural(conjuncts[0]) or len(conjuncts) > 1)
+    members = _members(noun)
+    if members[0].i != noun.i:  # a later member: its own words
+        yield _from_list(doc, noun, members, gone)
+        return
+    if len(members) > 1:
+        yield _from_list(doc, noun, members, gone)
     if dep == "pobj" and head.dep_ in ("prep", "agent"):
-        a, b = _with_left(doc, _subtree(head), ())
-        verb = head.head
-        rest = [c for c in verb.children if c.i != head.i and c.dep_ not in ("punct", "cc", "aux", "auxpass", "advmod", "neg")]
-        if verb.pos_ in ("VERB", "AUX") and not [c for c in rest if not c.dep_.startswith("nsubj")]:
-            # the phrase was all the verb had: "... and is on a tea", "possibly accompanied by X"
-            if verb.lemma_ == "be" and verb.dep_ == "conj":
-                return [Change(*_with_left(doc, _subtree(verb), ("and", "but", "or")), "")]
-            if verb.dep_ in ("acl", "advcl", "relcl", "conj") and not rest:
-                return [Change(*_with_left(doc, _subtree(verb), ("and", "but", "or", "that", "which", "who")), "")]
-            if verb.lemma_ == "be":
-                return _whole(doc, noun)
-        return [Change(min(a, _preposition_start(doc, head)), b, "")]
-    if dep in ("dobj", "attr", "oprd", "dative"):
+        yield _phrase(doc, noun, head)
+        yield _named_instead(doc, noun)
+        # only the preposition and the noun's own words: what hung from the noun stays, now said
+        # of what the phrase was attached to ("with multiple cars traveling down tracks")
+        yield [Change(*_with_left(doc, (_preposition_start(doc, head), _own(noun)[1]), ()), "")]
+    elif dep in ("dobj", "attr", "oprd", "dative"):
         if head.dep_ in ("acl", "relcl", "advcl", "xcomp") and head.head.i != head.i:
-            return [Change(*_with_left(doc, _subtree(head), ("that", "which", "who", "and")), "")]
+            yield [Change(*_with_left(doc, _subtree(head), ("that", "which", "who", "and")), "")]
         # The object of a main verb: whether the verb can do without it ("walks a dog" -> "walks",
         # "has a toaster" -> "has") is not in the tree, so only its whole sentence can go.
-        return _whole(doc, noun)
-    if dep in _SUBJECTS:
+        yield _whole(doc, noun)
+    elif dep in _SUBJECTS:
         if head.dep_ in _CLAUSES and head.head.i != head.i:
-            return [Change(*_with_left(doc, _subtree(head), ("and", "but", "while", "as", "when", "whereas")), "")]
-        return _whole(doc, noun)
+            yield [Change(*_with_left(doc, _subtree(head), ("and", "but", "while", "as", "when", "whereas")), "")]
+        elif _participle_caption(head) and not _sentence(doc, noun) and (kept := _prep_object(head)) is not None:
+            # "Several fungi growing off a tree trunk." -> "A tree trunk."
+            yield [Change(noun.left_edge.idx, kept.left_edge.idx, "")]
+        yield _whole(doc, noun)
+    yield _of_example(noun, keep)
     if dep == "poss":  # "a building's ledge" -> "the ledge"
         owner_det = any(c.dep_ == "det" for c in head.children)
-        return [Change(*_subtree(noun), "" if owner_det else "the")]
-    if dep in ("compound", "npadvmod", "appos", "nmod", "amod"):
-        return [Change(*_subtree(noun), "")]
-    if dep == "ROOT" and (kept := _prep_object(noun)) is not None and not _sentence(doc, noun):
+        yield [Change(*_subtree(noun), "" if owner_det else "the")]
+    elif dep in ("compound", "npadvmod", "appos", "nmod", "amod"):
+        yield [Change(*_subtree(noun), "")]
+        yield [Change(*_own(noun), "")]  # "a grocery croissant on the street": not the street
+    elif dep == "ROOT" and (kept := _prep_object(noun)) is not None and not _sentence(doc, noun):
         # a caption that is one noun phrase: "A guitar on a sofa." -> "A sofa."
-        return [Change(noun.left_edge.idx, kept.left_edge.idx, "")]
-    return _whole(doc, noun)
+        yield [Change(noun.left_edge.idx, kept.left_edge.idx, "")]
+    yield _whole(doc, noun)
 
 
-def _prep_object(noun: Any) -> Any | None:
-    """The object of the first preposition after ``noun`` ("on a *sofa*"), if any."""
+def _member(t: Any) -> bool:
+    """A later member of a list: a conjunct, or an apposition holding one (spaCy reads "taxis, a
+    cyclist and a police officer" as taxis + the apposition "a cyclist and a police officer")."""
+    return t.dep_ == "conj" or t.dep_ == "appos" and any(c.dep_ == "conj" for c in t.children)
+
+
+def _members(noun: Any) -> list[Any]:
+    """The members of the list ``noun`` is in, in order (just ``noun`` when it is in none)."""
+    first = noun
+    while _member(first) and first.head.i != first.i:
+        first = first.head
+    out, todo = [first], [first]
+    while todo:
+        t = todo.pop()
+        for c in t.children:
+            if _member(c):
+                out.append(c)
+                todo.append(c)
+    return sorted(out, key=lambda t: t.i)
+
+
+def _from_list(doc: Any, noun: Any, members: list[Any], gone: set[int]) -> list[Change] | None:
+    """Take ``noun`` out of its list: the first member gives way to the next one that stays
+    ("a dog and a cat" -> "a cat"), a later one goes with its comma or "and" ("a stove, a sink
+    and a toaster" -> "a stove and a sink"); the verb agrees with what is left. None for a first
+    member when no other stays (the whole list goes as one phrase)."""
+    first, stay = members[0], [m for m in members if m.i != noun.i and m.i not in gone]
+    plural = len(stay) > 1 or bool(stay) and _plural(stay[0])
+    if noun.i == first.i:
+        if not stay:
+            return None
+        start = _subtree(noun, ("conj", "cc", "punct", "appos"))[0]
+        return [Change(start, stay[0].left_edge.idx, "")] + agreement(noun, plural)
+    span = _with_left(doc, _own(noun), ("and", "or", "as", "well"))
+    out = [Change(*span, "")]
+    before = [m for m in stay if m.i < noun.i]
+    last = noun.i == members[-1].i
+    joined = any(t.lower_ in ("and", "or") for t in doc if span[0] <= t.idx < span[1])
+    if last and joined and before and before[-1].i != first.i:  # the comma before the new last one becomes "and"
+        comma = before[-1].left_edge.i - 1
+        if comma >= 0 and doc[comma].text == ",":
+            out.append(Change(doc[comma].idx, doc[comma].idx + 1, " " + next(
+                t.text for t in doc if span[0] <= t.idx < span[1] and t.lower_ in ("and", "or"))))
+    return out + (agreement(first, plural) if first.i not in gone else [])
+
+
+def _phrase(doc: Any, noun: Any, prep: Any) -> list[Change] | None:
+    """The prepositional phrase of ``noun`` with all that hangs from it; or the clause or
+    conjunct the phrase was all of ("... and is on a tea", "possibly accompanied by X")."""
+    a, b = _with_left(doc, _subtree(prep), ())
+    verb = prep.head
+    rest = [c for c in verb.children if c.i != prep.i and c.dep_ not in ("punct", "cc", "aux", "auxpass", "advmod", "neg")]
+    if verb.pos_ in ("VERB", "AUX") and not [c for c in rest if not c.dep_.startswith("nsubj")]:
+        if verb.lemma_ == "be" and verb.dep_ == "conj":
+            return [Change(*_with_left(doc, _subtree(verb), ("and", "but", "or")), "")]
+        if verb.dep_ in ("acl", "advcl", "relcl", "conj") and not rest:
+            return [Change(*_with_left(doc, _subtree(verb), ("and", "but", "or", "that", "which", "who")), "")]
+        if verb.lemma_ == "be":
+            return _whole(doc, noun)
+    return [Change(min(a, _preposition_start(doc, prep)), b, "")]
+
+
+def _named_instead(doc: Any, noun: Any) -> list[Change] | None:
+    """"an open area such as a park" -> "a park": the noun gives way to the example it names."""
     for c in noun.rights:
+        if c.dep_ == "prep" and (c.lower_ in ("like", "including") or c.lower_ == "as" and c.i > 0
+                                 and doc[c.i - 1].lower_ == "such"):
+            example = next((o for o in c.children if o.dep_ == "pobj"), None)
+            if example is not None:
+                return [Change(noun.left_edge.idx, example.left_edge.idx, "")]
+    return None
+
+
+def _of_example(noun: Any, keep: set[int]) -> list[Change] | None:
+    """"a bowl of carrots" -> "carrots" when the carrots stay: the noun gives way to what it
+    held, and a verb it was the subject of agrees with that."""
+    for c in noun.rights:
+        if c.dep_ == "prep" and c.lower_ == "of":
+            held = next((o for o in c.children if o.dep_ == "pobj" and o.i in keep), None)
+            if held is not None:
+                return [Change(noun.left_edge.idx, held.left_edge.idx, "")] + agreement(noun, _plural(held))
+    return None
+
+
+def _participle_caption(verb: Any) -> bool:
+    """A caption-style root participle with no auxiliary ("Several fungi *growing* off a trunk")."""
+    return verb.dep_ == "ROOT" and verb.tag_ in ("VBG", "VBN") and not any(
+        c.dep_ in ("aux", "auxpass") for c in verb.children)
+
+
+def _prep_object(t: Any) -> Any | None:
+    """The object of the first preposition after ``t`` ("on a *sofa*"), or after the participle
+    that follows it ("floating in a *glass*"), if any."""
+    for c in t.rights:
         if c.dep_ == "prep":
             return next((o for o in c.children if o.dep_ == "pobj"), None)
+        if c.dep_ == "acl" and c.tag_ in ("VBG", "VBN"):
+            return _prep_object(c)
     return None
 
 

@@ -37,8 +37,23 @@ def noun_form(lemma: str, plural: bool) -> str:
 
 
 @lru_cache(maxsize=65536)
+def plural_only(lemma: str, synset: str | None) -> bool:
+    """Whether ``lemma`` is a noun WordNet only has in the plural ("sunglasses", "scissors"):
+    plural in form and the head word of its own synset.
+
+    >>> plural_only("sunglasses", "sunglasses.n.01"), plural_only("dog", "dog.n.01")
+    (True, False)
+    """
+    last = lemma.replace("_", " ").split()[-1:] or [""]
+    if not synset or synset.rsplit(".", 2)[0] != lemma.replace(" ", "_"):
+        return False
+    return (getLemma(last[0], "NOUN") or (last[0],))[0] != last[0]
+
+
+@lru_cache(maxsize=65536)
 def verb_form(lemma: str, tag: str) -> str:
     """A verb lemma in a Penn tag's form ("sit", "VBG" -> "sitting"); the lemma for other tags."""
+    lemma = (getLemma(lemma, "VERB") or (lemma,))[0]
     if not tag.startswith("VB") or tag == "VB":
         return lemma
     return (getInflection(lemma, tag) or (lemma,))[0]
