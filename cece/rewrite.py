@@ -31,7 +31,7 @@ from typing import Any, Iterable
 from cece.diff import added_ranges
 from cece.edits import Edit
 from cece.rewrite_text import Change, apply
-from cece.rewrite_tree import agreement, removal, token_at
+from cece.rewrite_tree import agreement, members_of, modifier_removal, removal, token_at
 from cece.rewrite_words import article, case_like, noun_form, number_word, plural_only, verb_form
 from knowledge import PREPOSITIONS, relation_key
 from parsers import SceneGraph
@@ -125,15 +125,32 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
         if e.op == "delete":
             return _remove(ctx, c)
         g = ctx.image.concepts[e.target_index]
-        return [x for a, b in c.spans for x in _noun(ctx.doc, a, b, g)]
+        return [x for a, b in c.spans for x in _noun(ctx.doc, a, b, c, g)]
     if e.level == "attribute":
         if e.op == "delete":  # a modifier naming what is not there: "a *passenger* jet" -> "a jet"
-            return [Change(a, b, "") for a, b in e.spans]
+            return [x for a, b in e.spans for x in _unsay(ctx.doc, a, b)]
         value = str(e.target).split(" / ")[0]
-        return [Change(a, b, case_like(value, text[a:b])) for a, b in e.spans]
+        return [Change(*_attribute_words(ctx.doc, a, b, str(e.source)), case_like(value, text[a:b])) for a, b in e.spans]
     if e.level == "count":
         return _count(ctx.caption, e, ctx.doc)
     return _relation(ctx, e)
+
+
+def _attribute_words(doc: Any, a: int, b: int, value: str) -> tuple[int, int]:
+    """The words saying attribute ``value`` from its span ``[a, b)`` on: all of a coordination
+    the value names ("black and white" for "black white")."""
+    t = token_at(doc, a, b)
+    words = value.lower().split()
+    if t is None or len(words) < 2:
+        return a, b
+    members = [m for m in members_of(t) if m.i >= t.i]
+    named = [m for m in members if m.lower_ in words]
+    return (a, named[-1].idx + len(named[-1])) if len(named) > 1 else (a, b)
+
+
+def _unsay(doc: Any, a: int, b: int) -> list[Change]:
+    t = token_at(doc, a, b)
+    return modifier_removal(doc, t) if t is not None else [Change(a, b, "")]
 
 
 def _remove(ctx: _Text, c: Any) -> list[Change] | None:
@@ -148,23 +165,34 @@ def _remove(ctx: _Text, c: Any) -> list[Change] | None:
     return out if c.spans else None
 
 
-def _noun(doc: Any, a: int, b: int, g: Any) -> list[Change]:
-    """The caption's noun at ``[a, b)`` become the image's concept ``g``, in the caption's number
-    (a noun with no singular stays plural: "a gear" -> "a pair of sunglasses"). The words that
-    named the old noun with it go too ("a *vending* machine" -> "a person")."""
+def _noun(doc: Any, a: int, b: int, c: Any, g: Any) -> list[Change]:
+    """The caption's noun ``c`` at ``[a, b)`` become the image's concept ``g``, in the caption's
+    number; nouns with no singular count as none ("a gear" -> "a pair of sunglasses", "a pair
+    of scissors" / "sunglasses" -> "a knife"). The words that named the old noun with it go too
+    ("a *vending* machine" -> "a person")."""
     t = token_at(doc, a, b)
-    plural = bool(t is not None and t.tag_ in ("NNS", "NNPS"))
+    if t is None:
+        return [Change(a, b, case_like(noun_form(g.lemma, c.plural), doc.text[a:b]))]
+    was_plural_only = plural_only(c.lemma, c.synset)
+    plural = t.tag_ in ("NNS", "NNPS") and not was_plural_only
     word = noun_form(g.lemma, plural)
-    if t is not None:
-        a = min([a] + [x.idx for x in t.lefts if x.dep_ == "compound" and x.idx < a
-                       and not any(y.dep_ in ("compound", "amod") for y in x.children)])
+    a = min([a] + [x.idx for x in t.lefts if x.dep_ == "compound" and x.idx < a
+                   and not any(y.dep_ in ("compound", "amod") for y in x.children)])
+    det = next((d for d in t.lefts if d.dep_ == "det"), None)
     out = []
     if not plural and plural_only(g.lemma, g.synset):
         word = g.lemma.replace("_", " ")
-        det = next((d for d in t.lefts if d.dep_ == "det" and d.lower_ in ("a", "an")), None) if t is not None else None
-        if det is not None:
+        if det is not None and det.lower_ in ("a", "an"):
             out.append(Change(det.idx, det.idx + len(det), case_like("a pair of", det.text)))
-    return out + [Change(a, b, case_like(word, doc.text[a:b]))]
+    elif was_plural_only:
+        pair = t.head if t.dep_ == "pobj" and t.head.lower_ == "of" and t.head.head.lower_ == "pair" else None
+        if pair is not None:  # "a pair of scissors" -> "a knife"
+            start = min([pair.head.idx] + [d.idx for d in pair.head.lefts if d.dep_ == "det"])
+            out.append(Change(start, t.left_edge.idx, case_like(article(word) + " ", doc.text[start:])))
+        elif det is None:  # "sunglasses" -> "a hat"
+            out.append(Change(t.left_edge.idx, t.left_edge.idx, case_like(article(word) + " ", doc.text[t.left_edge.idx:])))
+    capital = not any(x.start == a for x in out)  # an article put before it takes the capital
+    return out + [Change(a, b, case_like(word, doc.text[a:b]) if capital else word)]
 
 
 def _count(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None:
@@ -177,6 +205,8 @@ def _count(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None:
     out: list[Change] = []
     if e.source == "several":  # "cakes" where the image has one cake
         singular = noun_form(c.lemma, False)
+        if singular == head.lower_ or plural_only(c.lemma, c.synset):
+            return []  # no number said: "pasta", "sheep", "scissors"
         det = next((t for t in head.lefts if t.dep_ == "det"), None)
         first = next((t for t in head.lefts if t.dep_ != "det"), head)  # "a *red* cake"
         if det is None:
@@ -185,14 +215,25 @@ def _count(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None:
             out.append(Change(det.idx, det.idx + len(det), case_like("a", det.text)))
         out.append(Change(head.idx, head.idx + len(head), singular))
     else:
-        a, b = e.spans[0]
+        a, b = _quantifier(doc, *e.spans[0])
         word = article(doc.text[b:].split()[0] if b < len(doc.text) else "") if one else number_word(target)
-        out.append(Change(a, b, case_like(word, caption.text[a:b])))
+        out.append(Change(a, b, case_like(word, caption.text[a:b]) + (" " if b > e.spans[0][1] else "")))
         if head.tag_ in ("NNS", "NNPS") and one:
             out.append(Change(head.idx, head.idx + len(head), noun_form(c.lemma, False)))
         elif head.tag_ in ("NN", "NNP") and not one:
             out.append(Change(head.idx, head.idx + len(head), noun_form(c.lemma, True)))
     return out + agreement(head, plural=not one)
+
+
+def _quantifier(doc: Any, a: int, b: int) -> tuple[int, int]:
+    """The count word at ``[a, b)``, or the whole quantifier phrase when it is a noun ("a pair
+    of", "a couple of"): what a number word replaces."""
+    q = token_at(doc, a, b)
+    if q is None or q.pos_ != "NOUN" or q.i + 1 >= len(doc) or doc[q.i + 1].lower_ != "of":
+        return a, b
+    det = next((d for d in q.lefts if d.dep_ == "det"), None)
+    after = doc[q.i + 2] if q.i + 2 < len(doc) else None
+    return (det.idx if det is not None else q.idx), (after.idx if after is not None else len(doc.text))
 
 
 def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
@@ -211,7 +252,7 @@ def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
                 return _drop_object(ctx, r)  # it is needed elsewhere: drop the triple
             if any(x.lemma == g.lemma for x in caption.concepts):
                 return None  # the caption names that thing already: "a bus and a car" is no "a bus and a bus"
-            out += [x for a, b in c.spans[:1] for x in _noun(doc, a, b, g)]
+            out += [x for a, b in c.spans[:1] for x in _noun(doc, a, b, c, g)]
     if r.span and relation_key(t.canonical) != relation_key(r.canonical):
         out.append(Change(*r.span, predicate_like(t.canonical, doc, *r.span)))
     return out or None
@@ -273,6 +314,8 @@ def settle(explainer: Any, explanations: list) -> None:
         e.counterfactual, e.counterfactual_note = cf.text, cf.note
         if cf.text is not None and cf.text != e.caption:
             pending.append((e, cf.text))
+        elif cf.text is not None:  # e.g. "several" said of a noun with no singular ("sunglasses")
+            e.fixed_point, e.counterfactual_note = False, "the hallucinated edits change no words"
     for round_ in range(FOLLOW_UPS + 1):
         if not pending:
             break

@@ -89,7 +89,7 @@ def _cut(changes: list[Change], t: Any) -> bool:
 def _options(doc: Any, noun: Any, gone: set[int], keep: set[int]) -> Iterator[list[Change] | None]:
     """The grammatical cuts removing ``noun``, the preferred first."""
     dep, head = noun.dep_, noun.head
-    members = _members(noun)
+    members = members_of(noun)
     if members[0].i != noun.i:  # a later member: its own words
         yield _from_list(doc, noun, members, gone)
         return
@@ -127,13 +127,23 @@ def _options(doc: Any, noun: Any, gone: set[int], keep: set[int]) -> Iterator[li
     yield _whole(doc, noun)
 
 
+def modifier_removal(doc: Any, t: Any) -> list[Change]:
+    """The cut that removes modifier ``t`` ("a *passenger* jet") with the words modifying it;
+    one of a list of modifiers goes with its "and" or comma ("coconut and yellow flowers" ->
+    "yellow flowers")."""
+    members = members_of(t)
+    if len(members) > 1:
+        return _from_list(doc, t, members, set()) or []
+    return [Change(*_own(t), "")]
+
+
 def _member(t: Any) -> bool:
     """A later member of a list: a conjunct, or an apposition holding one (spaCy reads "taxis, a
     cyclist and a police officer" as taxis + the apposition "a cyclist and a police officer")."""
     return t.dep_ == "conj" or t.dep_ == "appos" and any(c.dep_ == "conj" for c in t.children)
 
 
-def _members(noun: Any) -> list[Any]:
+def members_of(noun: Any) -> list[Any]:
     """The members of the list ``noun`` is in, in order (just ``noun`` when it is in none)."""
     first = noun
     while _member(first) and first.head.i != first.i:
@@ -178,7 +188,8 @@ def _phrase(doc: Any, noun: Any, prep: Any) -> list[Change] | None:
     conjunct the phrase was all of ("... and is on a tea", "possibly accompanied by X")."""
     a, b = _with_left(doc, _subtree(prep), ())
     verb = prep.head
-    rest = [c for c in verb.children if c.i != prep.i and c.dep_ not in ("punct", "cc", "aux", "auxpass", "advmod", "neg")]
+    rest = [c for c in verb.children if c.i != prep.i and c.dep_ not in ("punct", "cc", "aux", "auxpass", "advmod", "neg")
+            and not (c.dep_.startswith("nsubj") and c.tag_ in ("WDT", "WP"))]  # "which is covered with X"
     if verb.pos_ in ("VERB", "AUX") and not [c for c in rest if not c.dep_.startswith("nsubj")]:
         if verb.lemma_ == "be" and verb.dep_ == "conj":
             return [Change(*_with_left(doc, _subtree(verb), ("and", "but", "or")), "")]
@@ -260,7 +271,8 @@ def agreement(subject: Any, plural: bool) -> list[Change]:
     """Changes that make the finite verb (or auxiliary) of ``subject`` agree with a subject of the
     given number; nothing when ``subject`` is no subject or the verb is not in the present or
     a form of "be"."""
-    if subject.dep_ not in _SUBJECTS:
+    if subject.dep_ not in _SUBJECTS and not (  # "there *is* a dog"
+            subject.dep_ == "attr" and any(c.dep_ == "expl" for c in subject.head.children)):
         return []
     verb = subject.head
     finite = next((c for c in verb.children if c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBZ", "VBP", "VBD")), None)
