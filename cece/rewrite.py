@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterable
 
 from cece.diff import added_ranges
@@ -33,7 +34,7 @@ from cece.edits import Edit
 from cece.rewrite_text import Change, apply
 from cece.rewrite_tree import agreement, members_of, modifier_removal, removal, token_at
 from cece.rewrite_words import article, case_like, noun_form, number_word, plural_only, verb_form
-from knowledge import PREPOSITIONS, relation_key
+from knowledge import PREPOSITIONS, is_hypernym, noun_senses, noun_synset, relation_key
 from parsers import SceneGraph
 
 
@@ -125,6 +126,8 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
         if e.op == "delete":
             return _remove(ctx, c)
         g = ctx.image.concepts[e.target_index]
+        if _listed(ctx, c, g):  # "cars, buses and people" where the buses are cars: "cars and people"
+            return _remove(ctx, c)
         return [x for a, b in c.spans for x in _noun(ctx.doc, a, b, c, g)]
     if e.level == "attribute":
         if e.op == "delete":  # a modifier naming what is not there: "a *passenger* jet" -> "a jet"
@@ -153,16 +156,38 @@ def _unsay(doc: Any, a: int, b: int) -> list[Change]:
     return modifier_removal(doc, t) if t is not None else [Change(a, b, "")]
 
 
+def _listed(ctx: _Text, c: Any, g: Any) -> bool:
+    """Whether ``g`` is named already by another member of the list caption noun ``c`` is in."""
+    t = token_at(ctx.doc, *c.spans[0]) if c.spans else None
+    names = {noun_form(g.lemma, False), noun_form(g.lemma, True)}
+    return t is not None and any(m.i != t.i and m.lower_ in names for m in members_of(t))
+
+
 def _remove(ctx: _Text, c: Any) -> list[Change] | None:
     """Cut every mention of concept ``c`` ("a dog ... the dog"); None when one cannot go."""
     out: list[Change] = []
     for a, b in c.spans:
         t = token_at(ctx.doc, a, b)
-        cut = removal(ctx.doc, t, ctx.keep, ctx.gone) if t is not None else None
+        cut = removal(ctx.doc, t, ctx.keep, ctx.gone, holder=holds_things(c.lemma)) if t is not None else None
         if cut is None:
             return None
         out += cut
     return out if c.spans else None
+
+
+#: What "a X of Y" can lose its X from and keep the Y ("a bowl of carrots", "a group of people",
+#: "a piece of cake"), unlike "a picture of a cat".
+HOLDERS = ("container.n.01", "group.n.01", "piece.n.01", "part.n.02")
+
+
+@lru_cache(maxsize=4096)
+def holds_things(lemma: str) -> bool:
+    """Whether some noun sense of ``lemma`` is a container, a group or a piece.
+
+    >>> holds_things("bowl"), holds_things("bunch"), holds_things("picture")
+    (True, True, False)
+    """
+    return any(is_hypernym(h, s) for s in noun_senses(lemma.replace(" ", "_")) for h in HOLDERS)
 
 
 def _noun(doc: Any, a: int, b: int, c: Any, g: Any) -> list[Change]:
@@ -176,8 +201,8 @@ def _noun(doc: Any, a: int, b: int, c: Any, g: Any) -> list[Change]:
     was_plural_only = plural_only(c.lemma, c.synset)
     plural = t.tag_ in ("NNS", "NNPS") and not was_plural_only
     word = noun_form(g.lemma, plural)
-    a = min([a] + [x.idx for x in t.lefts if x.dep_ == "compound" and x.idx < a
-                   and not any(y.dep_ in ("compound", "amod") for y in x.children)])
+    a = min([a] + [x.idx for x in t.lefts if x.idx < a and not any(y.dep_ in ("compound", "amod") for y in x.children)
+                   and (x.dep_ == "compound" or _names_with(x, t))])
     det = next((d for d in t.lefts if d.dep_ == "det"), None)
     out = []
     if not plural and plural_only(g.lemma, g.synset):
@@ -193,6 +218,13 @@ def _noun(doc: Any, a: int, b: int, c: Any, g: Any) -> list[Change]:
             out.append(Change(t.left_edge.idx, t.left_edge.idx, case_like(article(word) + " ", doc.text[t.left_edge.idx:])))
     capital = not any(x.start == a for x in out)  # an article put before it takes the capital
     return out + [Change(a, b, case_like(word, doc.text[a:b]) if capital else word)]
+
+
+def _names_with(x: Any, t: Any) -> bool:
+    """Whether participle ``x`` is part of the name of noun ``t`` ("a *vending* machine", "a
+    *cutting* board"), not something said of it ("a sleeping cat")."""
+    return x.dep_ == "amod" and x.tag_ in ("VBG", "VBN") and x.i == t.i - 1 and (
+        noun_synset(f"{x.lower_} {t.lemma_}") != noun_synset(t.lemma_))
 
 
 def _count(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None:

@@ -68,15 +68,18 @@ def _sentence(doc: Any, t: Any) -> tuple[int, int] | None:
     return sents[k].start_char, end
 
 
-def removal(doc: Any, noun: Any, keep: Iterable[int] = (), gone: Iterable[int] = ()) -> list[Change] | None:
+def removal(doc: Any, noun: Any, keep: Iterable[int] = (), gone: Iterable[int] = (),
+            holder: bool = False) -> list[Change] | None:
     """The cuts that remove noun phrase ``noun`` and the words that only depended on it (module
     docstring); None when the noun carries the sentence and nothing else can. ``keep`` are the
     tokens (indices) of other nouns that stay: of the grammatical cuts, the first that leaves them
     all is taken ("a train with cars traveling down tracks" -> "a train traveling down tracks",
-    "a bowl of carrots" -> "carrots"). ``gone`` are the nouns removed with it: a coordination
+    "a bowl of carrots" -> "carrots" when the noun is a ``holder``: a container, a group or a
+    piece, not "a picture of a cat"). ``gone`` are the nouns removed with it: a coordination
     whose every member goes, goes whole."""
     keep = [doc[k] for k in set(keep) if k != noun.i]
-    options = [o for o in _options(doc, noun, set(gone) - {noun.i}, {t.i for t in keep}) if o is not None]
+    held = {t.i for t in keep} if holder else set()
+    options = [o for o in _options(doc, noun, set(gone) - {noun.i}, held) if o is not None]
     if not options:
         return None
     return next((o for o in options if not any(_cut(o, t) for t in keep)), options[0])
