@@ -35,8 +35,9 @@ noisy-OR of the confidences of its other edits (suggestions, U and I, count for 
 
 and the record is hallucinated when ``score >= threshold`` and some edit other than a silent
 triple contributes to it. The edits it rests on are marked ``hallucinated``: every edit whose own
-confidence reaches the threshold, or, when none does but together they do, the most confident
-ones, as many as it takes -- never a triple the image side is silent on, which stays
+confidence reaches the threshold, then the most confident others until the doubts left
+(``unverified``) together stay below it -- so the caption with its hallucinated edits undone is
+no longer hallucinated -- and never a triple the image side is silent on, which stays
 ``unverified`` whatever its weight. So a record is hallucinated exactly when one of its edits is,
 and a caption whose only doubts are such silent triples is never called hallucinated (its score
 still ranks it).
@@ -217,12 +218,20 @@ def judge(edits: Sequence[Edit], caption: SceneGraph, image: SceneGraph, classes
     open_ = [e for e in edits if e.status in ("hallucinated", "unverified")]
     claims = sorted((e for e in open_ if not _silent(e)), key=lambda e: -e.confidence)
     score = round(1.0 - _keep(open_), 6)
-    if score >= threshold and claims and not any(e.hallucinated for e in claims):
-        # No single edit is sure enough, but together they are: the verdict rests on the most
-        # confident ones, as many as it takes to reach the threshold -- and when the claims alone
-        # never do (the silent triples tipped it), on the most confident claim only.
-        n = next((n for n in range(1, len(claims) + 1) if 1.0 - _keep(claims[:n]) >= threshold - 1e-9), 1)
-        for e in claims[:n]:
+    if score >= threshold and claims:
+        # The verdict rests on the most confident claims, as many as it takes for the doubts left
+        # to fall below the threshold: the caption with those fixed is no longer hallucinated. When
+        # the silent triples alone reach it, on the most confident claim only.
+        # A triple of a replaced object outlives the fix (said of the image's object instead) as
+        # a doubt as small as silence: counted in what is left.
+        kept = [e for e in edits if e.level == "relation" and e.status == "consequence"
+                and edits[e.caused_by].op == "replace"]
+        silence = _keep([e for e in open_ if _silent(e)]) * (1.0 - w.silent) ** len(kept)
+        rest = [e for e in claims if not e.hallucinated]
+        if 1.0 - silence >= threshold:
+            rest = rest[:1] if not any(e.hallucinated for e in claims) else []
+        while rest and (1.0 - silence * _keep(rest) >= threshold - 1e-9 or not any(e.hallucinated for e in claims)):
+            e = rest.pop(0)
             e.hallucinated, e.status = True, "hallucinated"
     return score
 

@@ -31,6 +31,7 @@ from typing import Any, Iterable
 
 from cece.diff import added_ranges
 from cece.edits import Edit
+from cece.grammar import grammar_problems
 from cece.rewrite_text import Change, apply
 from cece.rewrite_tree import agreement, members_of, modifier_removal, removal, token_at
 from cece.rewrite_words import article, case_like, noun_form, number_word, plural_only, verb_form
@@ -363,6 +364,18 @@ def settle(explainer: Any, explanations: list) -> None:
                 if nxt is not None and nxt.text is not None and nxt.text != text and _keeps(again.caption_graph, new, nxt.text):
                     later.append((e, nxt.text))
         pending = later
+    _refuse_broken(explainer.parser, [e for e in explanations if e.counterfactual not in (None, e.caption)])
+
+
+def _refuse_broken(parser: Any, explanations: list) -> None:
+    """No counterfactual rather than broken English: a rewrite with a grammar problem its caption
+    did not have (:func:`cece.grammar.grammar_problems`) is withdrawn, the note says which."""
+    for e in explanations:
+        before, after = grammar_problems(parser.doc(e.caption)), grammar_problems(parser.doc(e.counterfactual))
+        broken = [p for p in after if p not in before]
+        if broken:
+            e.counterfactual, e.fixed_point = None, None
+            e.counterfactual_note = f"no grammatical rewrite found (the best one has: {'; '.join(broken)})"
 
 
 def _keeps(graph: SceneGraph, new: list[tuple[int, int]], text: str) -> bool:

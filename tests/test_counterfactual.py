@@ -11,7 +11,7 @@ import pytest
 from cece import Edit, Explainer, counterfactual, explain
 from cece.diff import added_ranges, word_diff
 from cece.rewrite import rewrite
-from benchmarks.counterfactual_quality import grammar_problems as grammar_problems_of
+from cece.grammar import grammar_problems as grammar_problems_of
 from parsers import load_spacy
 
 
@@ -323,3 +323,34 @@ def test_rewrites_of_the_bundled_captions_are_grammatical():
             new = set(grammar_problems(nlp, e.counterfactual)) - set(grammar_problems(nlp, e.caption))
             assert not new, (e.caption, e.counterfactual, new)
     assert rewritten >= 30
+
+
+def test_the_verdict_rests_on_enough_edits_that_fixing_them_settles_it():
+    """What is left once the hallucinated edits are undone stays below the threshold, unless the
+    silent triples alone reach it (then the verdict rests on the most confident claim)."""
+    from cece.judge import _keep, _silent
+
+    records = [json.loads(line) for line in BUNDLED.read_text().splitlines()]
+    for e in Explainer(counterfactuals=False).explain_many(records):
+        if not e.hallucinated:
+            continue
+        left = [x for x in e.edits if x.status == "unverified"]
+        silence = 1 - _keep([x for x in left if _silent(x)])
+        assert silence >= e.threshold or 1 - _keep(left) < e.threshold, (e.caption, left)
+
+
+def test_most_bundled_rewrites_are_fixed_points():
+    records = [json.loads(line) for line in BUNDLED.read_text().splitlines()]
+    rewritten = [e for e in Explainer().explain_many(records) if e.counterfactual not in (None, e.caption)]
+    fixed = sum(bool(e.fixed_point) for e in rewritten)
+    assert fixed >= 0.9 * len(rewritten), [(e.caption, e.counterfactual) for e in rewritten if not e.fixed_point]
+
+
+def test_a_rewrite_that_breaks_english_is_withdrawn():
+    from cece.rewrite import _refuse_broken
+
+    ex = Explainer()
+    e = ex.explain("A woman is holding a knife.", annotation=A(["woman"]))
+    e.counterfactual = "A woman is."
+    _refuse_broken(ex.parser, [e])
+    assert e.counterfactual is None and e.fixed_point is None and "ends on 'is'" in e.counterfactual_note
