@@ -21,7 +21,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from cece.rewrite_text import Change
 from cece.rewrite_words import case_like, verb_form
-from knowledge import PREPOSITIONS
+from knowledge import PREPOSITIONS, is_hypernym, noun_senses
 
 _SUBJECTS = ("nsubj", "nsubjpass")
 _CLAUSES = ("advcl", "conj", "relcl", "acl", "ccomp", "xcomp")
@@ -190,6 +190,14 @@ def _phrase(doc: Any, noun: Any, prep: Any) -> list[Change] | None:
     """The prepositional phrase of ``noun`` with all that hangs from it; or the clause or
     conjunct the phrase was all of ("... and is on a tea", "possibly accompanied by X")."""
     a, b = _with_left(doc, _subtree(prep), ())
+    after = doc[prep.right_edge.i + 1] if prep.right_edge.i + 2 < len(doc) else None
+    if after is not None and after.dep_ == "cc" and after.head.i == prep.head.i and \
+            doc[after.i + 1].pos_ in ("DET", "ADJ", "NOUN", "NUM") and not any(c.dep_ == "conj" for c in noun.children) \
+            and not _living(_next_noun(doc, after)):
+        # "a man with a beard and a hat": the parser hangs "a hat" on "man", the reader on "with"
+        # (not so "a man with a dog and a woman"); the phrase keeps its preposition and the next
+        # member ("a man with a hat")
+        return [Change(noun.left_edge.idx, doc[after.i + 1].idx, "")]
     verb = prep.head
     rest = [c for c in verb.children if c.i != prep.i and c.dep_ not in ("punct", "cc", "aux", "auxpass", "advmod", "neg")
             and not (c.dep_.startswith("nsubj") and c.tag_ in ("WDT", "WP"))]  # "which is covered with X"
@@ -200,7 +208,21 @@ def _phrase(doc: Any, noun: Any, prep: Any) -> list[Change] | None:
             return [Change(*_with_left(doc, _subtree(verb), ("and", "but", "or", "that", "which", "who")), "")]
         if verb.lemma_ == "be":
             return _whole(doc, noun)
+    lone_cc = [c for c in noun.children if c.dep_ == "cc"] if not any(c.dep_ == "conj" for c in noun.children) else []
+    if lone_cc:  # "a man with a dog and a woman are ...", "and" hung on "dog": it stays
+        b = lone_cc[0].idx
     return [Change(min(a, _preposition_start(doc, prep)), b, "")]
+
+
+def _next_noun(doc: Any, t: Any) -> Any | None:
+    return next((x for x in doc[t.i + 1:] if x.pos_ in ("NOUN", "PROPN")), None)
+
+
+def _living(t: Any | None) -> bool:
+    """Whether noun ``t`` names someone ("a woman", "a dog"; its first sense, as "skirt" can be a
+    woman): then "X with A and t" may well be two subjects."""
+    senses = noun_senses(t.lemma_) if t is not None else ()
+    return not senses or is_hypernym("organism.n.01", senses[0])
 
 
 def _named_instead(doc: Any, noun: Any) -> list[Change] | None:

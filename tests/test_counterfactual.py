@@ -99,6 +99,9 @@ REWRITES = [
     ("A green and yellow train with multiple cars traveling down tracks next to a field with mountains and power lines.",
      A(["train", "track", "track", "field", "mountain", "mountain"]),
      "A green and yellow train traveling down tracks next to a field with mountains."),
+    ("A man with a beard and a hat taking aim.", A(["man", "hat", "aim"]), "A man with a hat taking aim."),
+    ("A woman with dark hair and a small skirt is standing.", A(["woman", "skirt"]), "A woman with a small skirt is standing."),
+    ("A man with a dog and a woman are walking.", A(["man", "woman"]), "A man and a woman are walking."),
     # relative and participle clauses
     ("A man who is holding a knife stands near a car.", A(["man", "car"]), "A man stands near a car."),
     ("A dog lying on a bed which is covered with a blanket.", A(["dog", "bed"]), "A dog lying on a bed."),
