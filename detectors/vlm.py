@@ -1,9 +1,13 @@
 """A VLM as judge, with the AlignBench and DetailVerifyBench protocols, and self-ensembles.
 
 ``protocol="alignbench"``: each sentence of the caption is shown with the whole caption as context
-and the judge answers a 0-100 alignment score as JSON (``{"score": 73}``). An answer without a
-readable score counts in ``details["parse_failures"]`` and scores 50. A sentence's hallucination
-score is ``1 - alignment / 100``; the caption's is the maximum over its sentences.
+and the judge answers a 0-100 alignment score as JSON (``{"score": 73}``, held to a JSON schema
+where the server supports structured output); prose answers are read too ("The sentence is
+correct", "three out of five", see :func:`detectors.backends.parsing.parse_score`). A sentence's
+hallucination score is ``1 - alignment / 100``; the caption's is the maximum over the sentences
+that were scored. An answer that cannot be read counts in ``details["parse_failures"]`` and is
+kept in ``details["unparsed"]``; a sentence with no readable answer gets no score (it is left out
+of ``sentences`` and listed in ``details["unscored"]``), and a caption with none is an error.
 
 ``protocol="detailverify"``: the judge copies the caption wrapping hallucinated words in
 ``<HALLUCINATION>...</HALLUCINATION>``. The copy must equal the caption once the tags are removed
@@ -11,11 +15,18 @@ score is ``1 - alignment / 100``; the caption's is the maximum over its sentence
 what was wrong. Tagged words become char spans of the caption; the score is 1 when anything is
 tagged (``span_score="any"``) or the tagged share of the caption's words (``"fraction"``).
 
+``max_tokens`` bounds each answer; by default 160 for an AlignBench verdict and, for a
+DetailVerifyBench copy, enough for the caption twice over (at least 512).
+Every detection, failed or not, says ``details["parse_failures"]``.
+
 ``samples=N`` asks for N judgements at ``temperature`` (0.7 by default when N > 1) with seeds
 ``seed``, ``seed + 1``...; scores and span votes are averaged over the valid ones.
 
 The judge sees the sample's ``image``; a text-only backend, or a sample without an image, is
-judged against the sample's ``references`` written into the prompt instead.
+judged against the sample's ``references`` written into the prompt instead. An image path must
+lie inside ``image_root`` (default: the working directory; ``cece`` sets it to the input file's
+folder) and be a PNG, JPEG, GIF, WebP or BMP file; anything else is that sample's error and is
+never sent (see :mod:`detectors.backends.images`).
 
 >>> VLMDetector(protocol="detailverify", samples=3,
 ...             backend={"base_url": "http://127.0.0.1:9/v1", "model": "m"}).config.temperature
@@ -40,6 +51,10 @@ How well does this sentence agree with {what}? 100 means everything it states is
 0 means it is wrong or describes things that are not there; use values in between for partly \
 correct sentences. Judge only this sentence; the rest of the description is context.
 Answer with JSON only, like {{"score": 73}}."""
+
+ALIGNBENCH_SCHEMA = {"type": "object", "properties": {"score": {"type": "integer", "minimum": 0, "maximum": 100}},
+                     "required": ["score"], "additionalProperties": False}
+ALIGNBENCH_MAX_TOKENS = 160  # a verdict, and room for the sentence of reasons small models add
 
 DETAILVERIFY_PROMPT = """{preface}Here is a caption of {what}:
 {caption}
@@ -121,12 +136,15 @@ class VLMDetector(BatchDetector):
         try:
             backend = self.backend if todo else None
         except Exception as exc:  # no server configured, model folder missing...: every sample's error
-            return [d or Detection.failed(s, self.name, f"backend: {exc}") for d, s in zip(out, samples)]
+            return [d or Detection(id=str(s.get("id")), detector=self.name, error=f"backend: {exc}",
+                                   details={"parse_failures": 0}) for d, s in zip(out, samples)]
         protocol = self._alignbench if self.config.protocol == "alignbench" else self._detailverify
         results = drive([protocol(samples[i]) for i in todo], backend)
         for i, res in zip(todo, results):
             out[i] = res if isinstance(res, Detection) else Detection.failed(
                 samples[i], self.name, f"{type(res).__name__}: {res}")
+        for d in out:
+            d.details.setdefault("parse_failures", 0)  # type: ignore[union-attr]
         return out  # type: ignore[return-value]
 
     # -- shared ------------------------------------------------------------------------------
@@ -134,12 +152,13 @@ class VLMDetector(BatchDetector):
         return sample_evidence(sample, self.backend, image_root=self.config.image_root,
                                use_references=self.config.use_references)
 
-    def _request(self, prompt: str, evidence: Evidence, k: int) -> ChatRequest:
+    def _request(self, prompt: str, evidence: Evidence, k: int, max_tokens: int,
+                 schema: dict[str, Any] | None = None) -> ChatRequest:
         c = self.config
         # Judgement k of a self-ensemble gets seed + k; a single judgement with seed=None sends none.
         seed = None if c.seed is None and c.samples == 1 else (c.seed or 0) + k
         return ChatRequest(prompt, images=evidence.images, temperature=c.temperature, seed=seed,
-                           max_tokens=c.max_tokens)
+                           max_tokens=c.max_tokens or max_tokens, schema=schema)
 
     @staticmethod
     def _what(evidence: Evidence) -> str:
@@ -152,27 +171,33 @@ class VLMDetector(BatchDetector):
         sentences = split_sentences(caption)
         requests = [self._request(ALIGNBENCH_PROMPT.format(
             preface=evidence.preface, what=self._what(evidence), caption=caption,
-            sentence=caption[a:b]), evidence, k) for a, b in sentences for k in range(n)]
+            sentence=caption[a:b]), evidence, k, ALIGNBENCH_MAX_TOKENS, ALIGNBENCH_SCHEMA)
+            for a, b in sentences for k in range(n)]
         answers = yield requests
-        failures, unparsed, scored = 0, [], []
+        failures, unparsed, scored, unscored = 0, [], [], []
         for j, (a, b) in enumerate(sentences):
             alignments = []
             for answer in answers[j * n:(j + 1) * n]:
                 text = text_of(answer)
-                value = parse_score(text)
-                if value is None:
+                value = parse_score(text, echo=(caption[a:b],))
+                if value is None:  # never a made-up neutral score: counted, kept, left out
                     failures += 1
-                    unparsed.append(text[:200])
-                    value = 50.0  # the protocol's neutral score for an unreadable judgement
-                alignments.append(value)
-            scored.append((a, b, alignments))
+                    unparsed.append(text[:500])
+                else:
+                    alignments.append(value)
+            if alignments:
+                scored.append((a, b, alignments))
+            else:
+                unscored.append([a, b])
+        details = {"protocol": "alignbench", "evidence": evidence.kind, "parse_failures": failures,
+                   "judgements": len(requests), "alignment": [al for _, _, al in scored],
+                   **({"unparsed": unparsed} if unparsed else {}), **({"unscored": unscored} if unscored else {})}
+        if sentences and not scored:
+            return Detection(id=str(sample.get("id")), detector=self.name, details=details,
+                             error=f"no judgement could be read ({failures} unparsed answers, in details)")
         sent = [SentenceScore(a, b, 1 - sum(al) / len(al) / 100) for a, b, al in scored]
-        return Detection(
-            id=str(sample.get("id")), detector=self.name,
-            score=max((s.score for s in sent), default=0.0), sentences=sent,
-            details={"protocol": "alignbench", "evidence": evidence.kind, "parse_failures": failures,
-                     "judgements": len(requests), "alignment": [al for _, _, al in scored],
-                     **({"unparsed": unparsed} if unparsed else {})})
+        return Detection(id=str(sample.get("id")), detector=self.name,
+                         score=max((s.score for s in sent), default=0.0), sentences=sent, details=details)
 
     # -- DetailVerifyBench -------------------------------------------------------------------
     def _detailverify(self, sample: Sample) -> Generator[list[ChatRequest], list, Detection]:
@@ -181,25 +206,29 @@ class VLMDetector(BatchDetector):
         base = dict(preface=evidence.preface, what=self._what(evidence), caption=caption)
         prompts = {k: DETAILVERIFY_PROMPT.format(retry="", **base) for k in range(c.samples)}
         valid: dict[int, list[tuple[int, int]]] = {}
-        failures, reasons = 0, []
+        failures, reasons, unparsed = 0, [], []
+        tokens = max(512, len(caption) // 2 + 256)  # the copy, its tags, a <result> wrapper
         for attempt in range(c.retries + 1):
             if not prompts:
                 break
             order = sorted(prompts)
-            answers = yield [self._request(prompts[k], evidence, k) for k in order]
+            answers = yield [self._request(prompts[k], evidence, k, tokens) for k in order]
             prompts = {}
             for k, answer in zip(order, answers):
-                tagged = parse_tagged(text_of(answer), caption)
+                text = text_of(answer)
+                tagged = parse_tagged(text, caption)
                 if tagged.valid:
                     valid[k] = tagged.spans
                     continue
                 failures += 1
                 reasons.append(tagged.reason)
+                unparsed.append(text[:500])
                 if attempt < c.retries:
                     note = RETRY_NOTE.format(reason=tagged.reason, attempt=attempt + 2)  # never a cached repeat
                     prompts[k] = DETAILVERIFY_PROMPT.format(retry=note, **base)
         details = {"protocol": "detailverify", "evidence": evidence.kind, "parse_failures": failures,
-                   "invalid": reasons, "judgements": c.samples, "valid_judgements": len(valid)}
+                   "invalid": reasons, "judgements": c.samples, "valid_judgements": len(valid),
+                   **({"unparsed": unparsed} if unparsed else {})}
         if not valid:
             return Detection(id=str(sample.get("id")), detector=self.name, details=details,
                              error=f"no valid tagged caption after {c.retries + 1} attempts: {reasons[-1]}")

@@ -30,7 +30,9 @@ def parser():
 
 
 @pytest.fixture
-def image(tmp_path):
+def image(tmp_path, monkeypatch):
+    """An image file inside the working directory (the default image root)."""
+    monkeypatch.chdir(tmp_path)
     path = tmp_path / "pixel.png"
     path.write_bytes(PNG)
     return str(path)
@@ -47,15 +49,17 @@ def sentence_of(body) -> str:
 
 # -- AlignBench ------------------------------------------------------------------------------
 def test_alignbench_scores_sentences_and_counts_unparsable_answers(image):
-    answers = {"A dog sits on a sofa.": 'Here you go: {"score": 90}', "The dog is purple.": "It looks wrong to me."}
+    answers = {"A dog sits on a sofa.": 'Here you go: {"score": 90}', "The dog is purple.": "I cannot tell from here."}
     with ScriptedServer(lambda body, n: answers[sentence_of(body)]) as server:
         d = judge(server, protocol="alignbench").detect(
             {"id": "a1", "caption": "A dog sits on a sofa. The dog is purple.", "image": image})
     assert d.error is None
-    assert [(s.start, s.end) for s in d.sentences] == [(0, 21), (22, 40)]
-    assert [round(s.score, 6) for s in d.sentences] == [0.1, 0.5]  # the unreadable one scores 50
-    assert d.score == pytest.approx(0.5)
-    assert d.details["parse_failures"] == 1 and d.details["unparsed"] == ["It looks wrong to me."]
+    # the unreadable judgement gives its sentence no score (never a neutral 0.5) and says so
+    assert [(s.start, s.end, round(s.score, 6)) for s in d.sentences] == [(0, 21, 0.1)]
+    assert d.details["unscored"] == [[22, 40]] and d.score == pytest.approx(0.1)
+    assert d.details["parse_failures"] == 1 and d.details["unparsed"] == ["I cannot tell from here."]
+    assert {b["max_tokens"] for b in server.bodies} == {160}  # the protocol's default
+    assert server.bodies[0]["response_format"]["json_schema"]["schema"]["required"] == ["score"]
     assert all(llm.images_of(b)[0].startswith("data:image/png;base64,") for b in server.bodies)
     assert "parse_failures" in d.to_dict()["details"]
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -28,12 +29,33 @@ from typing import Any, ClassVar, Sequence
 from detectors.backends.cache import Cache, make_cache
 
 
+_URL_USERINFO = re.compile(r"(\b[a-zA-Z][\w+.-]*://)[^/\s@]*@")
+_BEARER = re.compile(r"(\bBearer\s+)\S+", re.I)
+_SECRET_PARAM = re.compile(r"([?&](?:api[-_]?key|key|token|access_token|password)=)[^&\s]*", re.I)
+
+
+def scrub(text: str, secrets: tuple[str, ...] | list[str] = ()) -> str:
+    """``text`` with credentials removed: the user and password of any URL, bearer tokens,
+    secret-looking query parameters and each of ``secrets`` (API keys, passwords).
+
+    >>> scrub("HTTP 401 from http://ann:hunter2@h/v1?api_key=k1 (bad key sk-123)", ["sk-123"])
+    'HTTP 401 from http://***@h/v1?api_key=*** (bad key ***)'
+    """
+    for secret in secrets:
+        if secret and len(secret) >= 3:
+            text = text.replace(secret, "***")
+    text = _URL_USERINFO.sub(r"\1***@", text)
+    text = _SECRET_PARAM.sub(r"\1***", text)
+    return _BEARER.sub(r"\1***", text)
+
+
 class BackendError(RuntimeError):
     """A request that failed for good (after retries), or a backend that cannot be used.
 
-    ``retryable`` says whether trying again may help (429, 5xx, timeouts, broken connections,
-    malformed answers); ``status`` is the HTTP status when there was one; ``retry_after`` the
-    server's requested wait in seconds.
+    ``retryable`` says whether trying again may help (429, 502-504, timeouts, broken
+    connections, malformed answers); ``status`` is the HTTP status when there was one;
+    ``retry_after`` the server's requested wait in seconds. Messages never hold credentials
+    (see :func:`scrub`).
     """
 
     def __init__(self, message: str, *, retryable: bool = False, status: int | None = None,
@@ -48,7 +70,9 @@ class BackendError(RuntimeError):
 class ChatRequest:
     """One chat turn. ``images`` are data URLs, http(s) URLs or file paths (see
     :func:`detectors.backends.images.to_data_url`). ``None`` options take the backend's defaults;
-    ``n`` asks for that many sampled answers in one call."""
+    ``n`` asks for that many sampled answers in one call. ``schema`` is a JSON schema the answer
+    should follow: servers that support structured output are held to it (see
+    :mod:`detectors.backends.openai_compat`); the others get the prompt alone."""
 
     prompt: str
     images: tuple[str, ...] = ()
@@ -57,6 +81,7 @@ class ChatRequest:
     seed: int | None = None
     n: int = 1
     max_tokens: int | None = None
+    schema: dict[str, Any] | None = field(default=None, hash=False)
 
 
 @dataclass
@@ -128,6 +153,10 @@ class Backend:
         """Send ``payload``; return one text per sample or raise :class:`BackendError`."""
         raise NotImplementedError
 
+    def secrets(self) -> tuple[str, ...]:
+        """Strings that must never appear in an error (API keys, passwords)."""
+        return ()
+
     # -- shared behaviour --------------------------------------------------------------------
     def options(self, request: ChatRequest) -> tuple[float, int | None, int | None]:
         """``(temperature, seed, max_tokens)`` after applying the backend defaults."""
@@ -154,8 +183,9 @@ class Backend:
                 return Completion(list(hit), cached=True)
         try:
             texts = self._send(payload, request)
-        except BackendError:
+        except BackendError as exc:
             self.stats.add(failures=1)
+            exc.args = (scrub(str(exc), self.secrets()),)
             raise
         if self.cache is not None:
             self.cache.put(key, texts)
@@ -171,7 +201,7 @@ class Backend:
             except BackendError as exc:
                 return exc
             except Exception as exc:  # a bug in one request must not lose the batch
-                return BackendError(f"{type(exc).__name__}: {exc}")
+                return BackendError(scrub(f"{type(exc).__name__}: {exc}", self.secrets()))
 
         if self.max_workers == 1 or len(requests) <= 1:
             return [one(r) for r in requests]

@@ -1,53 +1,120 @@
 """Images for chat requests, and what a judge sees of a sample: its image or its references.
 
 OpenAI-compatible servers take images as ``image_url`` content parts; a local file is sent inline
-as a base64 ``data:`` URL so that the server never needs access to our disk. http(s) URLs and
-data URLs pass through unchanged.
+as a base64 ``data:`` URL so that the server never needs access to our disk. http(s) URLs pass
+through unchanged; data URLs only when they declare an image type.
+
+A sample's image path is untrusted input: :func:`load_image` resolves it inside an image root
+(symlinks followed) and refuses, without opening it, anything that lands outside -- ``..``, an
+absolute path elsewhere, a symlink out -- as well as anything that is not a regular file. Only
+PNG, JPEG, GIF, WebP and BMP files are sent, recognised by their first bytes, not their names.
 
 >>> to_data_url(b"\\x89PNG\\r\\n\\x1a\\n" + b"0" * 8)[:30]
 'data:image/png;base64,iVBORw0K'
+>>> load_image("../../../../etc/passwd", "/tmp")
+Traceback (most recent call last):
+...
+detectors.backends.images.ImageError: image '../../../../etc/passwd' is outside the image root /tmp
 """
 
 from __future__ import annotations
 
 import base64
-import mimetypes
+import binascii
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp")
+MAX_IMAGE_BYTES = 50 * 2**20  # a bigger "image" is a mistake (or a device) and too big to send
 _MAGIC = [(b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF8", "image/gif"),
           (b"BM", "image/bmp")]
 
 
-def sniff_mime(data: bytes, name: str = "") -> str:
-    """The MIME type from the first bytes (PNG, JPEG, GIF, WebP, BMP), else from the file name."""
+class ImageError(ValueError):
+    """An image that may not or cannot be sent: outside the root, not an image, unreadable."""
+
+
+def sniff_mime(data: bytes) -> str | None:
+    """The image type from the first bytes (PNG, JPEG, GIF, WebP, BMP), else None.
+
+    >>> sniff_mime(b"GIF89a..."), sniff_mime(b"root:x:0:0:root")
+    ('image/gif', None)
+    """
     for magic, mime in _MAGIC:
         if data.startswith(magic):
             return mime
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "image/webp"
-    guessed = mimetypes.guess_type(name)[0] if name else None
-    return guessed if guessed and guessed.startswith("image/") else "application/octet-stream"
+    return None
+
+
+def confine(path: str | os.PathLike, root: str | os.PathLike) -> Path:
+    """``path`` resolved inside ``root``; an :class:`ImageError` when it resolves anywhere else.
+    Nothing is opened."""
+    base = Path(root).resolve()
+    target = (base / os.fspath(path)).resolve()  # an absolute path replaces the base
+    if not target.is_relative_to(base):
+        raise ImageError(f"image {os.fspath(path)!r} is outside the image root {base}")
+    return target
+
+
+def load_image(path: str | os.PathLike, root: str | os.PathLike | None) -> str:
+    """The data URL of the image file at ``path`` below ``root`` (see the module docstring).
+    ``root=None`` is for paths the calling code chose itself, never for a sample's: the file is
+    then read wherever it is, still only if it is an image."""
+    target = confine(path, root) if root is not None else Path(path).resolve()
+    name = os.fspath(path)
+    try:
+        info = target.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise ImageError(f"image {name!r} is not a regular file")
+        if info.st_size > MAX_IMAGE_BYTES:
+            raise ImageError(f"image {name!r} is larger than {MAX_IMAGE_BYTES // 2**20} MB")
+        with target.open("rb") as f:
+            head = f.read(16)
+            mime = sniff_mime(head)
+            if mime is None:  # checked before the rest is read: a text file is never sent
+                raise ImageError(f"{name!r} is not a PNG, JPEG, GIF, WebP or BMP image")
+            data = head + f.read()
+    except OSError as exc:
+        raise ImageError(f"cannot read image {name!r}: {exc.strerror or exc}") from None
+    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def checked_data_url(url: str) -> str:
+    """``url`` when it is a data URL of an image type (declared and, for base64, sniffed)."""
+    header, _, data = url.partition(",")
+    mime = header[5:].split(";")[0].strip().lower()
+    if mime not in IMAGE_TYPES:
+        raise ImageError(f"a data URL of type {mime or 'unknown'!r} is not an image")
+    if header.endswith(";base64"):
+        try:
+            head = base64.b64decode(data[:24] + "=" * (-len(data[:24]) % 4))
+        except (binascii.Error, ValueError):
+            raise ImageError("a data URL whose base64 is broken") from None
+        if sniff_mime(head) is None:
+            raise ImageError(f"a data URL that says {mime} but holds no image")
+    return url
 
 
 def to_data_url(image: str | bytes | os.PathLike, root: str | os.PathLike | None = None) -> str:
-    """A URL a chat server accepts for ``image``: bytes and file paths become base64 data URLs
-    (relative paths are looked up in ``root`` first, then the working directory)."""
+    """A URL a chat server accepts for ``image``: image bytes and image files (confined to
+    ``root`` when given, see :func:`load_image`) become base64 data URLs; http(s) URLs pass
+    through."""
     if isinstance(image, bytes):
-        return f"data:{sniff_mime(image)};base64,{base64.b64encode(image).decode('ascii')}"
+        mime = sniff_mime(image)
+        if mime is None:
+            raise ImageError("bytes that are not a PNG, JPEG, GIF, WebP or BMP image")
+        return f"data:{mime};base64,{base64.b64encode(image).decode('ascii')}"
     text = os.fspath(image)
-    if text.startswith(("data:", "http://", "https://")):
+    if text.startswith(("http://", "https://")):
         return text
-    path = Path(text).expanduser()
-    if not path.is_absolute() and root is not None and (Path(root) / path).exists():
-        path = Path(root) / path
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise FileNotFoundError(f"cannot read image {text!r}: {exc.strerror or exc}") from None
-    return f"data:{sniff_mime(data, path.name)};base64,{base64.b64encode(data).decode('ascii')}"
+    if text.startswith("data:"):
+        return checked_data_url(text)
+    return load_image(text, root)
 
 
 @dataclass(frozen=True)
@@ -60,13 +127,18 @@ class Evidence:
     kind: str = "image"  # "image" | "references"
 
 
-def sample_evidence(sample: dict[str, Any], backend: Any, *, image_root: str | None = None,
+def sample_evidence(sample: dict[str, Any], backend: Any, *, image_root: str | os.PathLike | None = None,
                     use_references: bool = True) -> Evidence:
-    """The image when the sample has one and the backend sees images; else the references
-    (if allowed); else a ``ValueError`` that says what is missing."""
+    """The image when the sample has one and the backend sees images (a path must lie inside
+    ``image_root``, default the working directory); else the references (if allowed); else a
+    ``ValueError`` that says what is missing. A refused image is an :class:`ImageError`, never
+    a silent fall-back to the references."""
     image = sample.get("image")
     if image and getattr(backend, "supports_images", False):
-        return Evidence(images=(to_data_url(image, image_root),), kind="image")
+        if not isinstance(image, str):
+            raise ImageError(f"'image' must be a path or URL string, not {type(image).__name__}")
+        root = image_root if image_root is not None else os.getcwd()
+        return Evidence(images=(to_data_url(image, root),), kind="image")
     refs = sample.get("references")
     if use_references and refs:
         lines = "\n".join(f"- {r}" for r in refs)

@@ -5,8 +5,13 @@ Options (:class:`FaithScoreConfig`): ``labeler`` ``"rules"`` (default: the offli
 ``decomposer`` ``"graph"`` (default, from the caption's scene graph) or ``"llm"``; ``verifier``
 ``"auto"`` (the annotation/reference graph when the sample has one, else the VLM), ``"graph"`` or
 ``"vlm"``; ``backend`` for the model steps (see :func:`detectors.backends.resolve_backend`).
-A model answer that cannot be read counts in ``details["parse_failures"]``: labels and facts
-then fall back to the rules and the graph, a verification stays unjudged.
+A model answer that cannot be read counts in ``details["parse_failures"]`` (every detection
+says it, failed or not) and is kept in ``details["unparsed"]``: labels and facts then fall back
+to the rules and the graph, a verification stays unjudged (never a guessed verdict). Yes/no
+answers are read from prose too ("The statement is false", "Not accurate", ``{"answer": "no"}``:
+:func:`detectors.backends.parsing.parse_yes_no`). ``max_tokens`` bounds every model answer; by
+default 256 for the labels, 512 for a fact list and 96 for a yes/no verdict. A sample's image
+path must lie inside ``image_root`` (see :mod:`detectors.vlm`).
 
 FaithScore = verified / judged facts (facts the verifier could not judge are left out);
 ``score`` = 1 - FaithScore, 0 when there is no judged fact. Each sentence scores 1 - its own
@@ -24,7 +29,7 @@ from detectors.backends.images import evidence_missing, sample_evidence
 from detectors.backends.parsing import parse_yes_no, split_sentences
 from detectors.base import BatchDetector, Detection, Sample, SentenceScore, SpanScore
 from detectors.faithscore.facts import KINDS, Fact, facts_from_graph, split_sub_sentences
-from detectors.faithscore.llm import (DECOMPOSE_PROMPT, VERIFY_PROMPT, label_prompt, locate,
+from detectors.faithscore.llm import (DECOMPOSE_PROMPT, VERIFY_PROMPT, VERIFY_SCHEMA, label_prompt, locate,
                                       parse_facts, parse_labels)
 from detectors.faithscore.verify import GraphVerifier
 from detectors.vlm import make_config
@@ -104,35 +109,40 @@ class FaithScoreDetector(BatchDetector):
             graphs = self.parser.parse_many([samples[i]["caption"] for i in todo])  # one batched parse
             backend = self.backend if self._uses_model([samples[i] for i in todo]) else None
         except Exception as exc:  # no parser model, no server...: every sample's error, not a crash
-            return [d or Detection.failed(s, self.name, f"{type(exc).__name__}: {exc}") for d, s in zip(out, samples)]
+            return [d or Detection(id=str(s.get("id")), detector=self.name, error=f"{type(exc).__name__}: {exc}",
+                                   details={"parse_failures": 0}) for d, s in zip(out, samples)]
         results = drive([self._job(samples[i], g) for i, g in zip(todo, graphs)], backend)
         for i, res in zip(todo, results):
             out[i] = res if isinstance(res, Detection) else Detection.failed(
                 samples[i], self.name, f"{type(res).__name__}: {res}")
+        for d in out:
+            d.details.setdefault("parse_failures", 0)  # type: ignore[union-attr]
         return out  # type: ignore[return-value]
 
     def _job(self, sample: Sample, graph: SceneGraph) -> Generator[list[ChatRequest], list, Detection]:
         c, caption = self.config, sample["caption"]
         subs = split_sub_sentences(caption)
-        failures = 0
+        failures, unparsed = 0, []
         if c.labeler == "llm" and subs:
-            answers = yield [ChatRequest(label_prompt(subs), max_tokens=c.max_tokens)]
+            answers = yield [ChatRequest(label_prompt(subs), max_tokens=c.max_tokens or 256)]
             labels = parse_labels(text_of(answers[0]), len(subs))
             if labels is None:
                 failures += 1  # keep the rule labels
+                unparsed.append(text_of(answers[0])[:500])
             else:
                 for s, label in zip(subs, labels):
                     s.label = label
         facts = facts_from_graph(graph, subs)
         if c.decomposer == "llm":
             desc = [i for i, s in enumerate(subs) if s.label == "descriptive"]
-            answers = yield [ChatRequest(DECOMPOSE_PROMPT.format(text=subs[i].text), max_tokens=c.max_tokens)
+            answers = yield [ChatRequest(DECOMPOSE_PROMPT.format(text=subs[i].text), max_tokens=c.max_tokens or 512)
                              for i in desc]
             model_facts = []
             for i, answer in zip(desc, answers):
                 parsed = parse_facts(text_of(answer))
                 if parsed is None:
                     failures += 1
+                    unparsed.append(text_of(answer)[:500])
                     model_facts += [f for f in facts if f.sub == i]  # the graph's facts instead
                 else:
                     model_facts += [Fact(kind, text, *locate(text, caption, subs[i]), i) for kind, text in parsed]
@@ -145,13 +155,19 @@ class FaithScoreDetector(BatchDetector):
                                        use_references=c.use_references)
             what = "the image" if evidence.kind == "image" else "the image described above"
             answers = yield [ChatRequest(VERIFY_PROMPT.format(preface=evidence.preface, statement=f.text, what=what),
-                                         images=evidence.images, max_tokens=c.max_tokens) for f in facts]
+                                         images=evidence.images, max_tokens=c.max_tokens or 96, schema=VERIFY_SCHEMA)
+                             for f in facts]
             for f, answer in zip(facts, answers):
                 text = text_of(answer)
-                f.verdict = parse_yes_no(text)
+                f.verdict = parse_yes_no(text, echo=(f.text,))
                 f.evidence = f"judge: {text[:80]!r}"
-                failures += f.verdict is None
-        return self._detection(sample, subs, facts, verifier, failures)
+                if f.verdict is None:
+                    failures += 1
+                    unparsed.append(text[:500])
+        detection = self._detection(sample, subs, facts, verifier, failures)
+        if unparsed:
+            detection.details["unparsed"] = unparsed
+        return detection
 
     def _verify_on_graph(self, sample: Sample, facts: list[Fact]) -> None:
         annotation = sample.get("annotation")

@@ -33,6 +33,8 @@ Text: "{text}"
 Answer with JSON only, like {{"entity": [], "relation": [], "colour": [], "count": [], "attribute": []}}."""
 
 VERIFY_PROMPT = "{preface}Statement: {statement} Is the statement correct for {what}? Answer yes or no."
+VERIFY_SCHEMA = {"type": "object", "properties": {"answer": {"type": "string", "enum": ["yes", "no"]}},
+                 "required": ["answer"], "additionalProperties": False}
 
 _KIND_ALIASES = {
     "entity": "entity", "entities": "entity", "object": "entity", "objects": "entity",
