@@ -4,6 +4,8 @@ and the transformers backend on a tiny random model built here."""
 from __future__ import annotations
 
 import base64
+import email.utils
+import json
 import time
 
 import pytest
@@ -110,6 +112,116 @@ def test_malformed_answers_are_retried_then_reported():
     assert server.count == 3 and b.stats.failures == 1
 
 
+def test_503_then_200_is_retried_and_retry_after_dates_are_capped():
+    def unavailable(body, n):
+        if n == 1:
+            return Reply(status=503, body=b"loading model")
+        if n == 2:  # an HTTP date an hour away: waited, but no longer than max_backoff
+            return Reply(status=429, body=b"busy", headers={"Retry-After": email.utils.formatdate(time.time() + 3600, usegmt=True)})
+        return Reply("ok")
+
+    with ScriptedServer(unavailable) as server:
+        b = backend(server, backoff=0.25, max_backoff=7.0)
+        waits: list[float] = []
+        b._sleep = waits.append
+        assert b.complete(ChatRequest("q")).text == "ok"
+    assert server.count == 3 and b.stats.retries == 2
+    assert waits == [0.25, 7.0]  # the backoff, then the capped header
+
+
+@pytest.mark.parametrize("status, message", [
+    (500, "the request exceeds the available context size, try increasing it"),
+    (500, "image input is not supported by this model"),
+    (429, "You exceeded your current quota: insufficient_quota"),
+    (400, "bad request"), (401, "unauthorised"), (404, "no such route"), (501, "not implemented")])
+def test_permanent_failures_are_not_retried_and_become_the_records_error(status, message, tmp_path, monkeypatch):
+    from detectors.vlm import VLMDetector
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.png").write_bytes(PNG)
+    body = json.dumps({"error": {"code": status, "message": message, "type": "server_error"}}).encode()
+    with ScriptedServer(lambda b, n: Reply(status=status, body=body)) as server:
+        det = VLMDetector(backend={"base_url": server.url, "model": "m", "backoff": 0.01, "max_workers": 1})
+        good, bad = det.detect_batch([{"id": "a", "caption": "A dog.", "image": "p.png"},
+                                      {"id": "b", "caption": "A cat.", "image": "p.png"}])
+    assert server.count == 2 and det.backend.stats.retries == 0  # one attempt per record
+    for d in (good, bad):
+        assert d.score is None and f"HTTP {status}" in d.error and message in d.error
+        assert d.details["parse_failures"] == 0
+
+
+def test_a_dropped_connection_is_retried():
+    def drop_first(body, n):
+        if n == 1:
+            raise ConnectionAbortedError("dropped")  # the handler dies: the socket closes, no answer
+        return Reply("fine")
+
+    with ScriptedServer(drop_first) as server:
+        b = backend(server)
+        assert b.complete(ChatRequest("q")).text == "fine"
+    assert server.count == 2 and b.stats.retries == 1
+
+
+def test_response_format_is_sent_and_a_server_that_rejects_it_gets_prose():
+    schema = {"type": "object", "properties": {"score": {"type": "integer"}}, "required": ["score"]}
+
+    def strict(body, n):
+        return '{"score": 7}'
+
+    def old_server(body, n):
+        if "response_format" in body:
+            return Reply(status=400, body=b'{"error": {"message": "Unsupported param: response_format"}}')
+        return Reply("The sentence is correct.")
+
+    with ScriptedServer(strict) as server:
+        assert backend(server).complete(ChatRequest("q", schema=schema)).text == '{"score": 7}'
+    assert server.bodies[0]["response_format"] == {"type": "json_schema", "json_schema": {
+        "name": "answer", "strict": True, "schema": schema}}
+    with ScriptedServer(old_server) as server:
+        b = backend(server)
+        out = [b.complete(ChatRequest(f"q{i}", schema=schema)).text for i in range(3)]
+    assert out == ["The sentence is correct."] * 3
+    # rejected once, then never asked again; a rejection is no failure and no retry
+    assert ["response_format" in body for body in server.bodies] == [True, False, False, False]
+    assert b.stats.failures == 0 and b.stats.retries == 0
+    with ScriptedServer(old_server) as server:
+        with pytest.raises(BackendError, match="HTTP 400.*response_format"):
+            backend(server, structured_output=True, max_retries=0).complete(ChatRequest("q", schema=schema))
+        assert not backend(server, structured_output=False).complete(ChatRequest("q", schema=schema)).cached
+
+
+# -- secrets -----------------------------------------------------------------------------------
+def test_credentials_and_api_keys_never_reach_errors(tmp_path, monkeypatch):
+    from detectors.vlm import VLMDetector
+
+    password, key = "s3cret-pass", "sk-live-Zq81xY"
+    seen = []
+
+    def echo_auth(body, n):  # a server that quotes what it got, as some do in 401 messages
+        seen.append(server.headers[-1].get("Authorization"))
+        return Reply(status=401, body=json.dumps({"error": {"message": f"bad credentials: {seen[-1]}"}}).encode())
+
+    monkeypatch.chdir(tmp_path)
+    with ScriptedServer(echo_auth) as server:
+        url = server.url.replace("http://", f"http://alice:{password}@")
+        b = OpenAIBackend(base_url=url, model="m", max_retries=0)
+        with pytest.raises(BackendError) as info:
+            b.complete(ChatRequest("q"))
+        det = VLMDetector(backend={"base_url": url, "model": "m", "api_key": key, "max_retries": 0})
+        row = det.detect({"id": "x", "caption": "A dog.", "references": ["a dog"]})
+    assert seen[0] == "Basic " + base64.b64encode(f"alice:{password}".encode()).decode()  # sent, as auth
+    assert seen[1] == f"Bearer {key}"
+    dead = VLMDetector(backend={"base_url": f"http://alice:{password}@127.0.0.1:9/v1", "model": "m",
+                                "api_key": key, "max_retries": 1, "backoff": 0.01, "timeout": 1})
+    refused = dead.detect({"id": "y", "caption": "A dog.", "references": ["a dog"]})
+    texts = [str(info.value), repr(b), b.url, json.dumps(row.to_dict()), json.dumps(refused.to_dict()),
+             json.dumps(b.identity())]
+    assert "HTTP 401" in texts[0] and "HTTP 401" in row.error and "gave up after 2 attempts" in refused.error
+    for text in texts:
+        assert password not in text and key not in text and "alice" not in text, text
+
+
+# -- client errors -----------------------------------------------------------------------------
 def test_client_errors_are_not_retried():
     with ScriptedServer(lambda body, n: Reply(status=400, body=b'{"error": "bad model"}')) as server:
         b = backend(server)

@@ -24,10 +24,11 @@ timeouts, refused or reset connections, answers that are not a chat completion. 
 404...), 501 and 505+, and any answer whose message says the request itself cannot work
 ("context size exceeded", "image input is not supported", "insufficient quota"...).
 
-A request with a ``schema`` is sent with ``response_format`` (``json_schema``) when
-``structured_output`` is ``"auto"`` (default) or ``True``; a server that rejects it (HTTP 400,
-422 or 501, or an error naming the schema) is asked again without it, and with ``"auto"`` never again for
-this backend: the prompts ask for the same JSON in words, and the parsers read prose too.
+A request with a ``schema`` is sent with ``response_format`` (``json_schema``) unless
+``structured_output`` is ``False``. With ``"auto"`` (default), a server that rejects it (a
+permanent error naming ``response_format``, the schema or a grammar) is asked again without it,
+and never again by this backend: the prompts ask for the same JSON in words, and the parsers
+read prose too. With ``True`` the rejection is the request's error.
 
 >>> b = OpenAIBackend(base_url="http://127.0.0.1:9/v1", model="m")
 >>> b.payload(ChatRequest("Is there a dog?", temperature=0.7, seed=3))["messages"]
@@ -59,7 +60,7 @@ PERMANENT = re.compile(
     r"context (?:size|length|window)|maximum context|too many tokens|exceeds? the (?:available )?context"
     r"|prompt is too long|n_ctx|not supported|unsupported|does not support|insufficient[_ ]quota"
     r"|invalid[_ ](?:request|api[_ ]key|model)|model .{0,40}not found|no such model", re.I)
-_SCHEMA_WORDS = re.compile(r"response_format|json_schema|schema|grammar|structured", re.I)
+_SCHEMA_WORDS = re.compile(r"response_format|json_schema|schema|grammar|structured|guided", re.I)
 
 
 class OpenAIBackend(Backend):
@@ -94,6 +95,7 @@ class OpenAIBackend(Backend):
         self._api_key = api_key if api_key is not None else os.environ.get("CECE_LLM_API_KEY")
         self.structured_output = structured_output
         self._schema_rejected = False
+        self._sleep = time.sleep  # the wait between attempts (tests record it instead)
         self.timeout = timeout
         self.max_retries = max_retries
         self.backoff = backoff
@@ -142,13 +144,12 @@ class OpenAIBackend(Backend):
             try:
                 return self._send_retrying(payload, request)
             except BackendError as exc:
-                if exc.retryable or not (exc.status in (400, 422, 501) or _SCHEMA_WORDS.search(str(exc))):
+                if exc.retryable or self.structured_output is True or not _SCHEMA_WORDS.search(str(exc)):
                     raise
             # Rejected: the server (or this model) has no structured output. Ask in prose.
             payload = {k: v for k, v in payload.items() if k != "response_format"}
             texts = self._send_retrying(payload, request)
-            if self.structured_output == "auto":
-                self._schema_rejected = True
+            self._schema_rejected = True
             return texts
         if self._schema_rejected:
             payload = {k: v for k, v in payload.items() if k != "response_format"}
@@ -167,7 +168,7 @@ class OpenAIBackend(Backend):
                     raise
                 wait = exc.retry_after if exc.retry_after is not None else self.backoff * 2 ** attempt
                 self.stats.add(retries=1)
-                time.sleep(max(0.0, min(wait, self.max_backoff)))
+                self._sleep(max(0.0, min(wait, self.max_backoff)))
                 continue
             if len(texts) < request.n:
                 # Some servers (Ollama, llama.cpp) ignore "n": ask again, one answer at a time,

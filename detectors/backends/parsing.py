@@ -134,11 +134,15 @@ _POSITIVE = (r"correct(?:ly)?|accurate(?:ly)?|true|yes|consistent|aligns?|aligne
              r"|faithful(?:ly)?|supported|valid|verified|confirm(?:s|ed)?|(?:is|are|that is) right")
 _NEGATIVE = (r"incorrect(?:ly)?|inaccurate(?:ly)?|inaccurac(?:y|ies)|wrong(?:ly)?|false|untrue|hallucinat\w*"
              r"|fabricat\w*|made up|inconsistent|contradict\w*|unsupported|erroneous|mistaken|misaligned|invalid"
-             r"|errors?|mistakes?")
+             r"|errors?|mistakes?|not right")
 # "No" as an answer: opening the answer or a sentence, or after "the answer is", before a stop.
-_NO = r"(?:^|(?<=[.!:;\n])|(?<=answer is)|(?<=answer:))\s*no(?=\s*(?:[,.!:;\n-]|$))"
+_NO = r"(?:^|(?<=[.!:;\n\"'(])|(?<=answer is)|(?<=answer:))\s*no(?=\s*(?:[,.!:;\n\"')-]|$))"
 _WEAK_POSITIVE = r"visible|present|can be seen|depicted|shown|i (?:can )?see"
-_WEAK_NEGATIVE = r"there (?:is|are) no|i (?:can )?not see|absent|missing|nowhere"
+_WEAK_NEGATIVE = r"there (?:is|are) no|i (?:can |do |could )?not see|absent|missing|nowhere"
+# The judge saying it cannot judge: no verdict, whatever words follow.
+_ABSTAIN = re.compile(r"\b(?:can ?not|could not|unable to|do not|am not able to) (?:(?:see|view|access|open) "
+                      r"(?:the |any |this )?(?:image|picture|photo)|judge|determine|tell|say|verify|assess)\b"
+                      r"|\bas an ai\b")
 _TERMS = [re.compile(rf"\b(?:{_POSITIVE})\b|(?P<neg>\b(?:{_NEGATIVE})\b|{_NO})", re.M),
           re.compile(rf"\b(?:{_WEAK_POSITIVE})\b|(?P<neg>\b(?:{_WEAK_NEGATIVE})\b)", re.M)]
 _NEGATOR = re.compile(r"\b(?:not|no|never|nothing|without|neither|nor|free of|none of)\b")
@@ -186,10 +190,12 @@ def read_verdict(text: str, echo: tuple[str, ...] = ()) -> float | None:
     conclusions = list(_CONCLUSION.finditer(plain))
     if conclusions:
         whole.insert(0, plain[conclusions[-1].end():])
-    for piece in whole:
-        for candidate in (_QUOTED.sub(" ", piece), piece):
-            for terms in _TERMS:
-                m = terms.search(candidate)
+    for strong in (True, False):
+        if not strong and _ABSTAIN.search(plain):
+            return None
+        for piece in whole:
+            for candidate in (_QUOTED.sub(" ", piece), piece):
+                m = _TERMS[0 if strong else 1].search(candidate)
                 if m:
                     return _value(candidate, m)
     return None
@@ -200,7 +206,7 @@ def _value(text: str, m: re.Match) -> float:
     if m.group(0).strip() in ("yes", "no"):
         return 0.0 if negative else 1.0
     clause = re.split(r"[.,;:!?\n]|\bbut\b|\bhowever\b|\balthough\b", text[:m.start()])[-1]
-    before = " ".join(clause.split()[-4:])
+    before = " ".join(clause.split()[-5:])
     negators = list(_NEGATOR.finditer(before))
     if negators:
         if negative:
