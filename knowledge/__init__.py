@@ -1,6 +1,6 @@
 """WordNet knowledge for halcece: offline provisioning, concept -> synset, distances.
 
-Everything hot runs on a pickled index of the noun + verb hierarchy (:mod:`knowledge.hierarchy`),
+Everything hot runs on a cached index of the noun + verb hierarchy (:mod:`knowledge.hierarchy`),
 never on NLTK objects; NLTK is only used once, to build that index.
 
 >>> from knowledge import noun_synset, path_distance

@@ -2,7 +2,7 @@
 
 Lemmatising follows NLTK's ``morphy`` exactly (exception list first, else one pass of the
 detachment rules; the word itself is kept when it already is a lemma; first hit wins), but runs
-on the pickled :class:`~knowledge.hierarchy.Hierarchy`. Noun phrases map to the longest
+on the cached :class:`~knowledge.hierarchy.Hierarchy`. Noun phrases map to the longest
 compound WordNet knows ("tennis rackets" -> ``tennis_racket``; "red double decker bus" has no
 compound entry, so -> ``bus``), first sense by default.
 

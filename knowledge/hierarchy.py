@@ -1,11 +1,17 @@
-"""A compact, pickled index of the WordNet noun + verb hypernym hierarchy.
+"""A compact index of the WordNet noun + verb hypernym hierarchy, cached as JSON.
 
 Hot loops (cost matrices over thousands of caption/image concept pairs) must never touch NLTK
 objects, so everything they need is flattened here into plain lists, dicts and numpy arrays:
 synset names and ids, parents (hypernyms *and* instance hypernyms, as NLTK's path functions
 use), min/max depth, the lemma -> synsets index in WordNet sense order and the noun/verb
 morphological exception lists. It is built once from :func:`knowledge.provision.load_wordnet`
-and cached in ``cache_dir()/wordnet-index-v1.pickle``.
+and cached in ``cache_dir()/wordnet-index-v2.json``.
+
+The cache folder is user-writable, so the cache is plain data, never code: a JSON header line
+(``key``: what it was built from, ``sha256``: of the body) and a JSON body. Reading it can only
+give a :class:`Hierarchy` that passes its shape checks or ``None``; a stale, truncated, corrupt
+or tampered file (a pickle put in its place included) is rebuilt, never executed. (Up to v1 the
+cache was a pickle; that file is never opened.)
 
 >>> h = get_hierarchy()
 >>> h.names[h.ids["dog.n.01"]]
@@ -17,8 +23,9 @@ and cached in ``cache_dir()/wordnet-index-v1.pickle``.
 from __future__ import annotations
 
 import gc
+import hashlib
+import json
 import os
-import pickle
 import tempfile
 import threading
 import warnings
@@ -38,8 +45,9 @@ from knowledge.provision import (
 
 __all__ = ["Hierarchy", "build_hierarchy", "get_hierarchy", "index_path"]
 
-FORMAT_VERSION = 1
-INDEX_FILENAME = f"wordnet-index-v{FORMAT_VERSION}.pickle"
+FORMAT_VERSION = 2
+INDEX_FILENAME = f"wordnet-index-v{FORMAT_VERSION}.json"
+_MAX_HEADER = 1 << 16  # the header line holds a key and a hash: a longer one is not ours
 # Bumped whenever the Hierarchy fields change; part of the cache key, so old files rebuild.
 _SCHEMA = 5
 # Files whose size and mtime enter the cache key: a changed database rebuilds the index.
@@ -51,7 +59,7 @@ class Hierarchy:
     """The noun + verb WordNet hierarchy as flat arrays (ids index ``names``).
 
     ``parents_of[i]`` holds the ids of synset ``i``'s hypernyms and instance hypernyms (sorted;
-    tuples, which unpickle fast and Python walks faster than numpy slices). ``min_depth`` and
+    tuples, which Python walks faster than numpy slices). ``min_depth`` and
     ``max_depth`` equal NLTK's
     ``Synset.min_depth()``/``max_depth()``. Lemma keys are lowercase with underscores, as
     WordNet stores them; their id lists are in WordNet sense order.
@@ -101,8 +109,47 @@ class Hierarchy:
         return self.verb_exceptions if pos == "v" else self.noun_exceptions
 
     def to_state(self) -> dict:
-        """The pickled fields (derived caches excluded)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """The fields as JSON-ready data (``ids`` left out: it is ``names`` inverted)."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, np.ndarray):
+                value = value.tolist()
+            elif isinstance(value, (tuple, frozenset)):
+                value = sorted(value) if isinstance(value, frozenset) else [list(v) for v in value]
+            if f.name != "ids":
+                out[f.name] = value
+        return out
+
+    @classmethod
+    def from_state(cls, state: dict) -> "Hierarchy":
+        """The inverse of :meth:`to_state`; a ValueError (or TypeError) when ``state`` does not
+        have the shape of an index: wrong types, lengths, or synset ids out of range."""
+        names = state["names"]
+        n = len(names)
+        if not (isinstance(names, list) and all(isinstance(x, str) for x in names)):
+            raise ValueError("names: expected a list of strings")
+        parents = state["parents_of"]
+        lemma_maps = [state[k] for k in ("noun_lemmas", "verb_lemmas", "noun_sense_counts")]
+        if len(parents) != n or not all(isinstance(m, dict) for m in lemma_maps):
+            raise ValueError("parents_of / lemma indexes: wrong shape")
+        flat = [i for ps in parents for i in ps] + [i for m in lemma_maps[:2] for ids in m.values() for i in ids]
+        if flat and not (all(type(i) is int for i in flat) and 0 <= min(flat) and max(flat) < n):
+            raise ValueError("synset ids out of range")
+        arrays = {k: np.asarray(state[k], dtype=t) for k, t in
+                  (("min_depth", np.int32), ("max_depth", np.int32), ("is_verb", bool), ("lexname_of", np.int8))}
+        if any(a.shape != (n,) for a in arrays.values()):
+            raise ValueError("per-synset arrays: wrong length")
+        lexnames = list(state["lexnames"])
+        if n and not 0 <= int(arrays["lexname_of"].min()) <= int(arrays["lexname_of"].max()) < len(lexnames):
+            raise ValueError("lexname_of out of range")
+        return cls(names=names, ids={x: i for i, x in enumerate(names)},
+                   parents_of=tuple(tuple(ps) for ps in parents), **arrays,
+                   noun_lemmas=lemma_maps[0], verb_lemmas=lemma_maps[1],
+                   noun_exceptions=dict(state["noun_exceptions"]), verb_exceptions=dict(state["verb_exceptions"]),
+                   source=str(state["source"]), version=str(state["version"]),
+                   noun_sense_counts=lemma_maps[2], lexnames=lexnames,
+                   adjective_lemmas=frozenset(state["adjective_lemmas"]))
 
 
 def _depths(parents: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -148,7 +195,7 @@ def build_hierarchy(reader=None, source: str = "") -> Hierarchy:
     ids = {name: i for i, name in enumerate(names)}
     by_offset = {(s.pos(), s.offset()): i for i, s in enumerate(synsets)}
     # Sorted: NLTK keeps pointers in sets, whose order changes with the hash seed; sorting makes
-    # the pickled index byte-for-byte reproducible (no distance depends on the order).
+    # the cached index byte-for-byte reproducible (no distance depends on the order).
     parents = [
         sorted(ids[h.name()] for h in s.hypernyms() + s.instance_hypernyms()) for s in synsets
     ]
@@ -210,7 +257,7 @@ def _noun_sense_counts(reader) -> dict[tuple[str, int], int]:
 
 
 def index_path() -> Path:
-    """Where the pickled index lives: ``cache_dir()/wordnet-index-v1.pickle``."""
+    """Where the cached index lives: ``cache_dir()/wordnet-index-v2.json``."""
     return cache_dir() / INDEX_FILENAME
 
 
@@ -226,19 +273,25 @@ def source_key(src: WordNetSource) -> str:
 
 
 def _read_index(path: Path, key: str) -> Hierarchy | None:
-    # Unpickling ~300k small containers triggers repeated full GC passes that triple the load
-    # time (0.27 s -> 0.09 s); nothing cyclic is created, so pausing the collector is safe.
+    """The index cached at ``path`` for ``key``, or None when the file is missing, stale (another
+    key), corrupt (its body's SHA-256 is not the header's) or not an index at all."""
+    # Building ~300k small containers triggers repeated full GC passes that triple the load
+    # time; nothing cyclic is created, so pausing the collector is safe.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         with open(path, "rb") as fh:
-            # The key is pickled first, so a stale index is rejected without loading it all.
-            if pickle.load(fh) != key:
+            # The header comes first, so a stale index is rejected without reading it all.
+            header = json.loads(fh.readline(_MAX_HEADER))
+            if not isinstance(header, dict) or header.get("key") != key:
                 return None
-            return Hierarchy(**pickle.load(fh))
+            body = fh.read()
+        if hashlib.sha256(body).hexdigest() != header.get("sha256"):
+            return None
+        return Hierarchy.from_state(json.loads(body))
     except FileNotFoundError:
         return None
-    except Exception:  # truncated / old-format file: rebuild rather than fail
+    except Exception:  # truncated, old-format or foreign file: rebuild rather than fail
         return None
     finally:
         if was_enabled:
@@ -246,13 +299,14 @@ def _read_index(path: Path, key: str) -> Hierarchy | None:
 
 
 def _write_index(path: Path, key: str, h: Hierarchy) -> None:
+    body = json.dumps(h.to_state(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    header = json.dumps({"key": key, "sha256": hashlib.sha256(body).hexdigest(), "format": FORMAT_VERSION})
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as fh:
-                pickle.dump(key, fh, protocol=pickle.HIGHEST_PROTOCOL)
-                pickle.dump(h.to_state(), fh, protocol=pickle.HIGHEST_PROTOCOL)
+                fh.write(header.encode("utf-8") + b"\n" + body)
             os.chmod(tmp, 0o644)
             os.replace(tmp, path)  # atomic: readers see the old index or the new, never half
         finally:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # NLTK is imported lazily: hot paths use the pickled Hierarchy, not NLTK.
+if TYPE_CHECKING:  # NLTK is imported lazily: hot paths use the cached Hierarchy, not NLTK.
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
 __all__ = [
@@ -118,7 +118,7 @@ def _is_wordnet_dir(path: Path) -> bool:
 def _nltk_data_dirs() -> list[Path]:
     """NLTK's data search path (``nltk.data.path``), without importing NLTK when possible.
 
-    Importing NLTK costs ~0.8 s, far more than loading the pickled index, so when NLTK is not
+    Importing NLTK costs ~0.8 s, far more than loading the cached index, so when NLTK is not
     imported yet its default path is reproduced (same rule as ``nltk/data.py`` on POSIX).
     """
     if "nltk.data" in sys.modules or os.name == "nt":

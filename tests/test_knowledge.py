@@ -177,9 +177,79 @@ def test_stale_or_broken_cache_is_rejected(h, tmp_path):
     kh._write_index(path, "key-A", h)
     assert kh._read_index(path, "key-B") is None
     assert len(kh._read_index(path, "key-A")) == len(h)
-    path.write_bytes(path.read_bytes()[:1000])
+    good = path.read_bytes()
+    path.write_bytes(good[:1000])
+    assert kh._read_index(path, "key-A") is None
+    # one changed byte that still parses: the body's hash no longer matches
+    k = good.index(b'"dog.n.01"')
+    path.write_bytes(good[:k] + b'"dog.n.02"' + good[k + 10:])
     assert kh._read_index(path, "key-A") is None
     assert not list(tmp_path.glob("*.tmp"))  # atomic write leaves no temp files
+
+
+def _rehashed(path, edit):
+    """The cache at ``path`` with its body edited by ``edit(state)`` and a matching hash: what
+    someone who can write the cache folder could leave there."""
+    import hashlib
+
+    head, body = path.read_bytes().split(b"\n", 1)
+    state = json.loads(body)
+    edit(state)
+    body = json.dumps(state).encode()
+    header = json.loads(head) | {"sha256": hashlib.sha256(body).hexdigest()}
+    path.write_bytes(json.dumps(header).encode() + b"\n" + body)
+
+
+def test_a_well_hashed_cache_of_the_wrong_shape_is_rejected(h, tmp_path):
+    path = tmp_path / kh.INDEX_FILENAME
+    for edit in (lambda s: s["parents_of"].__setitem__(0, [10**9]),       # id out of range
+                 lambda s: s["noun_lemmas"].__setitem__("dog", [-1]),
+                 lambda s: s.__setitem__("min_depth", s["min_depth"][:-1]),  # wrong length
+                 lambda s: s.__setitem__("names", {"a": 1}),
+                 lambda s: s.pop("lexnames")):
+        kh._write_index(path, "key-A", h)
+        _rehashed(path, edit)
+        assert kh._read_index(path, "key-A") is None
+    kh._write_index(path, "key-A", h)
+    _rehashed(path, lambda s: None)  # the same data re-encoded: still an index
+    assert kh._read_index(path, "key-A").names == h.names
+
+
+class _Exploit:
+    """Unpickling this creates ``marker``: the proof a cache file was executed."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def test_a_malicious_pickle_in_the_cache_is_never_executed(h, tmp_path, monkeypatch):
+    import pickle
+
+    probe = tmp_path / "probe"
+    pickle.loads(pickle.dumps(_Exploit(probe))).close()
+    assert probe.exists()  # the payload is live: unpickling it runs code
+    marker = tmp_path / "executed"
+    payload = pickle.dumps(_Exploit(marker))
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    for name in (kh.INDEX_FILENAME, "wordnet-index-v1.pickle"):  # the cache and the old pickle's place
+        (cache / name).write_bytes(payload)
+    monkeypatch.setattr(kh, "index_path", lambda: cache / kh.INDEX_FILENAME)
+    monkeypatch.setattr(kh, "_singleton", None)
+    rebuilt = []
+    monkeypatch.setattr(kh, "build_hierarchy", lambda *a, **k: rebuilt.append(1) or h)
+    monkeypatch.setattr(kh, "load_wordnet", lambda: None)
+    fresh = kh.get_hierarchy()
+    assert rebuilt == [1] and not marker.exists()
+    assert [fresh.names[i] for i in fresh.noun_lemmas["dog"]][0] == "dog.n.01"
+    assert sorted(fresh.names[p] for p in fresh.parents(fresh.ids["dog.n.01"])) == [
+        "canine.n.02", "domestic_animal.n.01"]
+    # the cache now holds the rebuilt index, which loads with the same answers
+    again = kh._read_index(cache / kh.INDEX_FILENAME, kh.source_key(kh.find_wordnet()))
+    assert again is not None and again.ids["dog.n.01"] == h.ids["dog.n.01"] and not marker.exists()
 
 
 def test_source_key_tracks_the_wordnet_location(tmp_path):
