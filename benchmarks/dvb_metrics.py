@@ -18,6 +18,9 @@ position by position, sentences are cut after ``. ! ?`` (also inside "67.21") an
 positions by counting, a bare ``NO HALLUCINATION`` answer means no tag, tag types come from the
 gold ``hallucination_labels`` matched by text (``Unknown`` when a record has no ``labels`` list).
 
+``official`` also gives the script's ``split_half`` figures (:func:`split_half`) and
+``no_hallucination_expanded`` (:func:`no_hallucination_expanded`).
+
 ``aligned`` scores the same quantities by char offsets of the caption, so a model that reflows
 the text (changes spacing, punctuation or a word) loses only what it changed; a tagged answer is
 mapped onto the caption by :func:`spans_from_tagged`.
@@ -64,6 +67,49 @@ def _binary(gold: Sequence[bool], pred: Sequence[bool]) -> tuple[float, float, f
     return (*_prf(tp, fp, fn), tp / union if union else 1.0)
 
 
+def split_half(y_true: Sequence[Sequence[bool]], y_pred: Sequence[Sequence[bool]]) -> dict[str, dict[str, float]]:
+    """The benchmark's ``split_half`` figures: does a detector find hallucinations as well late
+    in a long caption as early? Each caption c's token flags (True = hallucinated; gold and
+    prediction already cut to a common length n_c) are split at m_c = floor(n_c / 2) into the
+    ``first_half`` [0, m_c) and the ``second_half`` [m_c, n_c). Over the N captions, per half:
+
+        precision, recall, f1, iou = (1/N) sum_c of P_c, R_c, F1_c, IoU_c of that half
+            (as in the module docstring; all 0 for an empty half or a half without tokens)
+        count = N
+        avg_gt_hal_count   = (1/N) sum_c |{t in half: y_true[c][t]}|
+        avg_test_hal_count = (1/N) sum_c |{t in half: y_pred[c][t]}|
+
+    >>> r = split_half([[True, False, False, True]], [[True, False, False, False]])
+    >>> r["first_half"]["f1"], r["second_half"]["recall"], r["second_half"]["avg_gt_hal_count"]
+    (1.0, 0.0, 1.0)
+    """
+    halves: dict[str, dict[str, list[float]]] = {h: defaultdict(list) for h in ("first_half", "second_half")}
+    for gold, pred in zip(y_true, y_pred, strict=True):
+        n = min(len(gold), len(pred))
+        mid = n // 2
+        for half, (a, b) in (("first_half", (0, mid)), ("second_half", (mid, n))):
+            g, t = list(gold[a:b]), list(pred[a:b])
+            for k, v in zip(("precision", "recall", "f1", "iou"), _binary(g, t)):
+                halves[half][k].append(v)
+            halves[half]["gt"].append(sum(map(bool, g)))
+            halves[half]["test"].append(sum(map(bool, t)))
+    n_captions = len(y_true)
+    return {half: {**{k: _mean(v[k]) for k in ("precision", "recall", "f1", "iou")}, "count": n_captions,
+                   "avg_gt_hal_count": sum(v["gt"]) / n_captions if n_captions else 0.0,
+                   "avg_test_hal_count": sum(v["test"]) / n_captions if n_captions else 0.0}
+            for half, v in halves.items()}
+
+
+def no_hallucination_expanded(y_pred: Sequence[str]) -> int:
+    """How many answers are the bare ``NO HALLUCINATION`` (any case, outer spaces aside), which
+    the benchmark's script expands to "no token hallucinated" over the whole gold caption.
+
+    >>> no_hallucination_expanded(["No hallucination ", "A <HALLUCINATION>red</HALLUCINATION> car.", ""])
+    1
+    """
+    return sum(text.strip().upper() == "NO HALLUCINATION" for text in y_pred)
+
+
 def _key(text: str) -> str:
     return re.sub(r"[^\w\s]", "", text.strip().lower())
 
@@ -102,7 +148,7 @@ def official_scores(gold_tagged: Sequence[str], pred_tagged: Sequence[str],
     for gold and predicted tagged texts paired by position."""
     gold_labels = gold_labels if gold_labels is not None else [None] * len(gold_tagged)
     tok, sent, types = defaultdict(list), defaultdict(list), defaultdict(lambda: [0, 0])
-    resp, mismatched = [0, 0, 0], 0
+    resp, mismatched, flags = [0, 0, 0], 0, ([], [])
     for gold_text, pred_text, labels in zip(gold_tagged, pred_tagged, gold_labels, strict=True):
         g, g_cats = official_sequence(gold_text, labels)
         if pred_text.strip().upper() == "NO HALLUCINATION":
@@ -113,6 +159,8 @@ def official_scores(gold_tagged: Sequence[str], pred_tagged: Sequence[str],
         mismatched += len(g) != len(t)
         g, t, g_cats = g[:n], t[:n], g_cats[:n]
         gh, th = [x == 0 for x in g], [x == 0 for x in t]
+        flags[0].append(gh)
+        flags[1].append(th)
         for k, v in zip(("precision", "recall", "f1", "iou"), _binary(gh, th)):
             tok[k].append(v)
         counts, cur = [0, 0, 0], 0
@@ -134,7 +182,8 @@ def official_scores(gold_tagged: Sequence[str], pred_tagged: Sequence[str],
         resp[0] += any(gh) and any(th)
         resp[1] += any(th) and not any(gh)
         resp[2] += any(gh) and not any(th)
-    return _report(tok, sent, resp, types, n=len(gold_tagged), length_mismatches=mismatched)
+    return _report(tok, sent, resp, types, n=len(gold_tagged), length_mismatches=mismatched,
+                   split_half=split_half(*flags), no_hallucination_expanded=no_hallucination_expanded(pred_tagged))
 
 
 def _mean(values: list[float]) -> float:

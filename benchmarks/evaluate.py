@@ -1,14 +1,21 @@
 """Score one detector's Detections against a benchmark's gold labels.
 
-Every gold sample is scored: a sample the detector has no Detection for, or one with an
-``error``, counts as score 0 with no spans (not flagged) and, for a detector that gives verdicts,
-as verdict False; it is counted in ``errors`` -- so detectors are compared on the same samples.
+HAT, nocaps-FOIL and AlignBench score every gold sample: a sample the detector has no Detection
+for, or one with an ``error``, counts as score 0 with no spans (not flagged) and, for a detector
+that gives verdicts, as verdict False -- so detectors are compared on the same samples.
+DetailVerifyBench instead leaves such samples out, as its own pipeline does (it scores only the
+answers that passed its checks), and counts them in ``dropped``.
 Spans count as predicted hallucinations when their score is at least ``threshold`` (0.5); for
 span P and gold-word R a span is *marked* when its score is at least its detection's own
 ``threshold``, or ``threshold`` when the detection gives none.
 
 Each ``evaluate_*`` returns an :class:`Evaluation`: ``summary`` (the leaderboard's columns),
-``details`` (everything else, JSON-ready) and ``curve`` (labels and scores for a PR plot).
+``details`` (everything else, JSON-ready), ``curve`` (labels and scores for a PR plot) and
+``counts``: ``valid`` detections, ``errors`` (samples without a valid detection),
+``parse_failures`` (model answers that could not be read, summed over the detections'
+``details["parse_failures"]``) and ``dropped``. :func:`evaluate` picks the benchmark's function
+and reports no figure at all (every summary value None) when no detection is valid: a number
+computed from failures alone would only measure the failures.
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ class Evaluation:
     details: dict[str, Any] = field(default_factory=dict)
     curve: tuple[list[int], list[float]] | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # plot data that is not saved
+    counts: dict[str, int] = field(default_factory=dict)  # valid, errors, parse_failures, dropped
 
 
 def _ok(d: Detection | None) -> Detection | None:
@@ -72,8 +80,32 @@ def _n_verdicts(ids: list[str], dets: Detections) -> int:
     return sum(_ok(dets.get(i)) is not None and dets[i].hallucinated is not None for i in ids)
 
 
-def _errors(ids: list[str], dets: Detections) -> int:
-    return sum(_ok(dets.get(i)) is None for i in ids)
+def counts(ids: list[str], dets: Detections, dropped: int = 0) -> dict[str, int]:
+    """``valid`` detections of ``ids``, ``errors`` (ids without one: missing or failed),
+    ``parse_failures`` (the integer ``details["parse_failures"]`` of every detection of ``ids``,
+    failed ones included) and ``dropped`` (samples left out of the figures).
+
+    >>> counts(["a", "b"], {"a": Detection("a", "d", score=0.5, details={"parse_failures": 1}),
+    ...                     "b": Detection("b", "d", error="timeout", details={"parse_failures": 2})})
+    {'valid': 1, 'errors': 1, 'parse_failures': 3, 'dropped': 0}
+    """
+    valid = sum(_ok(dets.get(i)) is not None for i in ids)
+    failures = 0
+    for i in ids:
+        n = dets[i].details.get("parse_failures") if i in dets and isinstance(dets[i].details, dict) else None
+        failures += n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 0
+    return {"valid": valid, "errors": len(ids) - valid, "parse_failures": failures, "dropped": dropped}
+
+
+def evaluate(benchmark: str, gold: Mapping[str, Any], dets: Detections, threshold: float = 0.5) -> Evaluation:
+    """The benchmark's evaluation of one detector (``hat``, ``foil``, ``alignbench``,
+    ``detailverify``); with no valid detection, every summary value is None, details and curve
+    are empty and only ``counts`` says what happened."""
+    found = {"hat": evaluate_captions, "foil": evaluate_captions, "alignbench": evaluate_alignbench,
+             "detailverify": evaluate_detailverify}[benchmark](gold, dets, threshold)
+    if found.counts["valid"] == 0:
+        return Evaluation({k: None for k in found.summary}, {}, None, counts=found.counts)
+    return found
 
 
 def clean(value: Any) -> Any:
@@ -121,8 +153,7 @@ def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, thresho
     block = _caption_block(ids, gold, dets, threshold, n_verdicts > 0)
     summary = {k: block[k] for k in ("AP", "AUROC", "LA", "word P", "word R", "word F1",
                                      *SPAN_COLUMNS, *VERDICT_COLUMNS)}
-    details: dict[str, Any] = {"n": block["n"], "hallucinated": block["hallucinated"], "errors": _errors(ids, dets),
-                               "verdicts": n_verdicts}
+    details: dict[str, Any] = {"n": block["n"], "hallucinated": block["hallucinated"], "verdicts": n_verdicts}
     summary.update(_chair(ids, dets))
     pairs: dict[str, dict[int, str]] = {}
     for i in ids:
@@ -141,7 +172,8 @@ def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, thresho
                                             [_score(dets.get(f)) for _, f in sub])
             summary[f"AUROC {dom}"] = row["AUROC"]
         details["by_domain"] = by_domain
-    return Evaluation(summary, details, ([gold[i].label for i in ids], [_score(dets.get(i)) for i in ids]))
+    return Evaluation(summary, details, ([gold[i].label for i in ids], [_score(dets.get(i)) for i in ids]),
+                      counts=counts(ids, dets))
 
 
 def _chair(ids: list[str], dets: Detections) -> dict[str, float]:
@@ -157,12 +189,14 @@ def _chair(ids: list[str], dets: Detections) -> dict[str, float]:
 
 def sentence_score(d: Detection | None, start: int, end: int) -> float:
     """A detection's score for the sentence at ``[start, end)``: the highest of its sentence
-    scores overlapping it; else of its spans overlapping it (0 if none); else its caption score."""
+    scores overlapping it (0 when it scores sentences but not this one: a sentence its judge
+    could not score counts as a failed one, never as its neighbours' score); else of its spans
+    overlapping it (0 if none); else its caption score."""
     if not _ok(d):
         return 0.0
     over = [s.score for s in d.sentences if s.start < end and start < s.end]
-    if over:
-        return max(over)
+    if over or d.sentences:
+        return max(over, default=0.0)
     if d.spans:
         return max((s.score for s in d.spans if s.start < end and start < s.end), default=0.0)
     return float(d.score)
@@ -195,38 +229,55 @@ def evaluate_alignbench(gold: Mapping[str, AlignBenchGold], dets: Detections, th
     valid = [v for v in per_model.values() if not math.isnan(v)]
     summary = {"AUROC": auroc(y, s), "AUROC captioner mean": sum(valid) / len(valid) if valid else float("nan"),
                "AP": average_precision(y, s), "seg AP@0.3": seg_ap, "seg mIoU": seg["miou"]}
-    details = {"n_sentences": len(y), "incorrect": sum(y), "errors": _errors(list(gold), dets),
+    details = {"n_sentences": len(y), "incorrect": sum(y),
                "auroc_by_captioner": per_model, "mean_score_by_position": position_means,
                "mean_score_by_error_type": mean_by([v for _, v in typed], [t for t, _ in typed]) if typed else {},
                "segments": {"gold": sum(map(len, gold_seg)), "hit_rate@0.3": seg["hit_rate"],
                             "unlocated_error_words": sum(g.unlocated for g in gold.values())}}
-    return Evaluation(summary, details, (y, s), {"positions": position_means})
+    return Evaluation(summary, details, (y, s), {"positions": position_means}, counts(list(gold), dets))
 
 
 def evaluate_detailverify(gold: Mapping[str, DVBGold], dets: Detections, threshold: float = 0.5) -> Evaluation:
-    """Per split: the official and aligned DetailVerifyBench figures (see :mod:`benchmarks.dvb_metrics`).
-    A missing or failed detection is an empty answer, as the benchmark's pipeline records one."""
+    """Per split: the official and aligned DetailVerifyBench figures (see :mod:`benchmarks.dvb_metrics`)
+    over the samples with a valid detection. A missing or failed detection is dropped, as the
+    benchmark's pipeline drops answers that failed (it scores its ``*_filtered.json``, the answers
+    that passed its checks, against the gold ids they share); ``counts["dropped"]`` says how many,
+    and each split's ``n`` how many were scored. A detection that marks nothing is handed to the
+    official script as the bare ``NO HALLUCINATION`` its prompt asks for (the same figures as
+    the untagged caption; ``no_hallucination_expanded`` counts them)."""
     splits: dict[str, list[str]] = {}
+    dropped: dict[str, int] = {}
     for i, g in gold.items():
-        splits.setdefault(g.split, []).append(i)
+        splits.setdefault(g.split, [])
+        dropped[g.split] = dropped.get(g.split, 0)
+        if _ok(dets.get(i)):
+            splits[g.split].append(i)
+        else:
+            dropped[g.split] += 1
     summary: dict[str, float | None] = {}
-    details: dict[str, Any] = {"errors": _errors(list(gold), dets)}
+    details: dict[str, Any] = {}
     labels, scores = [], []
     for split, ids in splits.items():
+        columns = (f"{split} tok F1", f"{split} tok IoU", f"{split} sent F1", f"{split} tok F1 aligned")
+        if not ids:  # nothing valid to score in this split: no figure, only the count
+            details[split] = {"official": None, "aligned": None, "dropped": dropped[split]}
+            summary.update(dict.fromkeys(columns, None))
+            continue
         pred = [[sp for sp in _spans(dets.get(i)) if sp[2] >= threshold] for i in ids]
-        tagged = [to_tagged(gold[i].caption, [(a, b) for a, b, _ in p]) if _ok(dets.get(i)) else ""
+        tagged = [to_tagged(gold[i].caption, [(a, b) for a, b, _ in p]) if p else "NO HALLUCINATION"
                   for i, p in zip(ids, pred)]
         official = dvb_metrics.official_scores([gold[i].tagged for i in ids], tagged,
                                                [gold[i].label_records for i in ids])
         aligned = dvb_metrics.aligned_scores([gold[i].caption for i in ids], [gold[i].spans for i in ids], pred)
-        details[split] = {"official": official, "aligned": aligned}
-        summary.update({f"{split} tok F1": official["token"]["f1"], f"{split} tok IoU": official["token"]["iou"],
-                        f"{split} sent F1": official["sentence"]["f1"],
-                        f"{split} tok F1 aligned": aligned["token"]["f1"]})
+        details[split] = {"official": official, "aligned": aligned, "dropped": dropped[split]}
+        summary.update(zip(columns, (official["token"]["f1"], official["token"]["iou"],
+                                     official["sentence"]["f1"], aligned["token"]["f1"])))
         for i in ids:  # token-level PR curve: a token scores its best overlapping span
             spans = _spans(dets.get(i))
             for m in dvb_metrics.WORD.finditer(gold[i].caption):
                 a, b = m.span()
                 labels.append(int(any(a < e and s < b for s, e, _ in gold[i].spans)))
                 scores.append(max((sc for s, e, sc in spans if a < e and s < b), default=0.0))
-    return Evaluation(summary, details, (labels, scores))
+    found = counts(list(gold), dets)
+    found["dropped"] = found["errors"]
+    return Evaluation(summary, details, (labels, scores), counts=found)

@@ -1,7 +1,13 @@
 """Leaderboards: a run's ``leaderboard.md`` and plots, and several runs merged into one table.
 
->>> markdown_table(["detector", "AP"], [["lexical", 0.51234], ["aloha", None]])
-'| detector | AP |\\n| --- | --- |\\n| lexical | 0.512 |\\n| aloha | – |'
+Every row says how its figures came about: ``errors`` (samples without a valid prediction) and
+``parse failures`` (model answers that could not be read), and on DetailVerifyBench ``dropped``
+(samples left out, as the benchmark's pipeline leaves failed answers out). A detector with no
+valid prediction shows ``n/a`` in every figure, never a number computed from its failures; an
+en dash is a figure that does not apply (verdict columns of a detector that gives no verdicts).
+
+>>> markdown_table(["detector", "AP"], [["lexical", 0.51234], ["aloha", None], ["vlm", NA]])
+'| detector | AP |\\n| --- | --- |\\n| lexical | 0.512 |\\n| aloha | – |\\n| vlm | n/a |'
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 KEY_COLUMNS = ("benchmark", "run", "detector")
+NA = "n/a"  # the cell of a detector with no valid prediction
 
 
 def fmt(value: Any) -> str:
@@ -37,11 +44,37 @@ def columns(rows: Iterable[Mapping[str, Any]], skip: Sequence[str] = KEY_COLUMNS
     return list(cols)
 
 
+def scored(m: Mapping[str, Any]) -> bool:
+    """Whether a detector's ``metrics.json`` entry has any valid prediction behind its figures
+    (entries written before ``valid`` was recorded count as scored)."""
+    return m.get("valid", 1) != 0
+
+
 def summary_rows(metrics: Mapping[str, Any], run: str = "") -> list[dict[str, Any]]:
     """One row per detector of a run's ``metrics.json``: benchmark, run, detector, the summary
-    columns and the number of samples it failed on."""
-    return [{"benchmark": metrics["benchmark"], "run": run, "detector": name, **m["summary"],
-             "errors": m["details"].get("errors")} for name, m in metrics["detectors"].items()]
+    columns (``n/a`` without a valid prediction), ``errors``, ``parse failures`` and, on
+    DetailVerifyBench, ``dropped``."""
+    rows = []
+    for name, m in metrics["detectors"].items():
+        ok = scored(m)
+        row = {"benchmark": metrics["benchmark"], "run": run, "detector": name,
+               **{k: v if ok else NA for k, v in m["summary"].items()},
+               "errors": m.get("errors", m["details"].get("errors")), "parse failures": m.get("parse_failures")}
+        if metrics["benchmark"] == "detailverify":
+            row["dropped"] = m.get("dropped")
+        rows.append(row)
+    return rows
+
+
+def status_note(dets: Mapping[str, Any]) -> list[str]:
+    """A line for each detector with no valid prediction: why its cells are n/a.
+
+    >>> status_note({"vlm": {"valid": 0, "errors": 24, "parse_failures": 24}, "lexical": {"valid": 24}})
+    ['n/a: `vlm` has no valid prediction to score (24 errors, 24 parse failures; the error rows are in predictions/).']
+    """
+    return [f"n/a: `{name}` has no valid prediction to score ({m.get('errors')} errors, "
+            f"{m.get('parse_failures')} parse failures; the error rows are in predictions/)."
+            for name, m in dets.items() if not scored(m)]
 
 
 # -- one run ---------------------------------------------------------------------------------
@@ -80,20 +113,35 @@ def _alignbench_section(dets: Mapping[str, Any]) -> list[str]:
 
 def _dvb_section(dets: Mapping[str, Any]) -> list[str]:
     out: list[str] = []
-    splits = [k for k in next(iter(dets.values()))["details"] if k != "errors"]
+    splits = list(dict.fromkeys(k for m in dets.values() for k in m["details"]))
     for split in splits:
-        rows, types = [], {}
-        for name, m in dets.items():
+        rows, types, halves = [], {}, []
+        names = [n for n, m in dets.items() if (m["details"].get(split) or {}).get("official")]
+        for name in names:
+            part = dets[name]["details"][split]
             for mode in ("official", "aligned"):
-                r = m["details"][split][mode]
-                rows.append([name, mode, *r["token"].values(), *r["sentence"].values(), r["response"]["f1"]])
+                r = part[mode]
+                rows.append([name, mode, r["n"], part.get("dropped"), *r["token"].values(), *r["sentence"].values(),
+                             r["response"]["f1"]])
                 for t, v in r["types"].items():
                     types.setdefault(t, {})[f"{name} {mode}"] = v["recall"]
-        cols = [f"{n} {mode}" for n in dets for mode in ("official", "aligned")]
-        header = ["detector", "mode", "tok P", "tok R", "tok F1", "tok IoU", "sent P", "sent R", "sent F1", "resp F1"]
+            half = part["official"].get("split_half")
+            if half:
+                halves.append([name, *(half[h][k] for h in ("first_half", "second_half")
+                                       for k in ("precision", "recall", "f1", "iou", "avg_gt_hal_count",
+                                                 "avg_test_hal_count")),
+                               part["official"].get("no_hallucination_expanded")])
+        cols = [f"{n} {mode}" for n in names for mode in ("official", "aligned")]
+        header = ["detector", "mode", "scored", "dropped", "tok P", "tok R", "tok F1", "tok IoU", "sent P", "sent R",
+                  "sent F1", "resp F1"]
         out += [f"## {split}", "", markdown_table(header, rows),
-            "", "Recall by hallucination type:", "",
-            markdown_table(["type", *cols], [[t, *(v.get(c) for c in cols)] for t, v in sorted(types.items())]), ""]
+                "", "Recall by hallucination type:", "",
+                markdown_table(["type", *cols], [[t, *(v.get(c) for c in cols)] for t, v in sorted(types.items())]), ""]
+        if halves:
+            half_cols = [f"{h} {k}" for h in ("1st", "2nd") for k in ("P", "R", "F1", "IoU", "gold hal", "pred hal")]
+            out += ["Official split-half figures (tokens before / after the middle of each caption; "
+                    "hal = hallucinated tokens per caption) and answers read as NO HALLUCINATION:", "",
+                    markdown_table(["detector", *half_cols, "NO HALLUCINATION"], halves), ""]
     return out
 
 
@@ -110,10 +158,12 @@ def write_run_outputs(rundir: Path, metrics: Mapping[str, Any], evaluations: Map
              "verdict columns are – for a detector that gives no verdicts."
              if metrics["benchmark"] in ("hat", "foil") else "."), "",
           markdown_table(["detector", *cols], [[r["detector"], *(r.get(c) for c in cols)] for r in rows]), ""]
-    if dets:
+    md += [*status_note(dets), ""] if status_note(dets) else []
+    valid = {n: m for n, m in dets.items() if scored(m)}  # the sections hold figures only
+    if valid:
         section = {"foil": _foil_section, "alignbench": _alignbench_section,
                    "detailverify": _dvb_section}.get(metrics["benchmark"])
-        md += (section(dets) + [""]) if section else []
+        md += (section(valid) + [""]) if section else []
     for png, title in plot_run(rundir, metrics["benchmark"], evaluations):
         md += [f"![{title}]({png})", ""]
     (rundir / "leaderboard.md").write_text("\n".join(md).rstrip() + "\n", encoding="utf-8")

@@ -7,6 +7,7 @@ import doctest
 import importlib
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -144,7 +145,7 @@ def test_evaluate_captions_marks_spans_by_the_detections_threshold_and_scores_ve
          "bal acc": 0.75})
     # word P/R keep the evaluation's threshold: red (0.4) is not a predicted word there
     assert e.summary["word R"] == 0.0
-    assert e.details["errors"] == 1 and e.details["verdicts"] == 2
+    assert e.counts["errors"] == 1 and e.counts["valid"] == 2 and e.details["verdicts"] == 2
     x, y = e.details["by_domain"]["x"], e.details["by_domain"]["y"]
     assert (x["verdict P"], x["verdict R"], x["flagged clean"], x["bal acc"], x["span P"]) == (1.0, 1.0, 0.0, 1.0, 1.0)
     assert y["verdict R"] == 0.0 and math.isnan(y["flagged clean"]) and y["gold-word R"] == 0.0
@@ -225,6 +226,73 @@ def test_dvb_official_mode_reproduces_the_benchmark_script(split):
     assert got["n"] == expected["n"]
 
 
+def _flags(tagged: str) -> list[bool]:
+    """Per token of a tagged text, inside a tag or not: read piece by piece between the tags
+    (an independent reading: the module maps char offsets instead)."""
+    out, inside = [], False
+    for piece in re.split(r"(</?HALLUCINATION>)", tagged):
+        if piece in ("<HALLUCINATION>", "</HALLUCINATION>"):
+            inside = piece == "<HALLUCINATION>"
+        else:
+            out += [inside] * len(dm.WORD.findall(piece))
+    return out
+
+
+def _split_half_by_hand(gold_tagged: list[str], pred_tagged: list[str]) -> dict:
+    """The official script's split-half figures from its description: truncate to the shorter,
+    cut at n // 2, per-caption P/R/F1/IoU (0 without gold tokens; IoU 1 when neither side
+    flags anything), averaged; mean hallucinated tokens per half."""
+    rows = {"first_half": [], "second_half": []}
+    for g_text, p_text in zip(gold_tagged, pred_tagged):
+        g = _flags(g_text)
+        p = [False] * len(g) if p_text.strip().upper() == "NO HALLUCINATION" else _flags(p_text)
+        n = min(len(g), len(p))
+        g, p = g[:n], p[:n]
+        for half, (a, b) in (("first_half", (0, n // 2)), ("second_half", (n // 2, n))):
+            gs, ps = g[a:b], p[a:b]
+            tp = sum(x and y for x, y in zip(gs, ps))
+            fp = sum(y and not x for x, y in zip(gs, ps))
+            fn = sum(x and not y for x, y in zip(gs, ps))
+            prec = tp / (tp + fp) if tp + fp else 0.0
+            rec = tp / (tp + fn) if tp + fn else 0.0
+            f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+            iou = (tp / (tp + fp + fn) if tp + fp + fn else 1.0) if gs else 0.0
+            rows[half].append((prec, rec, f1, iou, sum(gs), sum(ps)))
+    n = len(gold_tagged)
+    return {half: {"precision": sum(r[0] for r in v) / n, "recall": sum(r[1] for r in v) / n,
+                   "f1": sum(r[2] for r in v) / n, "iou": sum(r[3] for r in v) / n, "count": n,
+                   "avg_gt_hal_count": sum(r[4] for r in v) / n, "avg_test_hal_count": sum(r[5] for r in v) / n}
+            for half, v in rows.items()}
+
+
+@pytest.mark.parametrize("split", ["real", "synthetic"])
+def test_dvb_split_half_and_no_hallucination_on_the_fixture(split):
+    gold, pred = _fixture(split)
+    ids = [i for i in gold if i in pred]
+    got = dm.official_scores([gold[i].tagged for i in ids], [pred[i] for i in ids],
+                             [gold[i].label_records for i in ids])
+    by_hand = _split_half_by_hand([gold[i].tagged for i in ids], [pred[i] for i in ids])
+    for half in ("first_half", "second_half"):
+        assert got["split_half"][half] == pytest.approx(by_hand[half], abs=1e-12), half
+    # one bare NO HALLUCINATION answer in the real predictions, none in the synthetic ones
+    assert got["no_hallucination_expanded"] == {"real": 1, "synthetic": 0}[split]
+
+
+def test_dvb_split_half_by_hand():
+    # 7 tokens "A red car and two dogs ." -> "A red car and two dogs" (6 words): halves [0, 3), [3, 6)
+    gold = ["A <HALLUCINATION>red</HALLUCINATION> car and <HALLUCINATION>two</HALLUCINATION> dogs."]
+    got = dm.official_scores(gold, ["A <HALLUCINATION>red</HALLUCINATION> car and two <HALLUCINATION>dogs</HALLUCINATION>."])
+    first, second = got["split_half"]["first_half"], got["split_half"]["second_half"]
+    assert first == {"precision": 1.0, "recall": 1.0, "f1": 1.0, "iou": 1.0, "count": 1,
+                     "avg_gt_hal_count": 1.0, "avg_test_hal_count": 1.0}
+    # second half: gold {two}, predicted {dogs}: all 0
+    assert (second["precision"], second["recall"], second["iou"], second["avg_test_hal_count"]) == (0, 0, 0, 1)
+    # a one-token caption: the first half is empty (all 0), NO HALLUCINATION on a clean one gives IoU 1
+    tiny = dm.official_scores(["Dogs."], ["NO HALLUCINATION"])
+    assert tiny["split_half"]["first_half"]["iou"] == 0.0 and tiny["split_half"]["second_half"]["iou"] == 1.0
+    assert tiny["no_hallucination_expanded"] == 1 and dm.no_hallucination_expanded(["no hallucination", ""]) == 1
+
+
 def test_dvb_official_quirks_by_hand():
     gold = "A <HALLUCINATION>red</HALLUCINATION> car. A dog."
     # The same answer, re-spaced with a word inserted: official truncates and compares by position.
@@ -274,7 +342,8 @@ def test_dvb_sentence_spans_cut_like_the_benchmark():
 
 
 @pytest.mark.parametrize("module", ["benchmarks.caption_metrics", "benchmarks.alignbench_metrics",
-                                    "benchmarks.dvb_metrics", "benchmarks.leaderboard"])
+                                    "benchmarks.dvb_metrics", "benchmarks.leaderboard", "benchmarks.evaluate",
+                                    "benchmarks.run"])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0

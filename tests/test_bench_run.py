@@ -204,7 +204,7 @@ def test_old_prediction_lines_without_verdict_fields_are_scored(tmp_path):
     _, gold = hat.load(FIXTURES / "bench_hat.json")
     e = evaluate_captions(gold, found)
     assert e.summary["verdict P"] is None and e.summary["span P"] == 1.0
-    assert e.summary["gold-word R"] == pytest.approx(1 / 3) and e.details["errors"] == 5
+    assert e.summary["gold-word R"] == pytest.approx(1 / 3) and e.counts["errors"] == 5
 
 
 # -- kill -9 and resume ----------------------------------------------------------------------
@@ -272,7 +272,7 @@ def test_vlm_alignbench_protocol_end_to_end(tmp_path):
         assert r.exit_code == 0, r.output
         assert server.count == 10 and all(llm.images_of(b) for b in server.bodies)  # every sentence, with its image
     m = metrics(out)["detectors"]["vlm"]
-    assert m["summary"]["AUROC"] == 1.0 and m["details"]["errors"] == 0
+    assert m["summary"]["AUROC"] == 1.0 and (m["valid"], m["errors"], m["parse_failures"]) == (4, 0, 0)
     assert m["details"]["auroc_by_captioner"] == {"gpt4o": 1.0, "llava": 1.0}
     assert m["details"]["n_sentences"] == 9  # the unknown sentence is judged but not scored
     by_pos = m["details"]["mean_score_by_position"]
