@@ -26,7 +26,8 @@ from benchmarks.loaders import BENCHMARKS
               help="The run directory: predictions/NAME.jsonl (resumable), metrics.json, leaderboard.md, plots.")
 @click.option("--option", "options", multiple=True, metavar="NAME.KEY=VALUE",
               help="A detector option, e.g. vlm.protocol=detailverify (value parsed as JSON when it can be).")
-@click.option("--batch-size", type=int, default=64, show_default=True, help="Samples per detect_batch call.")
+@click.option("--batch-size", type=click.IntRange(min=1), default=64, show_default=True,
+              help="Samples per detect_batch call.")
 @click.option("--threshold", type=float, default=0.5, show_default=True,
               help="A span counts as a predicted hallucination from this score on.")
 @click.option("--limit", type=int, help="Only the first N samples (a quick look).")
@@ -37,16 +38,18 @@ def bench_run(benchmark: str, data: str, images: str | None, names: tuple[str, .
     """Score detectors on BENCHMARK and write a leaderboard.
 
     Predictions are written as they are made; a killed run resumes where it stopped when run
-    again with the same arguments. Prints the leaderboard (markdown) when done.
+    again with the same arguments, retrying the samples that got an error. A summary line per
+    detector (written, errors, parse failures, skipped) and the leaderboard (markdown) close the
+    run; the exit status is 2 when any prediction has an error or a model answer could not be
+    parsed, 1 when the run cannot go ahead, 130 when interrupted.
     """
     from tqdm import tqdm
 
     from benchmarks.loaders import DataError
     from benchmarks.run import RunError, run_benchmark
+    from cece.output import OutputBusy, OutputError, Summary
     from detectors.runner import create_detectors, parse_options
 
-    if images:  # the loaders keep image paths inside --images; the model judges read them there
-        options = tuple(f"{n}.image_root={images}" for n in names if n in ("vlm", "faithscore")) + options
     try:
         detectors = create_detectors(names, options)
         parsed = parse_options(options, names)
@@ -57,14 +60,24 @@ def bench_run(benchmark: str, data: str, images: str | None, names: tuple[str, .
             benchmark, data, rundir, detectors, parsed, images=images, batch_size=batch_size,
             threshold=threshold, limit=limit, overwrite=overwrite,
             progress=lambda total: tqdm(total=total, unit="detection", file=sys.stderr, disable=None))
-    except (DataError, RunError) as exc:
+    except (DataError, RunError, OutputBusy, OutputError) as exc:
         raise click.ClickException(str(exc)) from exc
+    except OSError as exc:  # e.g. a full disk while writing predictions
+        raise click.ClickException(f"{exc.filename or rundir}: cannot write: {exc.strerror or exc}") from None
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: what was done is in {rundir}/predictions; run again to resume", err=True)
+        sys.exit(130)
+    total = Summary()
     for name, stats in result.stats.items():
-        click.echo(f"{name}: {stats.written} predictions written ({stats.failed} with an error), "
-                   f"{stats.skipped} already there", err=True)
+        s = stats.summary()
+        click.echo(f"{name}: {s.line()}", err=True)
+        total.errors += s.errors
+        total.parse_failures += s.parse_failures
     if images and result.missing_images:
         click.echo(f"warning: {result.missing_images} samples have no image under {images}", err=True)
     click.echo((Path(rundir) / "leaderboard.md").read_text(encoding="utf-8"))
+    if total.exit_code:
+        sys.exit(total.exit_code)
 
 
 @click.command("show")

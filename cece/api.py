@@ -138,19 +138,24 @@ class Explainer:
         Yields one result per record, in order: an :class:`Explanation`, or a :class:`RecordError`
         naming the bad field -- a bad record never stops the stream, and neither does an exception
         while explaining one (it becomes that record's error, field ``explain``, with the
-        exception's type and message). Captions are parsed in batches.
+        exception's type and message). Captions are parsed in batches. A :class:`RecordError` in
+        the stream (a record the caller found bad) is passed through at its place.
         """
         it = iter(enumerate(records))
         while batch := list(islice(it, self.batch_size)):
-            checked = [(i, check_record(r, i)) for i, r in batch]
+            checked = [(i, _passed(r, i) if isinstance(r, RecordError) else check_record(r, i)) for i, r in batch]
             good = [(i, r) for (i, r), (_, err) in zip(batch, checked) if err is None]
-            graphs = iter(self.parser.parse_many([r["caption"] for _, r in good]))
+            graphs = iter(self._parse_batch([r["caption"] for _, r in good]))
             results: list[Explanation | RecordError] = []
             for (i, record), (_, err) in zip(batch, checked):
                 if err is not None:
                     results.append(err)
                     continue
                 graph = next(graphs)
+                if isinstance(graph, Exception):
+                    results.append(RecordError(i, "caption", f"cannot parse: {type(graph).__name__}: {graph}",
+                                               record.get("id"), error_type=type(graph).__name__))
+                    continue
                 try:
                     image = self.image_graph(record.get("annotation"), record.get("references"))
                     results.append(self.explain_graphs(graph, image, id=record.get("id"), model=record.get("model"),
@@ -162,6 +167,20 @@ class Explainer:
             if self.counterfactuals:
                 self._rewrite_batch(results)
             yield from results
+
+    def _parse_batch(self, captions: list[str]) -> list[SceneGraph | Exception]:
+        """The captions' graphs, parsed together; if that fails, one by one, so a caption the
+        parser cannot take costs only its own record (its exception in its place)."""
+        try:
+            return list(self.parser.parse_many(captions))
+        except Exception:  # noqa: BLE001
+            out: list[SceneGraph | Exception] = []
+            for caption in captions:
+                try:
+                    out.append(self.parser.parse(caption))
+                except Exception as exc:  # noqa: BLE001
+                    out.append(exc)
+            return out
 
     def _rewrite_batch(self, results: list) -> None:
         """Counterfactuals of a batch together; if that fails, record by record, so one caption
@@ -176,6 +195,12 @@ class Explainer:
                 except Exception as exc:  # noqa: BLE001
                     e.counterfactual, e.fixed_point = None, None
                     e.counterfactual_note = f"no rewrite: {type(exc).__name__}: {exc}"
+
+
+def _passed(error: RecordError, index: int) -> RecordError:
+    """A record the caller already found bad, passed through the stream at its place."""
+    error.index = index
+    return error
 
 
 @lru_cache(maxsize=1)

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from cece.output import OutputBusy, OutputError
+
 EXIT_BAD_INPUT = 2
 
 
@@ -24,113 +26,149 @@ def main() -> None:
 
 @main.command()
 @click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
-              help="Write explanations as JSONL here, as they are made. Re-running resumes: "
-                   "records whose id is already in the file are skipped.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write explanations as JSONL here (folders created), each as soon as it is made. "
+                   "Re-running resumes: records whose id is already in the file are skipped, error "
+                   "rows are retried.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="What to print on standard output.")
-@click.option("-q", "--quiet", is_flag=True, help="Print nothing on standard output (use with -o).")
+              show_default=True, help="What to print on standard output (with -o, only json is printed).")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing on standard output and no progress bar.")
 @click.option("--overwrite", is_flag=True, help="Start OUTPUT afresh instead of resuming it.")
+@click.option("--keep-errors", is_flag=True, help="On resuming, keep error rows instead of retrying them.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
               help="Captions parsed at a time.")
 @click.option("--threshold", type=click.FloatRange(0.0, 1.0), default=None, metavar="T",
               help="Confidence at which an edit, and so a caption, is called hallucinated "
                    "[default: 0.25, chosen on dev data: see the README, 'Choosing the threshold'].")
 @click.option("--debug", is_flag=True, help="Put the traceback of a failed record in its error row and on standard error.")
-def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: bool, batch_size: int,
-            threshold: float | None, debug: bool) -> None:
+def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: bool, keep_errors: bool,
+            batch_size: int, threshold: float | None, debug: bool) -> None:
     """Explain the hallucinations in the captions of FILE.
 
-    FILE holds one JSON record, a JSON list of records, or JSONL (one record per line); `-` reads
-    standard input. A record is {"id", "model", "caption", "annotation" | "references"}: the
-    annotation may be a Visual Genome scene graph, {"objects": [...], "relationships": [...]},
-    COCO-style objects, a list of labels, or a path to a JSON file of any of these (relative to
-    FILE's folder).
+    FILE holds one JSON record, a JSON list of records, or JSONL (one record per line; gzip is
+    read too); `-` reads standard input. A record is {"id", "model", "caption", "annotation" |
+    "references"}: the id a string or an integer, unique in FILE; the annotation a Visual Genome
+    scene graph, {"objects": [...], "relationships": [...]}, COCO-style objects, a list of
+    labels, or a path to a JSON file of any of these inside FILE's folder.
 
     Bad records, and records whose explanation fails, are reported as FILE:LINE: FIELD: message on
     standard error and written to OUTPUT as error rows {"id", "error": {"type", "field", "message",
-    "file", "line"}}; the others are still explained and written. A summary line closes the run;
-    the exit status is 2 when any record failed. A re-run retries the error rows.
+    "file", "line"}}; the others are still explained and written. A summary line (written, errors,
+    parse failures, skipped) closes the run; the exit status is 2 when any record failed, 1 when
+    OUTPUT cannot be written (e.g. a full disk), 130 when interrupted (what was done is kept).
     """
     from rich.console import Console
     from tqdm import tqdm
 
     from cece.api import Explainer
+    from cece.explanation import Explanation
     from cece.judge import DEFAULT_THRESHOLD
-    from cece.records import RecordError, done_keys, read_records, resolve_paths
+    from cece.output import Summary
+    from cece.pipeline import explain_inputs
     from cece.render import render
 
-    name = "<stdin>" if file == "-" else file
-    base = Path.cwd() if file == "-" else Path(file).resolve().parent
-    try:
-        stream = sys.stdin if file == "-" else open(file, encoding="utf-8")
-    except OSError as exc:
-        raise click.ClickException(f"{name}: cannot read: {exc.strerror}") from exc
-    with stream:
-        entries = list(read_records(stream, name))
-
-    out_path = Path(output) if output else None
-    done = set() if (out_path is None or overwrite) else done_keys(out_path, _explained_id)
-    records, lines, failures, skipped, flagged, written = [], [], [], 0, 0, 0
-    for line, rec in entries:
-        if isinstance(rec, RecordError):
-            failures.append(rec)
-        elif isinstance(rec, dict) and rec.get("id") is not None and str(rec["id"]) in done:
-            skipped += 1
-        else:
-            records.append(resolve_paths(rec, base) if isinstance(rec, dict) else rec)
-            lines.append(line)
-
-    console = Console(highlight=False)
-    sink = out_path.open("w" if overwrite or not done else "a", encoding="utf-8") if out_path else None
-
-    def write(row: dict) -> None:
-        if sink:
-            sink.write(json.dumps(row) + "\n")
-            sink.flush()
-
-    for err in failures:
-        click.echo(str(err), err=True)
-        write(err.to_dict())
+    source, name, base = _open_input(file)
+    writer = _open_writer(output, _explained_id, file, overwrite, keep_errors) if output else None
+    summary, flagged = Summary(), 0
     explainer = Explainer(batch_size=batch_size, threshold=DEFAULT_THRESHOLD if threshold is None else threshold)
-    bar = tqdm(total=len(records), unit="caption", disable=None if sink and quiet else True, file=sys.stderr)
+    console = Console(highlight=False)
+    lines: dict[int, int] = {}
+    records = explain_inputs(source, name, base, writer.done if writer else set(), summary, lines)
+    bar = tqdm(unit="caption", file=sys.stderr, disable=True if quiet or not writer else None)
     try:
-        for result in explainer.explain_many(records):
+        for index, result in enumerate(explainer.explain_many(records)):
+            line = lines.pop(index)
             bar.update(1)
-            if isinstance(result, RecordError):
-                result.file, result.line = name, lines[result.index]
-                click.echo(str(result), err=True)
+            if not isinstance(result, Explanation):
+                result.file, result.line = name, line
+                summary.errors += 1
+                click.echo(_safe(str(result)), err=True)
                 if debug and result.traceback:
                     click.echo(result.traceback, err=True)
-                write(result.to_dict(debug))
-                failures.append(result)
+                _write(writer, result.to_dict(debug), summary)
                 continue
-            written += 1
-            flagged += result.hallucinated
+            flagged += bool(result.hallucinated)
             data = result.to_dict()
-            if sink:
-                sink.write(json.dumps(data) + "\n")
-                sink.flush()
-            if quiet:
+            _write(writer, data, summary, line=line, name=name)
+            if quiet or (writer and fmt == "table"):
                 continue
             if fmt == "json":
                 click.echo(json.dumps(data))
             else:
                 render(result, console)
+    except KeyboardInterrupt:
+        _finish(summary, output, flagged, interrupted=True)
+    except (OutputBusy, OutputError) as exc:
+        _finish(summary, output, flagged, failure=str(exc))
     finally:
         bar.close()
-        if sink:
-            sink.close()
-    where = f" to {output}" if output else ""
-    click.echo(f"{written} explained{where} ({flagged} hallucinated), {len(failures)} failed, "
-               f"{skipped} already there", err=True)
-    if failures:
-        sys.exit(EXIT_BAD_INPUT)
+        if writer:
+            writer.close()
+        source.close()
+    _finish(summary, output, flagged)
 
 
 def _explained_id(row: dict) -> str | None:
-    """The id of an explanation row of an output file; None for an error row, so it is retried."""
-    return None if row.get("id") is None or "error" in row else str(row["id"])
+    """The resume key of an explanation row: its id."""
+    return None if row.get("id") is None else str(row["id"])
+
+
+def _open_input(file: str):
+    """(binary stream, name for messages, folder that relative paths in records are under)."""
+    if file == "-":
+        return sys.stdin.buffer, "<stdin>", Path.cwd()
+    try:
+        return open(file, "rb"), file, Path(file).resolve().parent
+    except OSError as exc:
+        raise click.ClickException(f"{file}: cannot read: {exc.strerror}") from exc
+
+
+def _open_writer(output: str, key, inputs, overwrite: bool, keep_errors: bool, ascii: bool = True):
+    """The locked, resumed output (cece.output.JsonlWriter); a refusal is a one-line error, exit 1."""
+    from cece.output import JsonlWriter, OutputBusy
+
+    inputs = [inputs] if isinstance(inputs, str) else list(inputs)
+    writer = JsonlWriter(output, key=key, inputs=[i for i in inputs if i != "-"], overwrite=overwrite,
+                         keep_errors=keep_errors, warn=lambda m: click.echo(_safe(m), err=True), ascii=ascii)
+    try:
+        return writer.open()
+    except (OutputBusy, OutputError) as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _write(writer, row: dict, summary, line: int | None = None, name: str | None = None) -> None:
+    """Count one row and write it (with -o); a row that is not JSON (NaN...) becomes its error row."""
+    summary.written += 1
+    if writer is None:
+        return
+    try:
+        writer.write(row)
+    except (ValueError, TypeError, RecursionError) as exc:
+        summary.errors += 1
+        error = {"type": type(exc).__name__, "field": "output", "message": f"not JSON: {exc}",
+                 "file": name, "line": line}
+        click.echo(_safe(f"{name}:{line}: output: not JSON: {exc}"), err=True)
+        writer.write({"id": row.get("id"), "error": error})
+
+
+def _finish(summary, output: str | None, flagged: int | None = None, *, interrupted: bool = False,
+            failure: str | None = None) -> None:
+    """The summary line on standard error, then the exit status: 130 interrupted, 1 when the output
+    failed, 2 when any record failed or a model answer could not be parsed, else 0."""
+    if flagged is not None:
+        summary.note = f"({flagged} hallucinated)"
+    if failure:
+        click.echo(f"error: {_safe(failure)}", err=True)
+    where = output if output is None or output.startswith("to ") else f"to {output}"
+    click.echo(("interrupted: " if interrupted else "") + summary.line(where or ""), err=True)
+    code = 130 if interrupted else 1 if failure else summary.exit_code
+    if code:
+        sys.exit(code)
+
+
+def _safe(text: str) -> str:
+    """Text for the terminal: lone surrogates escaped (no encoding can write them)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 @main.command()
@@ -158,56 +196,60 @@ def doctor(quiet: bool) -> None:
 @click.argument("samples", type=click.Path(allow_dash=True, dir_okay=False))
 @click.option("-d", "--detector", "names", multiple=True, required=True, metavar="NAME",
               help="A detector to run (repeatable); unknown names list the available ones.")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, writable=True),
-              help="Detection JSONL, one line per sample per detector, written as made. Re-running "
-                   "resumes: (id, detector) pairs already in the file are skipped.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="Detection JSONL (folders created), one line per sample per detector, each written "
+                   "as soon as it is made. Re-running resumes: (id, detector) pairs already in the file "
+                   "are skipped, error lines retried.")
 @click.option("--option", "options", multiple=True, metavar="NAME.KEY=VALUE",
               help="A detector option, e.g. aloha.model_path=/models/minilm (value parsed as JSON when it can be).")
-@click.option("--batch-size", type=int, default=64, show_default=True, help="Samples per detect_batch call.")
+@click.option("--batch-size", type=click.IntRange(min=1), default=64, show_default=True,
+              help="Samples per detect_batch call.")
 @click.option("--overwrite", is_flag=True, help="Start OUTPUT afresh instead of resuming it.")
+@click.option("--keep-errors", is_flag=True, help="On resuming, keep error lines instead of retrying them.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str, ...], batch_size: int,
-           overwrite: bool) -> None:
+           overwrite: bool, keep_errors: bool, quiet: bool) -> None:
     """Score the captions of SAMPLES with hallucination detectors.
 
-    SAMPLES is JSONL (or a JSON list) of {"id", "caption", "references"?, "annotation"?, "image"?};
-    `-` reads standard input. Each output line is a Detection: {"id", "detector", "score" (0-1,
-    higher = more likely hallucinated), "spans", "sentences", "error"}. A sample lacking what a
-    detector needs gets an error line. Bad samples are reported as FILE:LINE: FIELD: message on
-    standard error, the others are still scored, and the exit status is 2.
+    SAMPLES is JSONL (or a JSON list; gzip is read too) of {"id", "caption", "references"?,
+    "annotation"?, "image"?}; `-` reads standard input. Each output line is a Detection: {"id",
+    "detector", "score" (0-1, higher = more likely hallucinated), "spans", "sentences", "error"}.
+    A sample lacking what a detector needs, or one a detector fails on, gets an error line; a bad
+    sample is reported as FILE:LINE: FIELD: message on standard error and gets an error line per
+    detector; the others are still scored. A summary line (written, errors, parse failures,
+    skipped) closes the run; the exit status is 2 when any line has an error or a model answer
+    could not be parsed, 1 when OUTPUT cannot be written, 130 when interrupted.
     """
     from tqdm import tqdm
 
-    from detectors.runner import create_detectors, done_pairs, pending, read_samples, run_detectors
+    from detectors.runner import RunStats, create_detectors, detect_to_file, read_samples
 
     try:
         detectors = create_detectors(names, options)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
-    names = tuple(detectors)
-    name = "<stdin>" if samples == "-" else samples
+    source, name, base = _open_input(samples)
+    stats = RunStats()
+
+    def entries():
+        for e in read_samples(source, name, base):
+            if not isinstance(e, dict):
+                click.echo(_safe(str(e)), err=True)
+            yield e
+
     try:
-        stream = sys.stdin if samples == "-" else open(samples, encoding="utf-8")
-    except OSError as exc:
-        raise click.ClickException(f"{name}: cannot read: {exc.strerror}") from exc
-    with stream:
-        base = Path.cwd() if samples == "-" else Path(samples).resolve().parent
-        entries = list(read_samples(stream, name, base))
-    good = [e for e in entries if isinstance(e, dict)]
-    for e in entries:
-        if not isinstance(e, dict):
-            click.echo(str(e), err=True)
-    out_path = Path(output)
-    done = set() if overwrite else done_pairs(out_path)
-    bar = tqdm(total=pending(good, names, done), unit="detection", file=sys.stderr, disable=None)
-    with out_path.open("w" if overwrite else "a", encoding="utf-8") as sink:
-        try:
-            stats = run_detectors(detectors, good, sink, done, batch_size, bar)
-        finally:
-            bar.close()
-    click.echo(f"{stats.written} detections written to {output} ({stats.failed} with an error, "
-               f"{stats.skipped} already there)", err=True)
-    if len(good) < len(entries):
-        sys.exit(EXIT_BAD_INPUT)
+        detect_to_file(detectors, entries(), output, inputs=[samples] if samples != "-" else [],
+                       overwrite=overwrite, keep_errors=keep_errors, batch_size=batch_size, stats=stats,
+                       warn=lambda m: click.echo(_safe(m), err=True),
+                       progress=lambda total: tqdm(total=total, unit="detection", file=sys.stderr,
+                                                   disable=True if quiet else None))
+    except KeyboardInterrupt:
+        _finish(stats.summary(), output, interrupted=True)
+    except (OutputBusy, OutputError) as exc:
+        _finish(stats.summary(), output, failure=str(exc))
+    finally:
+        source.close()
+    _finish(stats.summary(), output)
 
 
 @main.command()
@@ -221,29 +263,42 @@ def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str
               help="Also ROUGE-1/2/L and BLEU against the references, and their correlation with HalCECE.")
 @click.option("--top", type=int, default=10, show_default=True, help="Frequent edits listed per model and kind.")
 @click.option("--overwrite", is_flag=True, help="Explain everything afresh instead of resuming.")
-@click.option("--batch-size", type=int, default=256, show_default=True, help="Captions parsed at a time.")
+@click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
+              help="Captions parsed at a time.")
 def report(captions: str, annotations: tuple[str, ...], outdir: str, with_linguistic: bool, top: int,
            overwrite: bool, batch_size: int) -> None:
     """Per-model edit report of the captions in CAPTIONS (JSONL or a JSON list).
 
     A record is {"id", "model", "caption", "annotation" | "references" | "image_id"}. Explanations
-    are written to REPORTDIR/explanations.jsonl as they are made, and a re-run skips the (model, id)
-    pairs already there. Bad records are reported as FILE:LINE: FIELD: message on standard error,
-    the others are still reported on, and the exit status is 2.
+    (and error rows) are written to REPORTDIR/explanations.jsonl as they are made, and a re-run
+    skips the (model, id) pairs already explained there and retries the errors. Bad records are
+    reported as FILE:LINE: FIELD: message on standard error, the others are still reported on. A
+    summary line closes the run; the exit status is 2 when any record failed, 1 when the report
+    cannot be written, 130 when interrupted.
     """
+    from cece.output import Summary
     from cece.report import AnnotationsFileError, run_report
+
+    errors = []
+
+    def on_error(err) -> None:
+        errors.append(err)
+        click.echo(_safe(str(err)), err=True)
 
     try:
         result = run_report(captions, outdir, annotations=annotations, linguistic=with_linguistic,
-                            overwrite=overwrite, batch_size=batch_size, top=top,
-                            on_error=lambda err: click.echo(str(err), err=True))
+                            overwrite=overwrite, batch_size=batch_size, top=top, on_error=on_error)
     except AnnotationsFileError as exc:
         raise click.ClickException(str(exc)) from exc
+    except KeyboardInterrupt:
+        _finish(Summary(errors=len(errors)), f"to {outdir}", interrupted=True)
+    except (OutputBusy, OutputError) as exc:
+        _finish(Summary(errors=len(errors)), f"to {outdir}", failure=str(exc))
     if with_linguistic and result.linguistic is None:
         click.echo("warning: no record has references: linguistic metrics skipped", err=True)
     click.echo(f"Report of {result.n_captions} captions from {len(result.models)} models: {result.index}")
-    if result.errors:
-        sys.exit(EXIT_BAD_INPUT)
+    _finish(Summary(written=result.written, errors=len(result.errors), skipped=result.resumed),
+            f"to {outdir}")
 
 
 @main.group()

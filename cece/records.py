@@ -1,33 +1,65 @@
-"""Reading caption records (one JSON object, a JSON list, or JSONL) with errors that name the place.
+"""Reading caption records -- one JSON object, a JSON list, or JSONL -- as a stream, with every
+problem a :class:`RecordError` naming file, line and field instead of an exception, so one bad
+record never costs the others.
 
-Every problem becomes a :class:`RecordError` -- file, line, field, message -- instead of an
-exception, so one bad record never costs the others.
+This is the one reader of the project: ``cece explain``, ``cece detect``, ``cece report`` and the
+benchmark loaders all read through :func:`iter_records`. It takes a path or a text or binary
+stream and copes with a UTF-8 byte-order mark, CRLF line ends, invalid UTF-8 (that line's error),
+gzip (read as it streams; xz, bzip2, zstd and zip are refused naming the tool), JSON nested too
+deeply for Python (an error, never a RecursionError) and blank lines. JSONL is read line by line;
+a JSON list or a pretty-printed object is held as text and decoded one element at a time.
 
->>> check_record({"caption": 3}, 0).field
+>>> import io
+>>> [(r.line, r.value) for r in iter_records(io.BytesIO(b'\\xef\\xbb\\xbf{"id": 1}\\r\\n\\n{"id": 2}\\n'))]
+[(1, {'id': 1}), (3, {'id': 2})]
+>>> [str(r.value) for r in iter_records(io.BytesIO(b'{"id": 1}\\n{"id": "\\xff"}\\n'), "in.jsonl")][1]
+'in.jsonl:2: encoding: invalid UTF-8 (byte 0xff at column 9)'
+>>> check_record({"caption": 3, "id": "a", "annotation": ["dog"]}, 0).field
 'caption'
 """
 
 from __future__ import annotations
 
+import codecs
+import gzip
+import io
 import json
+import math
+import os
+import re
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterator, TextIO
+from typing import IO, Any, Iterator
+
+# Longest caption the parser takes, in characters: spaCy refuses texts over ~1M (E088) and the
+# edit distance grows with the cube of the objects found, so a longer text is refused per record.
+MAX_CAPTION_CHARS = 20_000
+
+_BOM = codecs.BOM_UTF8
+# First bytes of compressed files: gzip is read, the others are refused with the tool to use.
+_GZIP = b"\x1f\x8b"
+_REFUSED = {b"BZh": "bzip2 (bunzip2)", b"\xfd7zXZ\x00": "xz (xz -d)", b"\x28\xb5\x2f\xfd": "zstd (zstd -d)",
+            b"PK\x03\x04": "zip (unzip)"}
+_ESCAPED = re.compile("[\udc80-\udcff]")  # bytes that were not UTF-8, kept by surrogateescape
+_SPACE = re.compile(r"[ \t\r\n]*")
 
 
 @dataclass
 class RecordError:
-    """A record that could not be explained. ``index`` counts records from 0; ``line`` is 1-based."""
+    """A record that could not be read or explained. ``index`` counts records from 0; ``line`` is
+    1-based; ``model`` is carried into the error row when the record named one."""
 
     index: int
     field: str
     message: str
-    id: str | None = None
+    id: str | int | None = None
     file: str | None = None
     line: int | None = None
 
     error_type: str | None = None  # the exception's class name, for a failure while explaining
     traceback: str | None = None
+    model: str | None = None
 
     def __str__(self) -> str:
         where = f"{self.file or '<input>'}:{self.line if self.line is not None else self.index + 1}"
@@ -38,7 +70,7 @@ class RecordError:
         """The error row of a record whose explanation raised ``exc``."""
         import traceback
 
-        return cls(index, "explain", f"{type(exc).__name__}: {exc}", None if id is None else str(id),
+        return cls(index, "explain", f"{type(exc).__name__}: {exc}", id,
                    error_type=type(exc).__name__, traceback=traceback.format_exc())
 
     def to_dict(self, traceback: bool = False) -> dict[str, Any]:
@@ -48,116 +80,328 @@ class RecordError:
                  "file": self.file, "line": self.line}
         if traceback and self.traceback:
             error["traceback"] = self.traceback
-        return {"id": self.id, "error": error}
+        row: dict[str, Any] = {"id": self.id}
+        if self.model is not None:
+            row["model"] = self.model
+        row["error"] = error
+        return row
+
+
+@dataclass
+class Record:
+    """One entry of an input: ``value`` is the parsed JSON or a :class:`RecordError`; ``line`` is
+    where it starts (1-based); ``item`` its 1-based place in a JSON list (None for JSONL)."""
+
+    line: int
+    value: Any
+    item: int | None = None
+
+
+def id_problem(value: Any) -> str | None:
+    """What is wrong with a record id (a non-empty string or an integer), or None.
+
+    >>> [id_problem(v) for v in ("a", 7, None, "", float("inf"), {"a": 1}, True)]
+    [None, None, 'missing', 'empty', 'inf is not a finite number', 'expected a string or integer, got dict', 'expected a string or integer, got bool']
+    """
+    if value is None:
+        return "missing"
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return f"expected a string or integer, got {type(value).__name__}"
+    if isinstance(value, float):
+        return (f"{value} is not a finite number" if not math.isfinite(value)
+                else "expected a string or integer, got a fractional number")
+    if isinstance(value, str) and not value.strip():
+        return "empty"
+    return None
 
 
 def check_record(record: Any, index: int) -> RecordError | None:
     """The first problem with a record's own fields, or None. Annotation shapes are checked later."""
     if not isinstance(record, dict):
         return RecordError(index, "record", f"expected a JSON object, got {type(record).__name__}")
-    rid = record.get("id")
+    problem = id_problem(record.get("id"))
+    rid = record.get("id") if problem is None else None
+    model = record.get("model")
+    model = model if isinstance(model, (str, int)) and not isinstance(model, bool) else None
+    err = _field_problem(record, index, rid, problem)
+    if err is not None:
+        err.model = model
+    return err
+
+
+def _field_problem(record: dict[str, Any], index: int, rid: Any, id_problem: str | None) -> RecordError | None:
+    if id_problem is not None:
+        return RecordError(index, "id", id_problem)
     if "caption" not in record:
         return RecordError(index, "caption", "missing", rid)
-    if not isinstance(record["caption"], str):
-        return RecordError(index, "caption", f"expected a string, got {type(record['caption']).__name__}", rid)
-    if record.get("annotation") is None and record.get("references") is None:
-        return RecordError(index, "annotation", "missing: give 'annotation' or 'references'", rid)
+    caption = record["caption"]
+    if not isinstance(caption, str):
+        return RecordError(index, "caption", f"expected a string, got {type(caption).__name__}", rid)
+    if len(caption) > MAX_CAPTION_CHARS:
+        return RecordError(index, "caption", f"{len(caption):,} characters: longer than the "
+                           f"{MAX_CAPTION_CHARS:,} the parser takes", rid)
     refs = record.get("references")
+    if "annotation_refused" in record:
+        return RecordError(index, "annotation", f"path {record['annotation_refused']!r} leaves the input "
+                           "file's folder: give a path inside it", rid)
+    if record.get("annotation") is None and refs is None:
+        return RecordError(index, "annotation", "missing: give 'annotation' or 'references'", rid)
     if refs is not None and not (isinstance(refs, list) and all(isinstance(r, str) for r in refs)):
         return RecordError(index, "references", "expected a list of strings", rid)
+    if record.get("annotation") is None and not any(r.strip() for r in refs):
+        return RecordError(index, "references", "empty and no annotation: nothing to compare the caption with", rid)
     return None
 
 
-def read_records(stream: TextIO, name: str = "<stdin>") -> Iterator[tuple[int, dict[str, Any] | RecordError]]:
-    """Yield ``(line, record)`` pairs, or ``(line, RecordError)`` for text that is not valid JSON.
+def iter_records(source: str | os.PathLike | IO, name: str | None = None) -> Iterator[Record]:
+    """The records of a file (a path, opened here) or of an open text or binary stream.
 
-    A whole-file JSON object is one record and a JSON list is many; otherwise every non-empty line
-    is one JSON record (JSONL). A file that is neither is reported once, at the JSON error.
+    A whole-file JSON object is one record and a JSON list is many; otherwise every non-empty
+    line is one JSON record (JSONL). A path that cannot be opened raises OSError.
     """
-    text = stream.read()
-    try:
-        whole = json.loads(text) if text.strip() else []
-    except json.JSONDecodeError as exc:
-        first = next((ln for ln in text.splitlines() if ln.strip()), "")
-        if not _is_json(first):
-            yield exc.lineno, RecordError(0, "json", f"invalid JSON: {exc.msg} (column {exc.colno})",
-                                          file=name, line=exc.lineno)
-            return
-        yield from _read_jsonl(text, name)
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as f:
+            yield from iter_records(f, name or str(source))
         return
-    if isinstance(whole, list):
-        # One line per element when the list is laid out that way; else the list's first line.
-        for k, rec in enumerate(whole):
-            yield 1, rec
+    name = name or getattr(source, "name", None) or "<input>"
+    if not isinstance(name, str):
+        name = "<input>"
+    if hasattr(source, "buffer"):  # a text stream over bytes (sys.stdin, open(..., "r"))
+        source = source.buffer
+    elif isinstance(source, io.TextIOBase):  # e.g. io.StringIO
+        source = io.BytesIO(source.read().encode("utf-8", "surrogateescape"))
+    yield from _read_binary(source, name)
+
+
+def read_records(source: str | os.PathLike | IO, name: str = "<stdin>") -> Iterator[tuple[int, Any]]:
+    """``(line, record)`` pairs, or ``(line, RecordError)``: :func:`iter_records` as tuples."""
+    for r in iter_records(source, name):
+        yield r.line, r.value
+
+
+def _read_binary(stream: IO[bytes], name: str) -> Iterator[Record]:
+    head = stream.read(8)
+    if head.startswith(_GZIP):
+        stream = gzip.GzipFile(fileobj=_Prefixed(head, stream), mode="rb")
+        head = b""
     else:
-        yield 1, whole
+        for magic, tool in _REFUSED.items():
+            if head.startswith(magic):
+                yield Record(1, RecordError(0, "file", f"compressed with {tool.split()[0]}: decompress it "
+                                            f"first ({tool.split('(')[1].rstrip(')')}) or give it gzipped",
+                                            file=name, line=1))
+                return
+    lines = _lines(head, stream, name)
+    first: list[tuple[int, bytes]] = []
+    for lineno, raw in lines:
+        if isinstance(raw, RecordError):
+            yield Record(lineno, raw)
+            return
+        first.append((lineno, raw))
+        if raw.strip():
+            break
+    if not first or not first[-1][1].strip():
+        return
+    lineno, raw = first[-1]
+    text = raw.lstrip()
+    if text.startswith(b"[") or (text.startswith(b"{") and not _parses(raw)):
+        yield from _read_document(first, lines, name)
+    else:
+        yield from _read_jsonl(first[-1:], lines, name)
 
 
-def _is_json(line: str) -> bool:
+def _lines(head: bytes, stream: IO[bytes], name: str) -> Iterator[tuple[int, Any]]:
+    """Numbered raw lines (BOM and line end removed); a decompression error is one last error."""
+    lineno = 0
+    pending = head
     try:
-        json.loads(line)
+        for chunk in stream:
+            if pending:
+                chunk, pending = pending + chunk, b""
+            lineno += 1
+            if lineno == 1 and chunk.startswith(_BOM):
+                chunk = chunk[len(_BOM):]
+            yield lineno, chunk.rstrip(b"\n").rstrip(b"\r")
+        if pending:
+            lineno += 1
+            yield lineno, (pending[len(_BOM):] if pending.startswith(_BOM) else pending).rstrip(b"\r\n")
+    except (OSError, EOFError, zlib.error) as exc:
+        yield lineno + 1, RecordError(0, "file", f"cannot read: {exc}", file=name, line=lineno + 1)
+
+
+def _parses(raw: bytes) -> bool:
+    try:
+        json.loads(raw)
         return True
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return False
 
 
-def _read_jsonl(text: str, name: str) -> Iterator[tuple[int, dict[str, Any] | RecordError]]:
-    k = 0
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
+def _read_jsonl(first: list[tuple[int, bytes]], lines: Iterator[tuple[int, Any]], name: str) -> Iterator[Record]:
+    index = 0
+    for lineno, raw in _chain(first, lines):
+        if isinstance(raw, RecordError):
+            raw.index = index
+            yield Record(lineno, raw)
+            return
+        if not raw.strip():
             continue
+        yield Record(lineno, _decode_line(raw, index, name, lineno))
+        index += 1
+
+
+def _decode_line(raw: bytes, index: int, name: str, lineno: int) -> Any:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return RecordError(index, "encoding", f"invalid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
+                           file=name, line=lineno)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        return RecordError(index, "json", f"invalid JSON: {exc.msg} (column {exc.colno})", file=name, line=lineno)
+    except RecursionError:
+        return RecordError(index, "json", "nested too deeply", file=name, line=lineno)
+
+
+def _chain(first: list, rest: Iterator) -> Iterator:
+    yield from first
+    yield from rest
+
+
+def _read_document(first: list[tuple[int, bytes]], lines: Iterator[tuple[int, Any]], name: str) -> Iterator[Record]:
+    """A JSON list (element by element) or one pretty-printed object. A document that does not
+    parse while its second non-blank line does on its own is JSONL with a bad first line."""
+    held = list(_chain(first, lines))
+    broken = next((r for _, r in held if isinstance(r, RecordError)), None)
+    start = first[0][0]
+    text = "\n".join(r.decode("utf-8", "surrogateescape") for _, r in held if not isinstance(r, RecordError))
+    out = list(_decode_document(text, start, name))
+    if any(isinstance(r.value, RecordError) and r.value.field == "json" for r in out):
+        rest = [(n, r) for n, r in held[1:] if not isinstance(r, RecordError) and r.strip()]
+        if rest and _parses(rest[0][1]):
+            yield from _read_jsonl(held[:1], iter(held[1:]), name)
+            return
+    yield from out
+    if broken is not None:
+        broken.index = len(out)
+        yield Record(broken.line or 0, broken)
+
+
+def _decode_document(text: str, start: int, name: str) -> Iterator[Record]:
+    decoder = json.JSONDecoder()
+    counted, line = 0, start
+
+    def line_at(pos: int) -> int:
+        nonlocal counted, line
+        line += text.count("\n", counted, pos)
+        counted = pos
+        return line
+
+    def error(pos: int, field: str, message: str, index: int) -> Record:
+        where = line_at(pos)
+        return Record(where, RecordError(index, field, message, file=name, line=where))
+
+    pos = _SPACE.match(text, 0).end()
+    listed = text.startswith("[", pos)
+    if listed:
+        pos = _SPACE.match(text, pos + 1).end()
+    index = 0
+    while pos < len(text) and not (listed and text.startswith("]", pos)):
         try:
-            yield lineno, json.loads(line)
+            value, end = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
-            yield lineno, RecordError(k, "json", f"invalid JSON: {exc.msg} (column {exc.colno})",
-                                      file=name, line=lineno)
-        k += 1
+            yield error(exc.pos, "json", f"invalid JSON: {exc.msg} (column {exc.colno})", index)
+            return
+        except RecursionError:
+            yield error(pos, "json", "nested too deeply", index)
+            return
+        bad = _ESCAPED.search(text, pos, end)
+        if bad:
+            yield error(bad.start(), "encoding", f"invalid UTF-8 (byte 0x{ord(bad.group()) - 0xdc00:02x})", index)
+        else:
+            yield Record(line_at(pos), value, index + 1 if listed else None)
+        index += 1
+        pos = _SPACE.match(text, end).end()
+        if not listed:
+            if pos < len(text):
+                yield error(pos, "json", "invalid JSON: extra data after the record", index)
+            return
+        if text.startswith(",", pos):
+            pos = _SPACE.match(text, pos + 1).end()
+        elif not text.startswith("]", pos):
+            yield error(pos, "json", "invalid JSON: expected ',' or ']'", index)
+            return
+    if listed and not text.startswith("]", pos):
+        yield error(pos, "json", "invalid JSON: the list is not closed", index)
+
+
+class _Prefixed(io.RawIOBase):
+    """A binary stream with bytes already read put back in front (to sniff gzip on stdin)."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        self._head, self._rest = head, rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf: Any) -> int:
+        if self._head:
+            n = min(len(buf), len(self._head))
+            buf[:n], self._head = self._head[:n], self._head[n:]
+            return n
+        data = self._rest.read(len(buf))
+        buf[:len(data)] = data
+        return len(data)
+
+
+def inside(root: str | os.PathLike, relative: str | os.PathLike) -> Path | None:
+    """``root / relative`` resolved (symlinks followed), or None when that leaves ``root``.
+
+    An absolute ``relative``, ``..`` components or a symlink pointing elsewhere all land
+    outside the root and are refused: a data file must not make us read arbitrary files.
+
+    >>> inside("/data/images", "../etc/passwd") is None, inside("/data/images", "/etc/passwd") is None
+    (True, True)
+    """
+    base = Path(root).resolve()
+    target = (base / relative).resolve()
+    return target if target == base or target.is_relative_to(base) else None
 
 
 def resolve_paths(record: dict[str, Any], base: Path) -> dict[str, Any]:
-    """Make a relative ``annotation`` path relative to the input file's folder."""
+    """Make a relative ``annotation`` path relative to the input file's folder.
+
+    A path that leaves that folder (``..``, absolute, a symlink out) is kept as given, as
+    ``record["annotation_refused"]``, which :func:`check_record` turns into the record's error.
+    """
     ann = record.get("annotation")
-    if isinstance(ann, str) and not Path(ann).is_absolute():
-        return {**record, "annotation": str(base / ann)}
+    if isinstance(ann, str):
+        target = inside(base, ann)
+        if target is None:
+            return {**record, "annotation": None, "annotation_refused": ann}
+        return {**record, "annotation": str(target)}
     return record
 
 
-def done_keys(path: Path, key: Callable[[dict[str, Any]], Hashable | None] | None = None) -> set[Hashable]:
-    """Keys of the records already written to a JSONL output, for resuming a killed run.
 
-    ``key`` maps a written record to its key (default: ``str(record["id"])``); records it maps to
-    None are ignored. The first line that is not complete JSON ending in a newline -- what a run
-    killed mid-write leaves -- is cut off together with anything after it, so it is redone and the
-    next append starts on a fresh line.
+def done_keys(path: Path, key: Any = None) -> set:
+    """Keys of the rows already in a JSONL output (default ``str(row["id"])``), error rows
+    included, after dropping a torn last line: :class:`cece.output.JsonlWriter` opened and closed.
 
-    >>> import tempfile, os
+    >>> import tempfile
     >>> p = Path(tempfile.mkdtemp()) / "out.jsonl"
     >>> _ = p.write_text('{"id": "a", "detector": "x"}\\n{"id": "b", "det')
     >>> sorted(done_keys(p)), p.read_text()
     (['a'], '{"id": "a", "detector": "x"}\\n')
     """
-    key = key or _id_key
-    done: set[Hashable] = set()
-    if not path.exists():
-        return done
-    good = 0
-    with path.open("rb") as f:
-        for raw in f:
-            if not raw.endswith(b"\n"):
-                break
-            try:
-                rec = json.loads(raw)
-            except json.JSONDecodeError:
-                break
-            good += len(raw)
-            k = key(rec) if isinstance(rec, dict) else None
-            if k is not None:
-                done.add(k)
-    if good < path.stat().st_size:
-        with path.open("r+b") as f:  # cut a half-written line left by a killed run
-            f.truncate(good)
-    return done
+    from cece.output import JsonlWriter
+
+    if not Path(path).exists():
+        return set()
+    with JsonlWriter(path, key=key or _id_key, keep_errors=True) as writer:
+        return set(writer.done)
 
 
-def _id_key(record: dict[str, Any]) -> str | None:
-    return None if record.get("id") is None else str(record["id"])
+def _id_key(row: dict[str, Any]) -> str | None:
+    return None if row.get("id") is None else str(row["id"])

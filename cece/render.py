@@ -101,7 +101,7 @@ def edits_table(e: Explanation) -> Table:
 
 def suggestions(e: Explanation) -> Text | None:
     """What the image side has that the caption could add or state more specifically."""
-    items = [_fmt(ed.target).plain if ed.op == "insert" else f"{ed.source} -> {ed.target}"
+    items = [_fmt(ed.target).plain if ed.op == "insert" else f"{_fmt(ed.source).plain} -> {_fmt(ed.target).plain}"
              for ed in e.edits if ed.status == "suggestion"]
     return Text("Could also say: " + "; ".join(items), style="dim") if items else None
 
@@ -125,7 +125,9 @@ def metrics_table(e: Explanation) -> Table:
 
 def render(e: Explanation, console: Console) -> None:
     """Print one explanation."""
-    title = " ".join(x for x in (e.id, f"({e.model})" if e.model else None) if x) or "caption"
+    # Ids and model names are data: Text, never markup ("bad[/bold]id" must print as it is).
+    title = Text(" ".join(str(x) for x in (e.id, f"({e.model})" if e.model else None) if x not in (None, ""))
+                 or "caption")
     legend = Text("  ".join(f"[{k}] {v}" for k, v in CLASS_NAMES.items()) + "  [?] unverified", style="dim")
     verdict = (Text(f"hallucinated (score {e.score:.2f} >= {e.threshold:g})", style="bold red") if e.hallucinated
                else Text(f"faithful (score {e.score:.2f} < {e.threshold:g})", style="bold green"))

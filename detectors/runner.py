@@ -1,10 +1,13 @@
-"""Run detectors over samples and write Detection JSONL, resumably (what ``cece detect`` does).
+"""Run detectors over samples and write Detection JSONL, resumably (what ``cece detect`` and
+``cece bench run`` do).
 
-One line per (sample, detector), written and flushed as soon as its batch is scored, so a killed
-run loses at most a batch; re-running skips the (id, detector) pairs already in the output (a
-half-written last line is cut off and redone). Every sample goes through ``detect_batch``; a
-sample a detector cannot score becomes an ``error`` line, and a detector that breaks the Detection
-contract or raises gets error lines too -- a run never stops on one sample.
+One line per (sample, detector), written through :class:`cece.output.JsonlWriter` as soon as it is
+scored: the output is locked against a second run, and re-running skips the (id, detector) pairs
+already in it and retries its error lines (``keep_errors`` keeps them). Every sample goes through
+``detect_batch``; when a batch raises, each of its samples is tried alone, so one sample a detector
+chokes on costs only its own line. A sample a detector cannot score, a bad input record, and a
+detector that breaks the Detection contract all become ``error`` lines -- a run never stops on one
+sample. Parse failures that model detectors report in ``details["parse_failures"]`` are counted.
 
 >>> import io
 >>> from detectors.base import Detection, Detector
@@ -20,24 +23,32 @@ contract or raises gets error lines too -- a run never stops on one sample.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import math
+import os
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence, TextIO
+from typing import IO, Any, Callable, Iterable, Iterator, Sequence, TextIO
 
-from cece.records import RecordError, done_keys, read_records, resolve_paths
+from cece.output import JsonlWriter, OutputBusy, Summary
+from cece.records import MAX_CAPTION_CHARS, RecordError, id_problem, read_records, resolve_paths
 from detectors.base import Detection, Detector, Sample
 
 
 @dataclass
 class RunStats:
-    """What a run did: lines ``written`` (``failed`` of them with an error), pairs ``skipped``."""
+    """What a run did: lines ``written`` (``failed`` of them with an error), pairs ``skipped``,
+    and the ``parse_failures`` the detectors reported."""
 
     written: int = 0
     failed: int = 0
     skipped: int = 0
+    parse_failures: int = 0
+
+    def summary(self) -> Summary:
+        return Summary(self.written, self.failed, self.parse_failures, self.skipped)
 
 
 def check_sample(record: Any, index: int) -> RecordError | None:
@@ -53,26 +64,39 @@ def check_sample(record: Any, index: int) -> RecordError | None:
     """
     if not isinstance(record, dict):
         return RecordError(index, "record", f"expected a JSON object, got {type(record).__name__}")
-    rid = record.get("id")
-    if rid is None or isinstance(rid, (dict, list, bool)):
-        return RecordError(index, "id", "missing" if rid is None else "expected a string or number")
-    if not isinstance(record.get("caption"), str):
-        what = ("missing" if "caption" not in record
-                else f"expected a string, got {type(record['caption']).__name__}")
-        return RecordError(index, "caption", what, str(rid))
+    problem = id_problem(record.get("id"))
+    if problem:
+        return RecordError(index, "id", problem)
+    rid = str(record["id"])
+    caption = record.get("caption")
+    if not isinstance(caption, str):
+        what = "missing" if "caption" not in record else f"expected a string, got {type(caption).__name__}"
+        return RecordError(index, "caption", what, rid)
+    if len(caption) > MAX_CAPTION_CHARS:
+        return RecordError(index, "caption", f"{len(caption):,} characters: longer than the "
+                           f"{MAX_CAPTION_CHARS:,} the parser takes", rid)
     refs = record.get("references")
     if refs is not None and not (isinstance(refs, list) and all(isinstance(r, str) for r in refs)):
-        return RecordError(index, "references", "expected a list of strings", str(rid))
+        return RecordError(index, "references", "expected a list of strings", rid)
+    if "annotation_refused" in record:
+        return RecordError(index, "annotation", f"path {record['annotation_refused']!r} leaves the input "
+                           "file's folder: give a path inside it", rid)
+    if (refs is not None and not any(r.strip() for r in refs) and record.get("annotation") is None
+            and record.get("image") is None):
+        return RecordError(index, "references", "empty, and no annotation or image: nothing to compare "
+                           "the caption with", rid)
     return None
 
 
-def read_samples(stream: TextIO, name: str, base: Path | None = None
+def read_samples(stream: IO | str | Path, name: str, base: Path | None = None
                  ) -> Iterator[Sample | RecordError]:
-    """Samples of a JSON / JSON list / JSONL stream, or a :class:`RecordError` (with file and line)
-    for each bad one; a repeated id is an error (resuming keys on it). Relative ``annotation``
-    paths are made relative to ``base``."""
+    """Samples of a JSON / JSON list / JSONL file or stream, streamed, or a :class:`RecordError`
+    (with file and line) for each bad one; a repeated id is an error (resuming keys on it).
+    Relative ``annotation`` paths are made relative to ``base`` and may not leave it."""
     seen: dict[str, int] = {}
     for k, (line, rec) in enumerate(read_records(stream, name)):
+        if not isinstance(rec, RecordError) and isinstance(rec, dict) and base is not None:
+            rec = resolve_paths(rec, base)
         err = rec if isinstance(rec, RecordError) else check_sample(rec, k)
         if err is None:
             rid = str(rec["id"])
@@ -84,7 +108,7 @@ def read_samples(stream: TextIO, name: str, base: Path | None = None
             err.file, err.line = name, line
             yield err
             continue
-        yield resolve_paths({**rec, "id": str(rec["id"])}, base) if base else {**rec, "id": str(rec["id"])}
+        yield {**rec, "id": str(rec["id"])}
 
 
 def contract_problem(d: Detection, caption: str) -> str | None:
@@ -111,12 +135,15 @@ def contract_problem(d: Detection, caption: str) -> str | None:
 
 
 def _detect(detector: Detector, name: str, batch: Sequence[Sample]) -> list[Detection]:
-    """``detect_batch`` with the contract enforced: one valid Detection per sample, in order."""
+    """``detect_batch`` with the contract enforced: one valid Detection per sample, in order. A
+    batch that raises is tried sample by sample, so only the sample at fault gets an error line."""
     try:
         found = detector.detect_batch(batch)
         if len(found) != len(batch):
             raise RuntimeError(f"detect_batch returned {len(found)} detections for {len(batch)} samples")
     except Exception as exc:  # a broken detector costs its lines, not the run
+        if len(batch) > 1:
+            return [d for s in batch for d in _detect(detector, name, [s])]
         return [Detection.failed(s, name, f"{type(exc).__name__}: {exc}") for s in batch]
     out = []
     for s, d in zip(batch, found):
@@ -128,45 +155,114 @@ def _detect(detector: Detector, name: str, batch: Sequence[Sample]) -> list[Dete
     return out
 
 
-def run_detectors(detectors: dict[str, Detector], samples: Iterable[Sample], sink: TextIO,
-                  done: set | None = None, batch_size: int = 64, progress: Any = None) -> RunStats:
+def run_detectors(detectors: dict[str, Detector], samples: Iterable[Sample | RecordError], sink: TextIO | JsonlWriter,
+                  done: set | None = None, batch_size: int = 64, progress: Any = None,
+                  stats: RunStats | None = None) -> RunStats:
     """Score ``samples`` with every detector (``{name: detector}``) and write Detection JSONL.
 
     Pairs ``(id, name)`` in ``done`` are skipped. Each batch of ``batch_size`` samples goes to each
-    detector's ``detect_batch``; its lines are written and flushed before the next batch.
-    ``progress`` (e.g. a tqdm bar) gets ``update(n)`` per (sample, detector) pair scored.
+    detector's ``detect_batch``; each line is written (and flushed) as soon as its batch is scored.
+    A :class:`RecordError` among the samples (a bad input record) gets an error line per detector.
+    ``progress`` (e.g. a tqdm bar) gets ``update(n)`` per (sample, detector) pair scored; ``stats``
+    is filled in as the run goes (so a caller still has it after an interrupt).
     """
-    done = done or set()
-    stats = RunStats()
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be at least 1, not {batch_size!r}")
+    done = done if done is not None else set()
+    stats = stats if stats is not None else RunStats()
+    write = sink.write if isinstance(sink, JsonlWriter) else _text_writer(sink)
     it = iter(samples)
     while batch := list(islice(it, batch_size)):
         for name, detector in detectors.items():
-            todo = [s for s in batch if (s["id"], name) not in done]
-            stats.skipped += len(batch) - len(todo)
-            if not todo:
-                continue
-            for d in _detect(detector, name, todo):
-                sink.write(json.dumps(d.to_dict(), ensure_ascii=False) + "\n")
+            todo, lines = [], []
+            for s in batch:
+                if _pair(s, name) in done:
+                    stats.skipped += 1
+                elif isinstance(s, RecordError):  # a bad id (a duplicate...) is no key for its line
+                    lines.append(Detection(id=None if s.field == "id" else s.id, detector=name, error=str(s)))
+                else:
+                    todo.append(s)
+            lines += _detect(detector, name, todo) if todo else []
+            for d in lines:
+                write(d.to_dict())
                 stats.written += 1
                 stats.failed += d.error is not None
-            sink.flush()
-            if progress is not None:
-                progress.update(len(todo))
+                failures = d.details.get("parse_failures") if isinstance(d.details, dict) else None
+                stats.parse_failures += failures if isinstance(failures, int) and failures > 0 else 0
+                if progress is not None:
+                    progress.update(1)
     return stats
 
 
-def pending(samples: Sequence[Sample], names: Iterable[str], done: set) -> int:
+def _pair(sample: Sample | RecordError, name: str) -> tuple[str, str] | None:
+    if isinstance(sample, RecordError):
+        rid = None if sample.field == "id" else sample.id
+    else:
+        rid = sample["id"]
+    return None if rid is None else (str(rid), name)
+
+
+def _text_writer(sink: TextIO) -> Callable[[dict], None]:
+    """Rows into an open text file, one flushed line each; a real file is locked like a
+    :class:`cece.output.JsonlWriter` (a second run on it is refused)."""
+    try:
+        fd = sink.fileno()
+    except (AttributeError, OSError, ValueError):  # io.StringIO and the like
+        fd = None
+    if fd is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutputBusy(f"{getattr(sink, 'name', 'the output')}: another run is writing to this file; "
+                             "wait for it to finish or write to another file") from None
+
+    def write(row: dict) -> None:
+        sink.write(json.dumps(row, ensure_ascii=False) + "\n")
+        sink.flush()
+    return write
+
+
+def detect_to_file(detectors: dict[str, Detector], samples: Iterable[Sample | RecordError], path: str | os.PathLike,
+                   *, inputs: Iterable[str | os.PathLike | None] = (), overwrite: bool = False,
+                   keep_errors: bool = False, batch_size: int = 64,
+                   progress: Callable[[int | None], Any] | None = None,
+                   warn: Callable[[str], None] | None = None, stats: RunStats | None = None) -> RunStats:
+    """:func:`run_detectors` into the Detection JSONL at ``path``, locked and resumed (see
+    :class:`cece.output.JsonlWriter`; ``inputs`` may not be the output). ``progress(total)`` may
+    return a bar for the pairs to do (total None when ``samples`` is a stream). Raises
+    :class:`cece.output.OutputBusy` / :class:`cece.output.OutputError` for an output that cannot
+    be used or written."""
+    with JsonlWriter(path, key=_row_pair, inputs=inputs, overwrite=overwrite, keep_errors=keep_errors,
+                     warn=warn, ascii=False) as writer:
+        total = pending(samples, detectors, writer.done) if isinstance(samples, Sequence) else None
+        bar = progress(total) if progress else None
+        try:
+            return run_detectors(detectors, samples, writer, writer.done, batch_size, bar, stats)
+        finally:
+            if bar is not None:
+                bar.close()
+
+
+def _row_pair(row: dict[str, Any]) -> tuple[str, str] | None:
+    if row.get("id") is None or not row.get("detector"):
+        return None
+    return str(row["id"]), str(row["detector"])
+
+
+def pending(samples: Sequence[Sample | RecordError], names: Iterable[str], done: set) -> int:
     """How many (sample, detector) pairs are still to do."""
-    return sum((s["id"], n) not in done for s in samples for n in names)
+    names = list(names)
+    return sum(_pair(s, n) not in done for s in samples for n in names)
 
 
 def done_pairs(path: Path) -> set[tuple[str, str]]:
-    """(id, detector) pairs already in a Detection JSONL (see :func:`cece.records.done_keys`)."""
-    def key(rec: dict[str, Any]) -> tuple[str, str] | None:
-        if rec.get("id") is None or not rec.get("detector"):
-            return None
-        return str(rec["id"]), str(rec["detector"])
-    return done_keys(path, key)
+    """(id, detector) pairs already scored in a Detection JSONL. Its error lines, a torn last line
+    and unreadable lines are dropped from the file (see :class:`cece.output.JsonlWriter`), so
+    appending to it afterwards retries them without duplicates."""
+    if not Path(path).exists():
+        return set()
+    with JsonlWriter(path, key=_row_pair) as writer:
+        return set(writer.done)
 
 
 def parse_options(items: Iterable[str], names: Iterable[str]) -> dict[str, dict[str, Any]]:

@@ -50,7 +50,7 @@ def test_stdin():
     r = run("explain", "-", "--format", "json", input=json.dumps(GOOD))
     assert r.exit_code == 0
     assert json.loads(r.stdout)["id"] == "ok"
-    assert r.stderr.strip() == "1 explained (1 hallucinated), 0 failed, 0 already there"
+    assert r.stderr.strip() == "1 written (1 hallucinated), 0 errors, 0 parse failures, 0 skipped (already done)"
 
 
 @pytest.mark.parametrize("line, field", [
@@ -70,7 +70,7 @@ def test_bad_record_names_file_line_field_and_others_still_run(tmp_path, line, f
     *errors, summary = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert len(errors) == 1
     assert errors[0].startswith(f"{src}:2: {field}")
-    assert summary.endswith("1 failed, 0 already there")
+    assert summary.endswith("1 error, 0 parse failures, 0 skipped (already done)")
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     assert [row["id"] for row in rows if "error" not in row] == ["first", "third"]
     [bad] = [row["error"] for row in rows if "error" in row]
@@ -94,7 +94,8 @@ def test_exception_inside_one_record_is_its_error_row(tmp_path, monkeypatch, deb
     r = CliRunner().invoke(main, ["explain", str(src), "-q", "-o", str(out), *(["--debug"] if debug else [])])
     assert r.exit_code == 2
     assert f"{src}:2: explain: ZeroDivisionError: injected" in r.stderr
-    assert r.stderr.strip().endswith("2 explained to " + str(out) + " (2 hallucinated), 1 failed, 0 already there")
+    assert r.stderr.strip().endswith(f"3 written to {out} (2 hallucinated), 1 error, 0 parse failures, "
+                                     "0 skipped (already done)")
     assert ("Traceback" in r.stderr) is debug
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     assert [row["id"] for row in rows] == ["a", "boom", "c"]
@@ -103,7 +104,8 @@ def test_exception_inside_one_record_is_its_error_row(tmp_path, monkeypatch, deb
     # a re-run retries the failed record and only that one
     monkeypatch.setattr(Explainer, "explain_graphs", real)
     r = CliRunner().invoke(main, ["explain", str(src), "-q", "-o", str(out)])
-    assert r.exit_code == 0 and "1 explained" in r.stderr and "2 already there" in r.stderr
+    assert r.exit_code == 0 and "1 written" in r.stderr and "2 skipped" in r.stderr
+    assert [json.loads(x)["id"] for x in out.read_text().splitlines()] == ["a", "c", "boom"]  # no duplicate
 
 
 def test_threshold_option(tmp_path):

@@ -1,5 +1,6 @@
 """What every benchmark loader shares: the gold-label dataclasses, data errors that name the place,
-reading JSON / JSONL records, and image paths that cannot leave their image root.
+reading JSON / JSONL records (through :mod:`cece.records`, the one reader), and image paths that
+cannot leave their image root (:func:`cece.records.inside`).
 
 A loader returns ``(samples, gold)``: samples are dicts in the Sample contract (``id``,
 ``caption``, ``references``?, ``image``?), gold maps each sample id to its labels.
@@ -12,13 +13,14 @@ A loader returns ``(samples, gold)``: samples are dicts in the Sample contract (
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
+
+from cece.records import RecordError, inside, iter_records
 
 Span = tuple[int, int]
 
@@ -73,31 +75,15 @@ def is_missing(value: Any) -> bool:
 
 def read_records(path: str | os.PathLike) -> Iterator[tuple[str, Any]]:
     """``(where, record)`` for a JSON list (``where`` = "record N", 1-based) or JSONL
-    ("line N"); anything else is a :class:`DataError`."""
-    path = Path(path)
+    ("line N"), read by the project's one reader (:func:`cece.records.iter_records`: BOM, CRLF,
+    gzip...); a benchmark file must be whole, so its first problem is a :class:`DataError`."""
     try:
-        text = path.read_text(encoding="utf-8")
+        for r in iter_records(path):
+            if isinstance(r.value, RecordError):
+                raise DataError(path, f"line {r.line}", r.value.field, r.value.message)
+            yield (f"record {r.item}" if r.item is not None else f"line {r.line}"), r.value
     except OSError as exc:
         raise DataError(path, "-", "file", f"cannot read: {exc.strerror or exc}") from None
-    try:
-        whole = json.loads(text)
-    except json.JSONDecodeError:
-        whole = None
-    if isinstance(whole, list):
-        for k, rec in enumerate(whole, 1):
-            yield f"record {k}", rec
-        return
-    if isinstance(whole, dict):
-        lines = [n for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        yield (f"line {lines[0]}" if len(lines) == 1 else "record 1"), whole  # one-line JSONL
-        return
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            yield f"line {n}", json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataError(path, f"line {n}", "json", f"invalid JSON: {exc.msg} (column {exc.colno})") from None
 
 
 class Checker:
@@ -137,20 +123,6 @@ class Checker:
 
 def _kind(value: Any) -> str:
     return "null" if value is None else type(value).__name__
-
-
-def inside(root: str | os.PathLike, relative: str | os.PathLike) -> Path | None:
-    """``root / relative`` resolved (symlinks followed), or None when that leaves ``root``.
-
-    An absolute ``relative``, ``..`` components or a symlink pointing elsewhere all land
-    outside the root and are refused: a dataset file must not make us read arbitrary files.
-
-    >>> inside("/data/images", "../etc/passwd") is None, inside("/data/images", "/etc/passwd") is None
-    (True, True)
-    """
-    base = Path(root).resolve()
-    target = (base / relative).resolve()
-    return target if target == base or target.is_relative_to(base) else None
 
 
 class ImageRoot:

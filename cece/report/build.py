@@ -44,6 +44,8 @@ class Report:
     n_captions: int
     files: list[Path] = field(default_factory=list)
     errors: list[RecordError] = field(default_factory=list)
+    resumed: int = 0  # explanations already in explanations.jsonl (not redone)
+    written: int = 0  # rows this run wrote there (explanations and error rows)
 
     @property
     def index(self) -> Path:
@@ -141,7 +143,7 @@ def run_report(captions: str | Path, outdir: str | Path, *, annotations: Sequenc
         if on_error:
             on_error(err)
     explainer = explainer or Explainer(batch_size=batch_size)
-    exps, failed, _ = explain_items(items, Path(outdir) / EXPLANATIONS, explainer, source=str(captions),
+    exps, failed, stats = explain_items(items, Path(outdir) / EXPLANATIONS, explainer, source=str(captions),
                                     overwrite=overwrite, on_error=on_error, progress=progress)
     refs_by_key = {it.key: it.references for it in items}
     refs = [refs_by_key.get((str(e.model), str(e.id))) for e in exps]
@@ -149,5 +151,6 @@ def run_report(captions: str | Path, outdir: str | Path, *, annotations: Sequenc
                           title=title or f"HalCECE report: {Path(captions).name}",
                           errors=len(errors) + len(failed))
     report.errors = errors + failed
+    report.resumed, report.written = stats.resumed, stats.explained + stats.failed
     report.files.append(Path(outdir) / EXPLANATIONS)
     return report

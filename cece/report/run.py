@@ -1,8 +1,9 @@
 """Explain report items as a resumable stream into ``REPORTDIR/explanations.jsonl``.
 
-Explanations are appended as they are made; a re-run skips the (model, id) pairs already in the
-file (a line cut by a killed run is dropped and redone, see :func:`cece.records.done_keys`). The
-report is then built from the file, so a resumed run and a fresh one give the same numbers.
+Explanations, and the error rows of records that fail, are appended as they are made through the
+one resumable writer (:class:`cece.output.JsonlWriter`): a re-run skips the (model, id) pairs
+already explained in the file and retries the error rows. The report is then built from the file,
+so a resumed run and a fresh one give the same numbers.
 
 Speed: many captions share one image (one per model), so each distinct image side is turned into a
 scene graph once and handed to :meth:`cece.Explainer.explain_many` ready-made -- the same call the
@@ -24,7 +25,8 @@ from typing import Any, Callable, Iterable, Iterator
 
 from cece.api import Explainer
 from cece.explanation import Explanation
-from cece.records import RecordError, done_keys
+from cece.output import JsonlWriter
+from cece.records import RecordError
 from cece.report.inputs import Key, ReportItem
 from parsers import AnnotationError, SceneGraph
 
@@ -45,6 +47,7 @@ def key_of(record: dict[str, Any]) -> Key | None:
 class ExplainStats:
     explained: int = 0  # made by this run
     resumed: int = 0    # already in the file
+    failed: int = 0     # error rows written by this run
 
 
 def explain_items(items: list[ReportItem], out_path: Path, explainer: Explainer, *,
@@ -52,29 +55,34 @@ def explain_items(items: list[ReportItem], out_path: Path, explainer: Explainer,
                   progress: bool | None = None) -> tuple[list[Explanation], list[RecordError], ExplainStats]:
     """Explain what is not yet in ``out_path`` and return the explanations of all ``items``, in order.
 
-    ``source`` names the captions file in errors; ``progress``: True shows a tqdm bar, None shows
-    one only on a terminal, False never.
+    ``out_path`` is written through :class:`cece.output.JsonlWriter` (locked; error rows of a
+    previous run are retried; raises its :class:`cece.output.OutputBusy` / ``OutputError``).
+    ``source`` names the captions file in errors and may not be ``out_path``; ``progress``: True
+    shows a tqdm bar, None shows one only on a terminal, False never.
     """
     from tqdm import tqdm
 
-    done = set() if overwrite else done_keys(out_path, key_of)
-    todo = [it for it in items if it.key not in done]
-    stats = ExplainStats(resumed=len(items) - len(todo))
     errors: list[RecordError] = []
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    bar = tqdm(total=len(todo), unit="caption", file=sys.stderr, disable=None if progress is None else not progress)
-    with out_path.open("w" if overwrite else "a", encoding="utf-8") as sink:
+    stats = ExplainStats()
+    with JsonlWriter(out_path, key=key_of, inputs=[source] if source != "<input>" else [],
+                     overwrite=overwrite, warn=lambda m: print(m, file=sys.stderr)) as sink:
+        todo = [it for it in items if it.key not in sink.done]
+        stats.resumed = len(items) - len(todo)
+        bar = tqdm(total=len(todo), unit="caption", file=sys.stderr,
+                   disable=None if progress is None else not progress)
         try:
             for result in explainer.explain_many(_with_image_graphs(todo, explainer)):
                 bar.update(1)
                 if isinstance(result, RecordError):
                     item = todo[result.index]
-                    result.file, result.line = source, item.line
+                    result.file, result.line, result.model = source, item.line, item.record.get("model")
                     errors.append(result)
+                    sink.write(result.to_dict())
+                    stats.failed += 1
                     if on_error:
                         on_error(result)
                     continue
-                sink.write(json.dumps(result.to_dict()) + "\n")
+                sink.write(result.to_dict())
                 stats.explained += 1
         finally:
             bar.close()
@@ -128,7 +136,7 @@ def read_explanations(path: Path, keys: Iterable[Key]) -> list[Explanation]:
                     data = json.loads(raw)
                 except json.JSONDecodeError:
                     continue
-                key = key_of(data) if isinstance(data, dict) else None
+                key = key_of(data) if isinstance(data, dict) and data.get("error") is None else None
                 if key in want:
                     found[key] = Explanation.from_dict(data)
     return [found[k] for k in wanted if k in found]
