@@ -279,9 +279,10 @@ def test_dvb_split_half_and_no_hallucination_on_the_fixture(split):
 
 
 def test_dvb_split_half_by_hand():
-    # 7 tokens "A red car and two dogs ." -> "A red car and two dogs" (6 words): halves [0, 3), [3, 6)
-    gold = ["A <HALLUCINATION>red</HALLUCINATION> car and <HALLUCINATION>two</HALLUCINATION> dogs."]
-    got = dm.official_scores(gold, ["A <HALLUCINATION>red</HALLUCINATION> car and two <HALLUCINATION>dogs</HALLUCINATION>."])
+    # "A red car and two dogs." has 6 word tokens (the full stop is none): halves [0, 3), [3, 6)
+    tag = dv.to_tagged
+    caption = "A red car and two dogs."
+    got = dm.official_scores([tag(caption, [(2, 5), (14, 17)])], [tag(caption, [(2, 5), (18, 22)])])
     first, second = got["split_half"]["first_half"], got["split_half"]["second_half"]
     assert first == {"precision": 1.0, "recall": 1.0, "f1": 1.0, "iou": 1.0, "count": 1,
                      "avg_gt_hal_count": 1.0, "avg_test_hal_count": 1.0}
