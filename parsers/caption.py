@@ -93,7 +93,7 @@ class CaptionParser:
     def parse_many(self, texts: Iterable[str], batch_size: int | None = None) -> Iterator[SceneGraph]:
         """Stream of SceneGraphs, one per caption, in order; spaCy parses ``batch_size`` at a time."""
         size = batch_size or self.batch_size
-        pairs = ((_encodable(_check(t)), t) for t in texts)
+        pairs = ((_encodable(self._fits(_check(t))), t) for t in texts)
         for doc, text in self.nlp.pipe(pairs, batch_size=size, as_tuples=True):
             self._remember(text, doc)
             graph = self.parse_doc(doc)
@@ -103,9 +103,17 @@ class CaptionParser:
         """The spaCy Doc of ``text``: one of the last parses when it was just parsed, else a new one."""
         if text in self._docs:
             return self._docs[text]
-        doc = self.nlp(_encodable(_check(text)))
+        doc = self.nlp(_encodable(self._fits(_check(text))))
         self._remember(text, doc)
         return doc
+
+    def _fits(self, text: str) -> str:
+        """``text``, or a ValueError naming the pipeline's length limit (spaCy's E088 would
+        name a model setting instead, and only once the whole batch is under way)."""
+        limit = getattr(self.nlp, "max_length", None)
+        if isinstance(limit, int) and len(text) > limit:
+            raise ValueError(f"a caption of {len(text):,} characters: the parser takes at most {limit:,}")
+        return text
 
     def _remember(self, text: str, doc: Any) -> None:
         self._docs[text] = doc
