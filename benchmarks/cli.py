@@ -50,6 +50,8 @@ def bench_run(benchmark: str, data: str, images: str | None, names: tuple[str, .
     from cece.output import OutputBusy, OutputError, Summary
     from detectors.runner import create_detectors, parse_options
 
+    if images:  # the loaders keep image paths inside --images; the model judges read them there
+        options = tuple(f"{n}.image_root={images}" for n in names if n in ("vlm", "faithscore")) + options
     try:
         detectors = create_detectors(names, options)
         parsed = parse_options(options, names)
