@@ -135,7 +135,7 @@ def test_cli_detect_and_bench(tmp_path):
     src.write_text("".join(json.dumps(s) + "\n" for s in rows))
     out = tmp_path / "det.jsonl"
     r = CliRunner().invoke(main, ["detect", "-d", "chair", str(src), "-o", str(out)], catch_exceptions=False)
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 2 and "1 error" in r.output, r.output  # "bare" has no image side: its error row, exit 2
     rows = {x["id"]: x for x in map(json.loads, out.read_text().splitlines())}
     assert rows["pets"]["details"]["hallucinated_objects"][0]["category"] == "cat"
     assert rows["pets"]["score"] == pytest.approx(1 / 3) and rows["pets"]["hallucinated"] is True
@@ -144,7 +144,7 @@ def test_cli_detect_and_bench(tmp_path):
     assert "needs 'annotation' or 'references'" in rows["bare"]["error"]
     r = CliRunner().invoke(main, ["detect", "-d", "chair", str(src), "-o", str(tmp_path / "u.jsonl"),
                                   "--option", "chair.ground_truth=union"], catch_exceptions=False)
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 2, r.output
     run = tmp_path / "run"
     r = CliRunner().invoke(main, ["bench", "run", "hat", "--data", str(FIXTURES / "bench_hat.json"), "-d", "chair",
                                   "-o", str(run)], catch_exceptions=False)
