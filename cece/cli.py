@@ -138,8 +138,8 @@ def _open_writer(output: str, key, inputs, overwrite: bool, keep_errors: bool, a
 
 def _write(writer, row: dict, summary, line: int | None = None, name: str | None = None) -> None:
     """Count one row and write it (with -o); a row that is not JSON (NaN...) becomes its error row."""
-    summary.written += 1
     if writer is None:
+        summary.written += 1
         return
     try:
         writer.write(row)
@@ -149,6 +149,7 @@ def _write(writer, row: dict, summary, line: int | None = None, name: str | None
                  "file": name, "line": line}
         click.echo(_safe(f"{name}:{line}: output: not JSON: {exc}"), err=True)
         writer.write({"id": row.get("id"), "error": error})
+    summary.written += 1
 
 
 def _finish(summary, output: str | None, flagged: int | None = None, *, interrupted: bool = False,
