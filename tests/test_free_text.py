@@ -1,7 +1,8 @@
 """Free-text answers of small instruct models, read into verdicts; image paths a sample may not use.
 
 ``fixtures/free_text_answers.jsonl`` holds answers written in the styles small models really use
-(verdict words, yes/no with reasons, negations, numbers in words, markdown, quotes) with the
+(verdict words, yes/no with reasons, negations, numbers in words, markdown, quotes, conclusions stated
+last or after a contrast, "not incorrect") with the
 verdict each must give: an AlignBench alignment (0-100) or a yes/no, or null for an answer that
 gives none. The parser may miss a verdict (a parse failure, counted) but never invent one.
 """

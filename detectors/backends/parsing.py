@@ -149,7 +149,16 @@ _NEGATOR = re.compile(r"\b(?:not|no|never|nothing|without|neither|nor|free of|no
 _WHOLLY = re.compile(r"\b(?:entirely|completely|fully|totally|quite|perfectly|wholly|exactly|strictly|100%|all)\b")
 _HEDGE = re.compile(r"\b(?:(partially|partly|half|somewhat|semi)|(mostly|largely|generally|mainly))\W*$")
 _CONCLUSION = re.compile(r"\b(?:final answer|answer|verdict|judg(?:e)?ment|conclusion|assessment|result)\s*(?:is)?\s*[:=-]"
-                         r"|\b(?:therefore|thus|hence|overall|in conclusion|in summary|to conclude|in short|so)\b,?")
+                         r"|\b(?:therefore|thus|hence|overall|in conclusion|in summary|to conclude|in short|so"
+                         r"|to sum up|all in all|in the end|all things considered|finally)\b,?")
+# A last sentence that judges the statement itself ("Looking again, the sentence is accurate.") is
+# its conclusion even unannounced; one that says what would make it so ("would be correct if") is not.
+_JUDGES = re.compile(r"\b(?:the (?:caption|sentence|statement|description|claim|text)|it|this|that)\s+"
+                     r"(?:\w+\s+){0,2}?(?:is|are|was|seems?|appears?|looks?|remains?)\b")
+_CONDITIONAL = re.compile(r"\b(?:if|would|could|might|should|unless|whether)\b")
+# A positive verdict qualified at once ("Correct, but the sofa is blue") is not a full one.
+_CONTRAST = re.compile(r"^[^.!?\n]*?(?:,|;|-)?\s*\b(?:but|however|except|although|though)\b([^.!?\n]*)")
+_ACCURACY = re.compile(r"correct|accurate|true|right")
 _QUOTED = re.compile(r"\"[^\"\n]*\"|(?:(?<=^)|(?<=[\s(:]))'[^'\n]{2,}'(?=\W|$)")
 _MARKUP = re.compile(r"[*_`#]+|^\s*>\s?", re.M)
 
@@ -164,13 +173,17 @@ def _plain(text: str) -> str:
 def read_verdict(text: str, echo: tuple[str, ...] = ()) -> float | None:
     """How correct the answer says the judged statement is: 1 (correct, yes), 0 (incorrect, no,
     hallucinated), 0.5 (partly correct), 0.75 / 0.25 (mostly correct / incorrect); None when it
-    gives no verdict. A stated conclusion ("Verdict:", "Therefore ...") wins over what comes
-    before it; otherwise the first verdict wins. Text in quotes and the ``echo`` strings (the
+    gives no verdict. A stated conclusion ("Verdict:", "Therefore ...", "so the answer is") wins
+    over what comes before it; else a last sentence judging the statement ("Looking again, the
+    sentence is accurate.", not "it would be correct if ..."); otherwise the first verdict wins,
+    halved when a contrast follows it ("Correct, but the sofa is blue" -> 0.5). Negated negatives
+    ("not incorrect", "isn't wrong") are positive. Text in quotes and the ``echo`` strings (the
     statement as the prompt gave it) are not read as the verdict unless nothing else is there.
 
     >>> [read_verdict(t) for t in ("Yes, the sentence is correct because a dog is there.",
-    ...  "This is not entirely accurate.", "No hallucination.", "I can't tell.")]
-    [1.0, 0.5, 1.0, None]
+    ...  "This is not entirely accurate.", "No hallucination.", "I can't tell.",
+    ...  "Correct, but the sofa is blue.", "It looks wrong. Looking again, the sentence is accurate.")]
+    [1.0, 0.5, 1.0, None, 0.5, 1.0]
     """
     obj = extract_json(text)
     if isinstance(obj, dict):
@@ -190,6 +203,12 @@ def read_verdict(text: str, echo: tuple[str, ...] = ()) -> float | None:
     conclusions = list(_CONCLUSION.finditer(plain))
     if conclusions:
         whole.insert(0, plain[conclusions[-1].end():])
+    else:
+        sentences = split_sentences(plain)
+        if len(sentences) > 1:
+            last = plain[sentences[-1][0]:sentences[-1][1]]
+            if _JUDGES.search(last) and not _CONDITIONAL.search(last):
+                whole.insert(0, last)
     for strong in (True, False):
         if not strong and _ABSTAIN.search(plain):
             return None
@@ -197,8 +216,22 @@ def read_verdict(text: str, echo: tuple[str, ...] = ()) -> float | None:
             for candidate in (_QUOTED.sub(" ", piece), piece):
                 m = _TERMS[0 if strong else 1].search(candidate)
                 if m:
-                    return _value(candidate, m)
+                    return _qualified(candidate, m, _value(candidate, m))
     return None
+
+
+def _qualified(text: str, m: re.Match, value: float) -> float:
+    """``value`` lowered when a plain "correct"/"true" is taken back in the same sentence: a
+    negative verdict after "but" wins, any other contrast makes it half correct."""
+    if value < 1 or not _ACCURACY.fullmatch(m.group(0).strip()):
+        return value
+    contrast = _CONTRAST.match(text[m.end():])
+    if not contrast:
+        return value
+    later = _TERMS[0].search(contrast.group(1))
+    if later and _value(contrast.group(1), later) < 1:
+        return 0.0
+    return 0.5
 
 
 def _value(text: str, m: re.Match) -> float:
