@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Sequence, TextIO
 
 from cece.output import JsonlWriter, OutputBusy, Summary
-from cece.records import MAX_CAPTION_CHARS, RecordError, id_problem, read_records, resolve_paths
+from cece.record_checks import MAX_CAPTION_CHARS, id_problem, resolve_paths
+from cece.records import RecordError, read_records
 from detectors.base import Detection, Detector, Sample
 
 

@@ -1,6 +1,6 @@
 """What every benchmark loader shares: the gold-label dataclasses, data errors that name the place,
 reading JSON / JSONL records (through :mod:`cece.records`, the one reader), and image paths that
-cannot leave their image root (:func:`cece.records.inside`).
+cannot leave their image root (:func:`cece.record_checks.inside`).
 
 A loader returns ``(samples, gold)``: samples are dicts in the Sample contract (``id``,
 ``caption``, ``references``?, ``image``?), gold maps each sample id to its labels.
@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from cece.records import RecordError, inside, iter_records
+from cece.record_checks import inside
+from cece.records import RecordError, iter_records
 
 Span = tuple[int, int]
 

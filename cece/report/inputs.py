@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from cece.records import RecordError, read_records, resolve_paths
+from cece.record_checks import resolve_paths
+from cece.records import RecordError, read_records
 
 Key = tuple[str, str]  # (model, id): what identifies a caption in a report and in its resume file
 
