@@ -7,7 +7,8 @@ benchmark loaders all read through :func:`iter_records`. It takes a path or a te
 stream and copes with a UTF-8 byte-order mark, CRLF line ends, invalid UTF-8 (that line's error),
 gzip (read as it streams; xz, bzip2, zstd and zip are refused naming the tool), JSON nested too
 deeply for Python (an error, never a RecursionError) and blank lines. JSONL is read line by line;
-a JSON list or a pretty-printed object is held as text and decoded one element at a time.
+a JSON list or a pretty-printed object is held as text and decoded one element at a time; a
+broken list element is that record's error and reading goes on at the next element.
 
 >>> import io
 >>> [(r.line, r.value) for r in iter_records(io.BytesIO(b'\\xef\\xbb\\xbf{"id": 1}\\r\\n\\n{"id": 2}\\n'))]
@@ -250,12 +251,19 @@ def _decode_document(text: str, start: int, name: str) -> Iterator[Record]:
     while pos < len(text) and not (listed and text.startswith("]", pos)):
         try:
             value, end = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError as exc:
-            yield error(exc.pos, "json", f"invalid JSON: {exc.msg} (column {exc.colno})", index)
-            return
-        except RecursionError:
-            yield error(pos, "json", "nested too deeply", index)
-            return
+        except (json.JSONDecodeError, RecursionError) as exc:
+            if isinstance(exc, RecursionError):
+                yield error(pos, "json", "nested too deeply", index)
+            elif listed:  # named by the line the element starts on, where its record would be
+                failed = start + text.count("\n", 0, exc.pos)
+                yield error(pos, "json", f"invalid JSON: {exc.msg} (line {failed}, column {exc.colno})", index)
+            else:
+                yield error(exc.pos, "json", f"invalid JSON: {exc.msg} (column {exc.colno})", index)
+            following = _next_element(text, pos, getattr(exc, "pos", pos)) if listed else None
+            if following is None:
+                return
+            index, pos = index + 1, following
+            continue
         bad = _ESCAPED.search(text, pos, end)
         if bad:
             yield error(bad.start(), "encoding", f"invalid UTF-8 (byte 0x{ord(bad.group()) - 0xdc00:02x})", index)
@@ -274,6 +282,59 @@ def _decode_document(text: str, start: int, name: str) -> Iterator[Record]:
             return
     if listed and not text.startswith("]", pos):
         yield error(pos, "json", "invalid JSON: the list is not closed", index)
+
+
+def _next_element(text: str, start: int, broken: int) -> int | None:
+    """Where the list element after a broken one (starting at ``start``, failing at ``broken``)
+    begins, or None. Candidates, in order: after each comma outside strings at the broken
+    element's own depth, the failure point itself (a missing '}' fails at the next '{'), and
+    each line starting with the broken element's indentation and first character. The first
+    candidate that decodes and is followed by ',' or ']' is taken."""
+    indent_at = text.rfind("\n", 0, start) + 1
+    indent = text[indent_at:start]
+    candidates = set(_top_commas(text, start))
+    if broken > start and text[broken:broken + 1] in "{[":
+        candidates.add(broken)
+    if not indent.strip():  # the element opens its line: pretty-printed, one element per line start
+        opener = re.compile(rf"\n{re.escape(indent)}(?={re.escape(text[start])})")
+        candidates.update(m.end() for m in opener.finditer(text, start + 1))
+    decoder = json.JSONDecoder()
+    for pos in sorted(candidates):
+        pos = _SPACE.match(text, pos).end()
+        if pos <= start or text[pos:pos + 1] in ("", "]", ","):
+            continue
+        try:
+            end = decoder.raw_decode(text, pos)[1]
+        except (ValueError, RecursionError):
+            continue
+        after = _SPACE.match(text, end).end()
+        if text[after:after + 1] in (",", "]"):
+            return pos
+    return None
+
+
+def _top_commas(text: str, start: int) -> Iterator[int]:
+    """Positions just after each ',' at depth 0 (outside strings) from ``start`` on."""
+    depth, quoted, escaped = 0, False, False
+    for pos in range(start, len(text)):
+        ch = text[pos]
+        if quoted:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"' or ch == "\n":  # a string never spans lines: an unclosed one ends here
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+            if depth < 0:
+                return
+        elif ch == "," and depth == 0:
+            yield pos + 1
 
 
 class _Prefixed(io.RawIOBase):

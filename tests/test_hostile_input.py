@@ -294,3 +294,42 @@ def test_parse_failures_reported_by_a_detector_make_the_exit_status(tmp_path: Pa
     src.write_text(json.dumps({"id": "a", "caption": "A dog."}) + "\n")
     r = run("detect", str(src), "-d", "vague", "-o", str(tmp_path / "o.jsonl"), "-q")
     assert r.exit_code == 2 and "1 written to" in r.stderr and "0 errors, 2 parse failures" in r.stderr
+
+
+_A = '{"id": "a", "caption": "A dog.", "annotation": ["dog"]}'
+_C = '{"id": "c", "caption": "A dog.", "annotation": ["dog"]}'
+BROKEN_LISTS = {  # the broken element "b" starts on line 3 (1 for one-line lists)
+    "a bad value": (f'[\n  {_A},\n  {{"id": "b", "caption": oops, "annotation": ["dog"]}},\n  {_C}\n]\n', 3),
+    "a missing brace": (f'[\n  {_A},\n  {{"id": "b", "caption": "x", "annotation": ["dog"],\n  {_C}\n]\n', 3),
+    "an unclosed string": (f'[\n  {_A},\n  {{"id": "b", "caption": "A dog, "annotation": ["dog"]}},\n  {_C}\n]\n', 3),
+    "junk after nested objects": (f'[\n  {_A},\n  {{"id": "b", "caption": "x", "annotation": {{"objects": '
+                                  f'[{{"name": "dog"}}, {{"name": "cat"}}]}} bad}},\n  {_C}\n]\n', 3),
+    "one line, a bad value": (f'[{_A}, {{"id": "b", "caption": x}}, {_C}]', 1),
+    "one line, a trailing comma": (f'[{_A}, {{"id": "b", "caption": "x",}}, {_C}]', 1),
+    "pretty-printed, a missing comma": ('[\n  ' + _A + ',\n  {\n    "id": "b",\n    "caption": "x"\n'
+                                        '    "annotation": ["dog"]\n  },\n  ' + _C + '\n]\n', 3),
+}
+
+
+@pytest.mark.parametrize("case", list(BROKEN_LISTS))
+def test_a_syntax_error_inside_a_json_list_costs_only_that_element(tmp_path: Path, case: str):
+    text, line = BROKEN_LISTS[case]
+    src = tmp_path / "in.json"
+    src.write_text(text)
+    out = tmp_path / "out.jsonl"
+    r = run("explain", str(src), "-q", "-o", str(out))
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    written = rows(out)
+    assert [row["id"] for row in written if "error" not in row] == ["a", "c"]  # the rest is not lost
+    [bad] = [row for row in written if "error" in row]
+    assert (bad["error"]["field"], bad["error"]["file"], bad["error"]["line"]) == ("json", str(src), line)
+    assert f"{src}:{line}: json: invalid JSON" in r.stderr
+
+
+def test_a_json_list_broken_at_its_end_keeps_what_came_before(tmp_path: Path):
+    src = tmp_path / "in.json"
+    src.write_text(f'[\n  {_A},\n  {{"id": "b", "caption": x}}\n]\n')
+    out = tmp_path / "out.jsonl"
+    r = run("explain", str(src), "-q", "-o", str(out))
+    assert r.exit_code == 2 and f"{src}:3: json: " in r.stderr
+    assert [row.get("id") for row in rows(out)] == ["a", None]
