@@ -36,7 +36,7 @@ from scipy.optimize import linear_sum_assignment
 
 from detectors.aloha_objects import ObjectMention, extract_objects
 from detectors.base import BatchDetector, Detection, Sample, SpanScore
-from detectors.text import sentence_scores
+from detectors.sentence_scores import sentence_scores
 from parsers import load_spacy
 
 

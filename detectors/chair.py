@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from detectors.base import Detection, Detector, Sample, SpanScore
-from detectors.text import sentence_scores
+from detectors.sentence_scores import sentence_scores
 from parsers import to_scene_graph
 from parsers.coco_objects import coco_categories, coco_mentions
 

@@ -7,8 +7,9 @@ does the sample get an ``error``.
 
 Spans that overlap are merged into one span whose score is the weighted mean, over the members
 that scored the sample, of each member's highest overlapping span score (a member that marked
-nothing there counts 0); sentences with the same boundaries are averaged over the members that
-scored them.
+nothing there counts 0). Sentences are the caption's (:func:`parsers.sentences.split_sentences`),
+each averaged over the members that scored a sentence overlapping it, so the ensemble never
+reports overlapping sentences.
 
 >>> from detectors.base import Detection, Detector
 >>> class Fixed(Detector):
@@ -22,11 +23,11 @@ scored them.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any, Sequence
 
 from detectors import registry
 from detectors.base import BatchDetector, Detection, Detector, Sample, SentenceScore, SpanScore
+from parsers.sentences import split_sentences
 
 
 class EnsembleDetector(BatchDetector):
@@ -86,7 +87,7 @@ class EnsembleDetector(BatchDetector):
                              error=f"every member failed: {errors}")
         score = sum(w * d.score for w, d in ok) / total  # type: ignore[operator]
         return Detection(id=str(sample.get("id")), detector=self.name, score=score,
-                         spans=_merge_spans(caption, ok, total), sentences=_merge_sentences(ok),
+                         spans=_merge_spans(caption, ok, total), sentences=_merge_sentences(caption, ok),
                          details=details)
 
 
@@ -110,10 +111,18 @@ def _merge_spans(caption: str, ok: list[tuple[float, Detection]], total: float) 
     return out
 
 
-def _merge_sentences(ok: list[tuple[float, Detection]]) -> list[SentenceScore]:
-    acc: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0.0, 0.0])
-    for w, d in ok:
-        for s in d.sentences:
-            acc[(s.start, s.end)][0] += w * s.score
-            acc[(s.start, s.end)][1] += w
-    return [SentenceScore(a, b, v / n) for (a, b), (v, n) in sorted(acc.items()) if n > 0]
+def _merge_sentences(caption: str, ok: list[tuple[float, Detection]]) -> list[SentenceScore]:
+    """The caption's sentences (the one splitter's), each the weighted mean over the members that
+    scored it of the member's highest score on a sentence overlapping it: members that cut
+    sentences their own way still give one score per sentence, never overlapping ones."""
+    out = []
+    for a, b in split_sentences(caption):
+        value = weight = 0.0
+        for w, d in ok:
+            hits = [s.score for s in d.sentences if s.start < b and s.end > a]
+            if hits:
+                value += w * max(hits)
+                weight += w
+        if weight > 0:
+            out.append(SentenceScore(a, b, value / weight))
+    return out

@@ -26,7 +26,7 @@ from cece.costs import CostModel
 from cece.explanation import Explanation
 from cece.judge import DEFAULT_THRESHOLD, Weights
 from detectors.base import BatchDetector, Detection, Sample, SpanScore
-from detectors.text import sentence_scores
+from detectors.sentence_scores import sentence_scores
 from parsers import AnnotationError
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Sequence
 
 from detectors.base import BatchDetector, Detection, Sample, SpanScore
-from detectors.text import sentence_scores
+from detectors.sentence_scores import sentence_scores
 from parsers import load_spacy
 
 CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})

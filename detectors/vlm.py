@@ -36,13 +36,15 @@ never sent (see :mod:`detectors.backends.images`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Generator, Sequence
 
-from detectors.backends import Backend, ChatRequest, drive, resolve_backend, text_of
+from detectors.backends import Backend, ChatRequest, resolve_backend, text_of
 from detectors.backends.images import Evidence, evidence_missing, sample_evidence
-from detectors.backends.parsing import parse_score, parse_tagged, split_sentences
-from detectors.base import BatchDetector, Detection, Sample, SentenceScore, SpanScore
+from detectors.backends.parsing import parse_score, parse_tagged
+from detectors.base import Detection, Sample, SentenceScore, SpanScore
+from detectors.model_judge import ModelJudgeDetector, make_config
+from parsers.sentences import split_sentences
 
 ALIGNBENCH_PROMPT = """{preface}You are checking a description of {what} one sentence at a time.
 Whole description: "{caption}"
@@ -98,16 +100,7 @@ class VLMConfig:
             raise ValueError("a self-ensemble (samples > 1) needs temperature > 0")
 
 
-def make_config(cls: type, options: dict[str, Any]) -> Any:
-    """``cls(**options)`` with a clear message for an unknown option."""
-    known = {f.name for f in fields(cls)}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise TypeError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
-    return cls(**options)
-
-
-class VLMDetector(BatchDetector):
+class VLMDetector(ModelJudgeDetector):
     """A VLM (or LLM with references) as hallucination judge; options: :class:`VLMConfig`."""
 
     name = "vlm"
@@ -125,27 +118,13 @@ class VLMDetector(BatchDetector):
     def missing(self, sample: Sample) -> str | None:
         return super().missing(sample) or evidence_missing(sample, self.config.use_references)
 
-    def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
-        out: list[Detection] = []
-        for start in range(0, len(samples), self.config.batch_size):
-            out.extend(self._detect_chunk(samples[start:start + self.config.batch_size]))
-        return out
+    def setup_error(self, exc: Exception) -> str:
+        return f"backend: {exc}"
 
-    def _detect_chunk(self, samples: Sequence[Sample]) -> list[Detection]:
-        out, todo = self.partition(samples)
-        try:
-            backend = self.backend if todo else None
-        except Exception as exc:  # no server configured, model folder missing...: every sample's error
-            return [d or Detection(id=str(s.get("id")), detector=self.name, error=f"backend: {exc}",
-                                   details={"parse_failures": 0}) for d, s in zip(out, samples)]
+    def prepare(self, samples: Sequence[Sample]) -> tuple[list, Backend | None]:
+        backend = self.backend if samples else None
         protocol = self._alignbench if self.config.protocol == "alignbench" else self._detailverify
-        results = drive([protocol(samples[i]) for i in todo], backend)
-        for i, res in zip(todo, results):
-            out[i] = res if isinstance(res, Detection) else Detection.failed(
-                samples[i], self.name, f"{type(res).__name__}: {res}")
-        for d in out:
-            d.details.setdefault("parse_failures", 0)  # type: ignore[union-attr]
-        return out  # type: ignore[return-value]
+        return [protocol(s) for s in samples], backend
 
     # -- shared ------------------------------------------------------------------------------
     def _evidence(self, sample: Sample) -> Evidence:

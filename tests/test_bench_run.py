@@ -18,7 +18,7 @@ from benchmarks.loaders import detailverify
 from cece.cli import main
 from detectors import registry
 from detectors.base import Detection, Detector, SpanScore
-from detectors.text import sentence_scores
+from detectors.sentence_scores import sentence_scores
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CECE = Path(sys.executable).with_name("cece")

@@ -326,7 +326,7 @@ def test_cece_detect_rejects_unknown_detectors_and_options(tmp_path):
 
 # -- the examples in the docstrings ------------------------------------------------------------
 @pytest.mark.parametrize("module", [
-    "detectors.text", "detectors.runner", "detectors.lexical", "detectors.aloha", "detectors.aloha_objects",
+    "detectors.sentence_scores", "detectors.runner", "detectors.lexical", "detectors.aloha", "detectors.aloha_objects",
     "detectors.halcece", "benchmarks.metrics", "cece.senses", "detectors.chair", "detectors.faithscore.recogniser",
     "parsers.coco_objects", "parsers.mentions", "cece.metrics", "cece.report.tables", "cece.edits",
     "cece.rewrite", "cece.rewrite_text", "cece.rewrite_tree", "cece.rewrite_words",

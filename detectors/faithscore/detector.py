@@ -24,16 +24,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Generator, Sequence
 
-from detectors.backends import Backend, ChatRequest, drive, resolve_backend, text_of
+from detectors.backends import Backend, ChatRequest, resolve_backend, text_of
 from detectors.backends.images import evidence_missing, sample_evidence
-from detectors.backends.parsing import parse_yes_no, split_sentences
-from detectors.base import BatchDetector, Detection, Sample, SentenceScore, SpanScore
+from detectors.backends.parsing import parse_yes_no
+from detectors.base import Detection, Sample, SentenceScore, SpanScore
 from detectors.faithscore.facts import KINDS, Fact, facts_from_graph, split_sub_sentences
 from detectors.faithscore.llm import (DECOMPOSE_PROMPT, VERIFY_PROMPT, VERIFY_SCHEMA, label_prompt, locate,
                                       parse_facts, parse_labels)
 from detectors.faithscore.verify import GraphVerifier
-from detectors.vlm import make_config
+from detectors.model_judge import ModelJudgeDetector, make_config
 from parsers import AnnotationError, CaptionParser, SceneGraph, to_scene_graph
+from parsers.sentences import split_sentences
 
 
 @dataclass
@@ -55,7 +56,7 @@ class FaithScoreConfig:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
 
 
-class FaithScoreDetector(BatchDetector):
+class FaithScoreDetector(ModelJudgeDetector):
     """FaithScore (fact-level faithfulness) as a hallucination detector; see the module docstring.
     ``parser`` may be passed to share a loaded :class:`CaptionParser`."""
 
@@ -97,27 +98,10 @@ class FaithScoreDetector(BatchDetector):
         c = self.config
         return c.labeler == "llm" or c.decomposer == "llm" or any(self.verifier_for(s) == "vlm" for s in samples)
 
-    def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
-        out: list[Detection] = []
-        for start in range(0, len(samples), self.config.batch_size):
-            out.extend(self._chunk(samples[start:start + self.config.batch_size]))
-        return out
-
-    def _chunk(self, samples: Sequence[Sample]) -> list[Detection]:
-        out, todo = self.partition(samples)
-        try:
-            graphs = self.parser.parse_many([samples[i]["caption"] for i in todo])  # one batched parse
-            backend = self.backend if self._uses_model([samples[i] for i in todo]) else None
-        except Exception as exc:  # no parser model, no server...: every sample's error, not a crash
-            return [d or Detection(id=str(s.get("id")), detector=self.name, error=f"{type(exc).__name__}: {exc}",
-                                   details={"parse_failures": 0}) for d, s in zip(out, samples)]
-        results = drive([self._job(samples[i], g) for i, g in zip(todo, graphs)], backend)
-        for i, res in zip(todo, results):
-            out[i] = res if isinstance(res, Detection) else Detection.failed(
-                samples[i], self.name, f"{type(res).__name__}: {res}")
-        for d in out:
-            d.details.setdefault("parse_failures", 0)  # type: ignore[union-attr]
-        return out  # type: ignore[return-value]
+    def prepare(self, samples: Sequence[Sample]) -> tuple[list, Backend | None]:
+        graphs = self.parser.parse_many([s["caption"] for s in samples])  # one batched parse
+        backend = self.backend if self._uses_model(samples) else None
+        return [self._job(s, g) for s, g in zip(samples, graphs)], backend
 
     def _job(self, sample: Sample, graph: SceneGraph) -> Generator[list[ChatRequest], list, Detection]:
         c, caption = self.config, sample["caption"]

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cece.costs import PREPOSITIONS
-from detectors.backends.parsing import split_sentences
 from detectors.faithscore.recogniser import recognise
 from parsers import Concept, Relation, SceneGraph
 from parsers.attributes import count_value
+from parsers.sentences import split_sentences
 
 KINDS = ("entity", "relation", "colour", "count", "attribute")
 META_NOUNS = frozenset("""image picture photo photograph snapshot scene view shot frame background

@@ -1,7 +1,7 @@
-"""Small text helpers shared by detectors: sentence spans and span-to-sentence scores.
+"""Sentence scores from span scores, for detectors that score words or phrases.
 
->>> sentence_spans("A dog.  A cat on a mat!")
-[(0, 6), (8, 23)]
+Sentences are those of :func:`parsers.sentences.split_sentences`, the splitter every detector uses.
+
 >>> sentence_scores("A dog. A cat.", [(7, 12, 0.8)])
 [SentenceScore(start=0, end=6, score=0.0), SentenceScore(start=7, end=13, score=0.8)]
 """
@@ -9,36 +9,10 @@
 from __future__ import annotations
 
 import math
-import re
 from typing import Iterable
 
 from detectors.base import SentenceScore
-
-# A sentence ends at . ! ? (and closing quotes/brackets) before whitespace and a word that does not
-# start in lower case, or at a newline; a few abbreviations never end one.
-_END = re.compile(r"[.!?]+[\"')\]]*(?=\s+[^\sa-z]|\s*$)|\n")
-_ABBREVIATIONS = ("mr.", "mrs.", "ms.", "dr.", "st.", "vs.", "e.g.", "i.e.", "etc.")
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Char spans of the sentences of ``text`` (whitespace around them excluded)."""
-    cuts, start = [], 0
-    for m in _END.finditer(text):
-        word = text[:m.end()].rsplit(None, 1)[-1].lower() if text[:m.end()].strip() else ""
-        if m.group() != "\n" and word.endswith(_ABBREVIATIONS) and m.end() < len(text.rstrip()):
-            continue
-        cuts.append((start, m.end()))
-        start = m.end()
-    cuts.append((start, len(text)))
-    spans = []
-    for a, b in cuts:
-        while a < b and text[a].isspace():
-            a += 1
-        while b > a and text[b - 1].isspace():
-            b -= 1
-        if b > a:
-            spans.append((a, b))
-    return spans
+from parsers.sentences import split_sentences
 
 
 def sentence_scores(text: str, scored: Iterable[tuple[int, int, float]],
@@ -56,7 +30,7 @@ def sentence_scores(text: str, scored: Iterable[tuple[int, int, float]],
         raise ValueError(f"combine must be 'max' or 'noisy_or', not {combine!r}")
     scored = list(scored)
     out = []
-    for a, b in sentence_spans(text):
+    for a, b in split_sentences(text):
         inside = [s for start, _, s in scored if a <= start < b]
         if combine == "max":
             value = max(inside, default=0.0)
