@@ -16,8 +16,9 @@ from benchmarks.loaders import BENCHMARKS
 
 @click.command("run")
 @click.argument("benchmark", type=click.Choice(sorted(BENCHMARKS)))
-@click.option("--data", required=True, type=click.Path(exists=True, dir_okay=False),
-              help="The benchmark's data file (see `cece bench list`).")
+@click.option("--data", type=click.Path(dir_okay=False),
+              help="The benchmark's data file (see `cece bench list`); without it the run says "
+                   "which file it expects and where to get it.")
 @click.option("--images", type=click.Path(exists=True, file_okay=False),
               help="Folder of the benchmark's images; image paths may not leave it.")
 @click.option("-d", "--detector", "names", multiple=True, required=True, metavar="NAME",
@@ -32,7 +33,7 @@ from benchmarks.loaders import BENCHMARKS
               help="A span counts as a predicted hallucination from this score on.")
 @click.option("--limit", type=int, help="Only the first N samples (a quick look).")
 @click.option("--overwrite", is_flag=True, help="Start RUNDIR afresh instead of resuming it.")
-def bench_run(benchmark: str, data: str, images: str | None, names: tuple[str, ...], rundir: str,
+def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple[str, ...], rundir: str,
               options: tuple[str, ...], batch_size: int, threshold: float, limit: int | None,
               overwrite: bool) -> None:
     """Score detectors on BENCHMARK and write a leaderboard.
@@ -60,7 +61,7 @@ def bench_run(benchmark: str, data: str, images: str | None, names: tuple[str, .
     try:
         result = run_benchmark(
             benchmark, data, rundir, detectors, parsed, images=images, batch_size=batch_size,
-            threshold=threshold, limit=limit, overwrite=overwrite,
+            threshold=threshold, limit=limit, overwrite=overwrite, warn=lambda m: click.echo(m, err=True),
             progress=lambda total: tqdm(total=total, unit="detection", file=sys.stderr, disable=None))
     except (DataError, RunError, OutputBusy, OutputError) as exc:
         raise click.ClickException(str(exc)) from exc

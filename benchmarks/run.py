@@ -7,9 +7,10 @@ A run directory holds::
     metrics.json                 per detector: summary (leaderboard columns) and details
     leaderboard.md, *.png        the tables and plots (see benchmarks.leaderboard)
 
-Detection goes through :func:`detectors.runner.run_detectors`: a killed run loses at most the
-batch in flight, a half-written line is cut off on the next start, and the (id, detector) pairs
-already written are skipped -- so an interrupted run and its re-run write exactly the lines of
+Detection goes through :func:`detectors.runner.detect_to_file`, the writer and loop of ``cece
+detect`` (one predictions file per detector, locked; each line written whole as soon as it is
+scored): a killed run loses at most the batch in flight, a half-written line is cut off on the
+next start, error lines are retried, and the (id, detector) pairs already written are skipped -- so an interrupted run and its re-run write exactly the lines of
 an uninterrupted one. A re-run with a different benchmark, data file, image folder or detector
 options is refused (``overwrite=True`` starts afresh) instead of mixing predictions.
 
@@ -39,7 +40,7 @@ from typing import Any, Callable
 from benchmarks.loaders import BENCHMARKS, DataError
 from detectors.backends.base import scrub
 from detectors.base import Detection, Detector
-from detectors.runner import RunStats, done_pairs, pending, run_detectors
+from detectors.runner import RunStats, detect_to_file
 
 DATA_HELP = 'README.md, section "Benchmarks", "Getting the data"'
 REDACTED = "***"
@@ -161,10 +162,12 @@ def run_benchmark(benchmark: str, data: str | os.PathLike | None, rundir: str | 
                   detectors: dict[str, Detector], options: dict[str, dict[str, Any]] | None = None, *,
                   images: str | None = None, batch_size: int = 64, threshold: float = 0.5,
                   limit: int | None = None, overwrite: bool = False,
-                  progress: Callable[[int], Any] | None = None) -> RunResult:
+                  progress: Callable[[int | None], Any] | None = None,
+                  warn: Callable[[str], None] | None = None) -> RunResult:
     """Run ``detectors`` (``{name: detector}``, configured with ``options``) on a benchmark and
     write predictions, ``metrics.json``, ``leaderboard.md`` and plots into ``rundir``.
-    ``progress(total)`` may return a bar (``update(n)``, ``close()``) for the pairs to do."""
+    ``progress(total)`` may return a bar (``update(n)``, ``close()``) for the pairs to do;
+    ``warn`` hears what resuming a predictions file found (torn or unreadable lines)."""
     from benchmarks.evaluate import clean, evaluate
     from benchmarks.leaderboard import write_run_outputs
 
@@ -183,16 +186,10 @@ def run_benchmark(benchmark: str, data: str | os.PathLike | None, rundir: str | 
     manifest = _manifest(rundir, benchmark, data, images, options, overwrite)
     _write_json(rundir / "run.json", manifest)
     result = RunResult(rundir, missing_images=sum("image" not in s for s in samples) if images else 0)
-    for name, detector in detectors.items():
-        path = prediction_path(rundir, name)
-        done = done_pairs(path)  # also cuts a line torn by a kill
-        bar = progress(pending(samples, [name], done)) if progress else None
-        with path.open("a", encoding="utf-8") as sink:
-            try:
-                result.stats[name] = run_detectors({name: detector}, samples, sink, done, batch_size, bar)
-            finally:
-                if bar is not None:
-                    bar.close()
+    for name, detector in detectors.items():  # the same resumable writer and loop as `cece detect`
+        result.stats[name] = RunStats()
+        detect_to_file({name: detector}, samples, prediction_path(rundir, name), inputs=[data],
+                       batch_size=batch_size, progress=progress, warn=warn, stats=result.stats[name])
     evaluations = {}
     for name in manifest["detectors"]:
         found = read_predictions(prediction_path(rundir, name))

@@ -92,6 +92,19 @@ def test_cli_run_on_an_empty_file_fails_with_the_message(tmp_path, flagger):
     assert "0.500" not in r.output and "0.250" not in r.output and not (tmp_path / "run").exists()
 
 
+@pytest.mark.parametrize("data", [None, "missing.jsonl"])
+def test_cli_run_without_data_names_the_file_to_get(tmp_path, flagger, data):
+    """No --data at all (not click's "Missing option") or one that does not exist: the message
+    says which file --data expects and where the README tells how to get it; exit status 1."""
+    where = [] if data is None else ["--data", tmp_path / data]
+    r = bench("run", "alignbench", *where, "-d", "flagger", "-o", tmp_path / "run")
+    assert r.exit_code == 1, r.output
+    assert "Missing option" not in r.output
+    assert "no data file given" in r.output if data is None else "does not exist" in r.output
+    assert "halcap_bench.jsonl of omron-sinicx/AlignBench" in r.output and "Getting the data" in r.output
+    assert not (tmp_path / "run").exists()
+
+
 def test_a_malformed_record_stays_a_data_error_with_its_place(tmp_path):
     data = tmp_path / "bad.jsonl"
     data.write_text('{"model": "m"}\n')
