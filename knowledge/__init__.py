@@ -8,15 +8,8 @@ never on NLTK objects; NLTK is only used once, to build that index.
 4
 """
 
-from knowledge.concepts import (
-    CAPTION_PLURALS,
-    canonical_predicate,
-    lemmatize,
-    noun_senses,
-    noun_synset,
-    predicate_verb_synset,
-    verb_synset,
-)
+from knowledge.concepts import CAPTION_PLURALS, lemmatize, noun_senses, noun_synset, verb_synset
+from knowledge.predicates import canonical_predicate, predicate_verb_synset
 from knowledge.coreference import corefer_distance, people_clash
 from knowledge.distance import (
     UnknownSynsetError,

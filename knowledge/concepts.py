@@ -254,9 +254,3 @@ def verb_synset(word: str, sense: int = 0) -> str | None:
     forms = morphy_forms(tokens[0], "v")
     return _pick(forms[0], "v", sense) if forms else None
 
-
-# Predicate normalisation lives in its own module (it is table-driven and long) but is part of
-# this module's public API; imported last because it builds on the functions above.
-from knowledge.predicates import canonical_predicate, predicate_verb_synset  # noqa: E402
-
-__all__ += ["canonical_predicate", "predicate_verb_synset"]
