@@ -81,6 +81,7 @@ class Weights:
     modifier: float = 0.2  # w_modifier: below the threshold, as silence is no contradiction
     contradict: float = 0.6  # w_contradict
     silent: float = 0.05  # w_silent
+    silence_cap: float = 0.15  # s_max: all the silence of a record together, kept below the threshold
 
 
 def _objecthood(c: Concept, w: Weights) -> float:
@@ -217,23 +218,39 @@ def judge(edits: Sequence[Edit], caption: SceneGraph, image: SceneGraph, classes
             e.status = "hallucinated" if e.hallucinated else "unverified"
     open_ = [e for e in edits if e.status in ("hallucinated", "unverified")]
     claims = sorted((e for e in open_ if not _silent(e)), key=lambda e: -e.confidence)
-    score = round(1.0 - _keep(open_), 6)
+    score = round(1.0 - _silence(_keep([e for e in open_ if _silent(e)]), w) * _keep(claims), 6)
     if score >= threshold and claims:
         # The verdict rests on the most confident claims, as many as it takes for the doubts left
-        # to fall below the threshold: the caption with those fixed is no longer hallucinated. When
-        # the silent triples alone reach it, on the most confident claim only.
+        # to fall below the threshold: the caption with those fixed is no longer hallucinated.
         # A triple of a replaced object outlives the fix (said of the image's object instead) as
-        # a doubt as small as silence: counted in what is left.
+        # a doubt as small as silence: counted in what is left. So does one whose deleted subject
+        # leaves its object behind ("feathers with a mohawk": the mohawk goes to the parrot).
         kept = [e for e in edits if e.level == "relation" and e.status == "consequence"
-                and edits[e.caused_by].op == "replace"]
-        silence = _keep([e for e in open_ if _silent(e)]) * (1.0 - w.silent) ** len(kept)
+                and _outlives(e, edits[e.caused_by], caption, cause)]
+        silence = _silence(_keep([e for e in open_ if _silent(e)]) * (1.0 - w.silent) ** len(kept), w)
         rest = [e for e in claims if not e.hallucinated]
-        if 1.0 - silence >= threshold:
-            rest = rest[:1] if not any(e.hallucinated for e in claims) else []
         while rest and (1.0 - silence * _keep(rest) >= threshold - 1e-9 or not any(e.hallucinated for e in claims)):
             e = rest.pop(0)
             e.hallucinated, e.status = True, "hallucinated"
+            e.evidence = {**e.evidence, "note": (e.evidence.get("note") or "") + _WEAK}
     return score
+
+
+_WEAK = "; weak on its own, marked because the verdict rests on it with the other doubts"
+
+
+def _silence(keep: float, w: Weights) -> float:
+    """What the silent triples leave of the score (a keep factor), capped: silence nudges the
+    score, but however many triples the references are silent on, never up to the threshold."""
+    return max(keep, 1.0 - w.silence_cap)
+
+
+def _outlives(e: Edit, cause_edit: Edit, caption: SceneGraph, cause) -> bool:
+    """Whether a consequence triple ``e`` stays in the caption once its cause is fixed."""
+    if cause_edit.op == "replace":
+        return True
+    r = caption.relations[e.source_index]
+    return cause_edit.source_index == r.subject and cause(r.object) is None
 
 
 def _silent(e: Edit) -> bool:

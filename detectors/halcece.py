@@ -4,9 +4,11 @@
 score for the same record: the detector runs the core's explanation (against the sample's
 annotation, or its reference captions) and reports the explanation's ``score``, ``hallucinated``
 and ``threshold``. Every edit that is a claim -- hallucinated or unverified, not a consequence of
-another edit or a suggestion -- becomes a span on its words with the edit's confidence as score
-(at least the threshold for the edits the verdict rests on) and ``level-class`` as label
-(``object-D``, ``count-R``, ``relation-R``...). Sentences get the noisy-OR of their spans.
+another edit or a suggestion -- becomes a span on its words with the edit's own confidence as
+score and ``level-class`` as label
+(``object-D``, ``count-R``, ``relation-R``...): an edit marked hallucinated only because the
+verdict rests on it with other weak doubts keeps its weak score, so the words claimed wrong at
+the threshold are those that are wrong on their own. Sentences get the noisy-OR of their spans.
 ``details`` holds the counterfactual caption. Deterministic: same sample, same Detection.
 
 >>> det = HalCECEDetector()
@@ -36,7 +38,7 @@ def explanation_spans(e: Explanation) -> list[SpanScore]:
     for edit in e.edits:
         if edit.status not in ("hallucinated", "unverified") or edit.confidence <= 0:
             continue
-        score = max(edit.confidence, e.threshold) if edit.hallucinated else edit.confidence
+        score = edit.confidence
         for a, b in edit.spans:
             spans.append(SpanScore(a, b, e.caption[a:b], round(score, 6), f"{edit.level}-{edit.cls}"))
     return sorted(spans, key=lambda s: (s.start, s.end))

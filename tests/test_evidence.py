@@ -149,3 +149,28 @@ def test_hyphen_captions_explain(caption):
     for image in ({"annotation": ["man", "sign"]}, {"references": ["A doctor looks at an x- ray.", "A - sign."]}):
         e = explain(caption, **image)
         assert 0.0 <= e.score <= 1.0
+
+
+def test_silence_nudges_the_score_but_never_reaches_the_threshold():
+    # Relations the references say nothing about: silent doubts of 0.05 each, which by noisy-OR
+    # alone would pass Weights.silence_cap (and with a few more, the threshold).
+    refs = ["A man, a dog, a ball, a tree and a bench in a park.", "A park with a man and a dog."]
+    e = explain("A man throws a ball to a dog near a tree beside a bench, sits on the bench and "
+                "watches the dog under the tree.", references=refs)
+    silent = [x for x in e.edits_of(status="unverified") if x.level == "relation" and x.target_index is None]
+    cap = Explainer().weights.silence_cap
+    assert 1 - 0.95 ** len(silent) > cap and e.score == pytest.approx(cap)
+    assert e.hallucinated is False and e.edits_of(status="hallucinated") == []
+
+
+def test_a_weak_doubt_the_verdict_rests_on_keeps_its_weak_confidence():
+    from detectors.halcece import explanation_spans
+    e = Explainer(threshold=0.25).explain("Two old homes with decorated pillars in front and some plants.",
+                                          references=["Two houses with columns and stairs in front.",
+                                                      "A pair of old houses with steps."])
+    weak = [x for x in e.edits if x.hallucinated and x.confidence < e.threshold]
+    assert weak and e.hallucinated
+    for x in weak:
+        assert "weak on its own" in x.evidence["note"]
+    scores = {(s.start, s.end): s.score for s in explanation_spans(e)}
+    assert all(scores[tuple(sp)] == round(x.confidence, 6) for x in e.edits if x.hallucinated for sp in x.spans)
