@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from functools import lru_cache
 from itertools import islice
 from typing import Any, Iterable, Iterator
@@ -23,7 +24,10 @@ from cece.metrics import object_metrics, role_metrics
 from cece.records import RecordError, check_record
 from cece.senses import disambiguate
 from knowledge import num_ancestors
-from parsers import AnnotationError, CaptionParser, SceneGraph, to_scene_graph
+from parsers import AnnotationError, CaptionParser, SceneGraph, from_references, to_scene_graph
+
+#: Reference-caption graphs kept across batches (a quarter as many merged reference sets).
+REFERENCE_CACHE = 4096
 
 
 class Explainer:
@@ -55,6 +59,11 @@ class Explainer:
         self.threshold = threshold
         self.weights = weights or Weights()
         self.counterfactuals = counterfactuals
+        # Reference texts recur across records (several captions of one image): their graphs,
+        # and merged sets, survive from batch to batch (bounded: memory stays flat).
+        self._reference_graphs: OrderedDict[str, SceneGraph | Exception] = OrderedDict()
+        self._merged_references: OrderedDict[tuple[str, ...], SceneGraph] = OrderedDict()
+        self._batch_refs: dict[str, SceneGraph | Exception] = {}
 
     @property
     def parser(self) -> CaptionParser:
@@ -138,35 +147,86 @@ class Explainer:
         Yields one result per record, in order: an :class:`Explanation`, or a :class:`RecordError`
         naming the bad field -- a bad record never stops the stream, and neither does an exception
         while explaining one (it becomes that record's error, field ``explain``, with the
-        exception's type and message). Captions are parsed in batches. A :class:`RecordError` in
-        the stream (a record the caller found bad) is passed through at its place.
+        exception's type and message). Records are explained ``batch_size`` at a time
+        (:meth:`explain_batch`). A :class:`RecordError` in the stream (a record the caller found
+        bad) is passed through at its place.
         """
         it = iter(enumerate(records))
         while batch := list(islice(it, self.batch_size)):
-            checked = [(i, _passed(r, i) if isinstance(r, RecordError) else check_record(r, i)) for i, r in batch]
-            good = [(i, r) for (i, r), (_, err) in zip(batch, checked) if err is None]
-            graphs = iter(self._parse_batch([r["caption"] for _, r in good]))
-            results: list[Explanation | RecordError] = []
-            for (i, record), (_, err) in zip(batch, checked):
-                if err is not None:
-                    results.append(err)
-                    continue
-                graph = next(graphs)
-                if isinstance(graph, Exception):
-                    results.append(RecordError(i, "caption", f"cannot parse: {type(graph).__name__}: {graph}",
-                                               record.get("id"), error_type=type(graph).__name__))
-                    continue
-                try:
-                    image = self.image_graph(record.get("annotation"), record.get("references"))
-                    results.append(self.explain_graphs(graph, image, id=record.get("id"), model=record.get("model"),
-                                                       rewrite_caption=False))
-                except AnnotationError as exc:
-                    results.append(RecordError(i, getattr(exc, "field", "annotation"), str(exc), record.get("id")))
-                except Exception as exc:  # noqa: BLE001 -- one record's failure is its own
-                    results.append(RecordError.from_exception(i, exc, record.get("id")))
-            if self.counterfactuals:
-                self._rewrite_batch(results)
-            yield from results
+            yield from self.explain_batch(batch)
+
+    def explain_batch(self, batch: list[tuple[int, Any]]) -> list[Explanation | RecordError]:
+        """Results for ``(index, record)`` pairs, in order (``index`` numbers the record in its
+        stream, for error messages). The captions and the reference captions of the whole batch
+        are parsed in one ``nlp.pipe`` call, each distinct reference text once; reference graphs
+        and merged reference sets are kept for the records that follow (``REFERENCE_CACHE``).
+        The results do not depend on how records are batched."""
+        checked = [(i, _passed(r, i) if isinstance(r, RecordError) else check_record(r, i)) for i, r in batch]
+        good = [(i, r) for (i, r), (_, err) in zip(batch, checked) if err is None]
+        graphs = iter(self._parse_with_references([r["caption"] for _, r in good],
+                                                  [_references_of(r) for _, r in good]))
+        results: list[Explanation | RecordError] = []
+        for (i, record), (_, err) in zip(batch, checked):
+            if err is not None:
+                results.append(err)
+                continue
+            graph = next(graphs)
+            if isinstance(graph, Exception):
+                results.append(RecordError(i, "caption", f"cannot parse: {type(graph).__name__}: {graph}",
+                                           record.get("id"), error_type=type(graph).__name__))
+                continue
+            try:
+                image = self._image_graph_of(record)
+                results.append(self.explain_graphs(graph, image, id=record.get("id"), model=record.get("model"),
+                                                   rewrite_caption=False))
+            except AnnotationError as exc:
+                results.append(RecordError(i, getattr(exc, "field", "annotation"), str(exc), record.get("id")))
+            except Exception as exc:  # noqa: BLE001 -- one record's failure is its own
+                results.append(RecordError.from_exception(i, exc, record.get("id")))
+        self._batch_refs = {}
+        if self.counterfactuals:
+            self._rewrite_batch(results)
+        return results
+
+    def _parse_with_references(self, captions: list[str], references: list[list[str] | None]) -> list:
+        """The captions' graphs (or exceptions), parsed in one batch with every reference text of
+        ``references`` not yet known; those graphs are kept for :meth:`_image_graph_of`. The
+        references go first so that the captions are the parser's most recent Docs (the
+        counterfactuals re-read them)."""
+        known = self._reference_graphs
+        todo = list(dict.fromkeys(t for refs in references if refs for t in refs if t not in known))
+        parsed = self._parse_batch(todo + captions)
+        self._batch_refs = dict(zip(todo, parsed))
+        for text, graph in self._batch_refs.items():
+            known[text] = graph
+            while len(known) > REFERENCE_CACHE:
+                known.popitem(last=False)
+        return parsed[len(todo):]
+
+    def _image_graph_of(self, record: dict[str, Any]) -> SceneGraph:
+        """The record's image side; merged reference sets are cached by their texts (the merge
+        only reads the reference graphs, and nothing downstream changes a graph)."""
+        refs = _references_of(record)
+        if refs is None:
+            return self.image_graph(record.get("annotation"), record.get("references"))
+        key = tuple(refs)
+        merged = self._merged_references.get(key)
+        if merged is None:
+            graphs = [self._reference_graph(t) for t in refs]
+            merged = self._merged_references[key] = from_references(refs, self.parser, graphs=graphs)
+            while len(self._merged_references) > REFERENCE_CACHE // 4:
+                self._merged_references.popitem(last=False)
+        return merged
+
+    def _reference_graph(self, text: str) -> SceneGraph:
+        graph = self._batch_refs.get(text)
+        if graph is None:
+            graph = self._reference_graphs.get(text)
+        if graph is None:  # evicted since the batch was parsed (a huge batch): parse it again
+            graph = self._batch_refs[text] = self._parse_batch([text])[0]
+        if isinstance(graph, Exception):
+            raise graph  # the reference's own parse failure, as an unbatched parse would raise it
+        return graph
 
     def _parse_batch(self, captions: list[str]) -> list[SceneGraph | Exception]:
         """The captions' graphs, parsed together; if that fails, one by one, so a caption the
@@ -195,6 +255,15 @@ class Explainer:
                 except Exception as exc:  # noqa: BLE001
                     e.counterfactual, e.fixed_point = None, None
                     e.counterfactual_note = f"no rewrite: {type(exc).__name__}: {exc}"
+
+
+def _references_of(record: dict[str, Any]) -> list[str] | None:
+    """The reference captions the record's image side is built from, or None (an annotation
+    wins over references; a malformed list is left to :func:`parsers.to_scene_graph` to name)."""
+    refs = record.get("references")
+    if record.get("annotation") is not None or not isinstance(refs, list):
+        return None
+    return refs if all(isinstance(t, str) for t in refs) else None
 
 
 def _passed(error: RecordError, index: int) -> RecordError:

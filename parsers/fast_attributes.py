@@ -68,14 +68,24 @@ class FastAttributeRuler:
         self.single: list[tuple[int, Callable[[tuple], bool]]] = []
         self.multi: list[tuple[int, list[Callable[[tuple], bool]], int]] = []
         self.attrs: list[dict] = []
-        self._memo: dict[tuple, tuple[int, ...]] = {}
+        self._memo: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._merged: dict[tuple[int, ...], dict] = {}
+        # A word no rule names (by value or IN list) fires the same rules as any other such word
+        # that the LOWER regexes treat alike: one stand-in word per regex outcome keeps the memo
+        # small (its key would otherwise hold every word of the corpus). None: rules test LOWER
+        # in another way, every word is its own key.
+        self._literals: set[str] | None = set()
+        self._regexes: list[re.Pattern] = []
+        self._stand_in: dict[tuple[bool, ...], str] = {}
+        self._words: dict[str, str] = {}
 
     def load_from(self, ruler: Any) -> "FastAttributeRuler":
         """Take the rules of a stock ``AttributeRuler`` (raises :class:`Unsupported`)."""
         for rule_id, p in enumerate(ruler.patterns):
             for pattern in p["patterns"]:
                 tokens = [_compile_token(t) for t in pattern]
+                for t in pattern:
+                    self._note_lower(t.get("LOWER"))
                 if len(pattern) == 1:
                     if p["index"] not in (0, -1):
                         raise Unsupported("index outside a one-token pattern")
@@ -85,13 +95,41 @@ class FastAttributeRuler:
         self.attrs = list(ruler.attrs)  # normalised exactly as the stock ruler applies them
         return self
 
-    def _rules_for(self, feats: tuple) -> tuple[int, ...]:
+    def _note_lower(self, spec: Any) -> None:
+        if spec is None or self._literals is None:
+            return
+        if isinstance(spec, str):
+            self._literals.add(spec)
+        elif isinstance(spec, dict) and list(spec) == ["IN"]:
+            self._literals.update(spec["IN"])
+        elif isinstance(spec, dict) and list(spec) == ["REGEX"]:
+            self._regexes.append(re.compile(spec["REGEX"]))
+        else:
+            self._literals = None
+
+    def _word(self, lower: str) -> str:
+        """The word ``lower`` is looked up as: itself when a rule names it, else its stand-in."""
+        try:
+            return self._words[lower]
+        except KeyError:
+            if len(self._words) > _MEMO_LIMIT:
+                self._words.clear()
+            if self._literals is None or lower in self._literals:
+                key = lower
+            else:
+                key = self._stand_in.setdefault(tuple(rx.search(lower) is not None for rx in self._regexes), lower)
+            self._words[lower] = key
+            return key
+
+    def _rules_for(self, feats: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(single-token rules that fire on a token, multi-token rules whose first token it can be)."""
         try:
             return self._memo[feats]
         except KeyError:
             if len(self._memo) > _MEMO_LIMIT:
                 self._memo.clear()
-            hit = self._memo[feats] = tuple(r for r, check in self.single if check(feats))
+            hit = self._memo[feats] = (tuple(r for r, check in self.single if check(feats)),
+                                       tuple(m for m, (_, checks, _) in enumerate(self.multi) if checks[0](feats)))
             return hit
 
     def _attrs_for(self, rule_ids: tuple[int, ...]) -> dict:
@@ -106,14 +144,18 @@ class FastAttributeRuler:
 
     def __call__(self, doc: Any) -> Any:
         feats = [(t.tag_, t.lower_, t.dep_, t.is_space) for t in doc]
-        hits = [self._rules_for(f) for f in feats]
+        memo = [self._rules_for((f[0], self._word(f[1]), f[2], f[3])) for f in feats]
+        hits = [single for single, _ in memo]
         extra: dict[int, list[int]] = {}
-        for rule_id, checks, index in self.multi:
+        # Only where a rule's first token matches are its other tokens tested (the memo knows the
+        # first); rules are taken in rule order, as the full scan did.
+        starts = sorted((m, s) for s, (_, firsts) in enumerate(memo) for m in firsts)
+        for m, s in starts:
+            rule_id, checks, index = self.multi[m]
             n = len(checks)
-            for s in range(len(feats) - n + 1):
-                if all(c(feats[s + k]) for k, c in enumerate(checks)):
-                    target = s + index if index >= 0 else s + n + index
-                    extra.setdefault(target, []).append(rule_id)
+            if s + n <= len(feats) and all(c(feats[s + k]) for k, c in enumerate(checks) if k):
+                target = s + index if index >= 0 else s + n + index
+                extra.setdefault(target, []).append(rule_id)
         for i, rule_ids in enumerate(hits):
             if i in extra:
                 rule_ids = tuple(sorted(set(rule_ids).union(extra[i])))

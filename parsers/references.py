@@ -28,7 +28,7 @@ mention adds its name but not its number ("two animals" may be a dog and a cat).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from knowledge import corefer_distance, is_hypernym, noun_senses
 from parsers.annotation_formats import AnnotationError
@@ -42,11 +42,14 @@ if TYPE_CHECKING:
 COREF_SENSES = 4
 
 
-def from_references(references: list[str], parser: "CaptionParser") -> SceneGraph:
+def from_references(references: list[str], parser: "CaptionParser | None",
+                    graphs: "Sequence[SceneGraph] | None" = None) -> SceneGraph:
     """The entity graph of ``references`` (see the module docstring). Its text is the references
     joined by newlines, ``parts`` their char ranges in it, and every span indexes that text.
     Relations are remapped to entities and de-duplicated by (subject, canonical predicate,
-    object). An entity is hedged only if every mention was."""
+    object). An entity is hedged only if every mention was. ``graphs`` are the references'
+    graphs when the caller parsed them already (e.g. many records' references in one batch);
+    they are read, never changed, so they may be shared and cached."""
     if not isinstance(references, (list, tuple)):
         raise AnnotationError("references", f"expected a list of captions, got {type(references).__name__}")
     for i, ref in enumerate(references):
@@ -56,7 +59,11 @@ def from_references(references: list[str], parser: "CaptionParser") -> SceneGrap
     synsets: list[set[str]] = []  # per entity, the synsets of all its names
     seen: set[tuple[int, str, int]] = set()
     offset = 0
-    for ref, graph in zip(references, parser.parse_many(references)):
+    if graphs is None:
+        if parser is None:
+            raise ValueError("from_references needs a parser or the references' graphs")
+        graphs = parser.parse_many(references)
+    for ref, graph in zip(references, graphs):
         merged.parts.append((offset, offset + len(ref)))
         claimed: set[int] = set()  # entities this reference has already named
         local: list[int] = []
