@@ -207,14 +207,23 @@ def doctor(quiet: bool) -> None:
               help="Samples per detect_batch call.")
 @click.option("--overwrite", is_flag=True, help="Start OUTPUT afresh instead of resuming it.")
 @click.option("--keep-errors", is_flag=True, help="On resuming, keep error lines instead of retrying them.")
+@click.option("--image-root", type=click.Path(exists=True, file_okay=False), metavar="DIR",
+              help="The folder samples' image paths must lie in (resolved: '..', absolute paths and "
+                   "symlinks leading out are refused)  [default: SAMPLES' folder; for -, the working directory]")
+@click.option("--allow-image-urls", is_flag=True,
+              help="Send samples' http(s) image URLs (of PNG/JPEG/GIF/WebP/BMP files) to the model "
+                   "server, which fetches them; refused by default.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str, ...], batch_size: int,
-           overwrite: bool, keep_errors: bool, quiet: bool) -> None:
+           overwrite: bool, keep_errors: bool, image_root: str | None, allow_image_urls: bool,
+           quiet: bool) -> None:
     """Score the captions of SAMPLES with hallucination detectors.
 
     SAMPLES is JSONL (or a JSON list; gzip is read too) of {"id", "caption", "references"?,
     "annotation"?, "image"?}; `-` reads standard input. Each output line is a Detection: {"id",
     "detector", "score" (0-1, higher = more likely hallucinated), "spans", "sentences", "error"}.
+    An "image" path is read only inside --image-root (default: SAMPLES' folder) and only when it
+    is a PNG, JPEG, GIF, WebP or BMP file; an http(s) image URL only with --allow-image-urls.
     A sample lacking what a detector needs, or one a detector fails on, gets an error line; a bad
     sample is reported as FILE:LINE: FIELD: message on standard error and gets an error line per
     detector; the others are still scored. A summary line (written, errors, parse failures,
@@ -223,13 +232,14 @@ def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str
     """
     from tqdm import tqdm
 
-    from detectors.runner import RunStats, create_detectors, detect_to_file, read_samples
+    from detectors.runner import RunStats, confine_images, create_detectors, detect_to_file, read_samples
 
     try:
         detectors = create_detectors(names, options)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     source, name, base = _open_input(samples)
+    confine_images(detectors, image_root or base, override=image_root is not None, allow_urls=allow_image_urls)
     stats = RunStats()
 
     def entries():

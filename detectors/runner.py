@@ -289,6 +289,30 @@ def parse_options(items: Iterable[str], names: Iterable[str]) -> dict[str, dict[
     return {n: o for n, o in out.items() if o}
 
 
+def confine_images(detectors: dict[str, Detector], root: str | os.PathLike, *, override: bool = False,
+                   allow_urls: bool = False) -> None:
+    """Give every detector that reads sample images (``config.image_root``: vlm, faithscore,
+    ensemble members) the folder their paths must lie in: ``root`` where no ``image_root``
+    option was given, or everywhere with ``override`` (an explicit ``--image-root``).
+    ``allow_urls`` lets http(s) image URLs through (see detectors.backends.images).
+
+    >>> d = create_detectors(["vlm"], ["vlm.backend=http://127.0.0.1:9/v1"])
+    >>> confine_images(d, "/data"); d["vlm"].config.image_root
+    '/data'
+    """
+    stack = list(detectors.values())
+    while stack:
+        det = stack.pop()
+        stack += [m for m in getattr(det, "members", ()) if isinstance(m, Detector)]
+        config = getattr(det, "config", None)
+        if config is None or not hasattr(config, "image_root"):
+            continue
+        if override or config.image_root is None:
+            config.image_root = os.fspath(root)
+        if allow_urls and hasattr(config, "allow_urls"):
+            config.allow_urls = True
+
+
 def create_detectors(names: Iterable[str], options: Iterable[str] = ()) -> dict[str, Detector]:
     """``{name: detector}`` for the names given, configured by ``NAME.key=value`` options; any
     problem (unknown name, bad option, a detector that cannot load) is a ValueError saying which.

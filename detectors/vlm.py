@@ -84,6 +84,7 @@ class VLMConfig:
     span_score: str = "any"  # detailverify: "any" | "fraction"
     max_tokens: int | None = None
     image_root: str | None = None
+    allow_urls: bool = False  # http(s) image URLs (the server fetches them): refused unless set
     use_references: bool = True
     batch_size: int = 32  # samples whose requests are sent together
 
@@ -129,7 +130,7 @@ class VLMDetector(ModelJudgeDetector):
     # -- shared ------------------------------------------------------------------------------
     def _evidence(self, sample: Sample) -> Evidence:
         return sample_evidence(sample, self.backend, image_root=self.config.image_root,
-                               use_references=self.config.use_references)
+                               use_references=self.config.use_references, allow_urls=self.config.allow_urls)
 
     def _request(self, prompt: str, evidence: Evidence, k: int, max_tokens: int,
                  schema: dict[str, Any] | None = None) -> ChatRequest:

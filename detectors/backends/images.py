@@ -1,8 +1,11 @@
 """Images for chat requests, and what a judge sees of a sample: its image or its references.
 
 OpenAI-compatible servers take images as ``image_url`` content parts; a local file is sent inline
-as a base64 ``data:`` URL so that the server never needs access to our disk. http(s) URLs pass
-through unchanged; data URLs only when they declare an image type.
+as a base64 ``data:`` URL so that the server never needs access to our disk; data URLs only when
+they declare an image type. A sample's http(s) URL would make the server fetch whatever it names
+(an internal address, a page that is no image), so it is refused unless the user allows it
+(``allow_urls``: ``cece detect --allow-image-urls`` or option ``NAME.allow_urls=true``), and even
+then only when its path names a PNG, JPEG, GIF, WebP or BMP file and it carries no credentials.
 
 A sample's image path is untrusted input: :func:`load_image` resolves it inside an image root
 (symlinks followed) and refuses, without opening it, anything that lands outside -- ``..``, an
@@ -11,6 +14,8 @@ PNG, JPEG, GIF, WebP and BMP files are sent, recognised by their first bytes, no
 
 >>> to_data_url(b"\\x89PNG\\r\\n\\x1a\\n" + b"0" * 8)[:30]
 'data:image/png;base64,iVBORw0K'
+>>> checked_image_url("https://example.org/a/dog.jpg?size=2", allow_urls=True)
+'https://example.org/a/dog.jpg?size=2'
 >>> load_image("../../../../etc/passwd", "/tmp")
 Traceback (most recent call last):
 ...
@@ -26,8 +31,10 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".jpe", ".gif", ".webp", ".bmp")
 MAX_IMAGE_BYTES = 50 * 2**20  # a bigger "image" is a mistake (or a device) and too big to send
 _MAGIC = [(b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF8", "image/gif"),
           (b"BM", "image/bmp")]
@@ -100,6 +107,23 @@ def checked_data_url(url: str) -> str:
     return url
 
 
+def checked_image_url(url: str, allow_urls: bool) -> str:
+    """``url`` (http or https) when web images are allowed, it names an image file by its
+    path's suffix and carries no user or password; else an :class:`ImageError` saying why."""
+    parts = urlsplit(url)
+    shown = url if not (parts.username or parts.password) else parts._replace(
+        netloc="***@" + parts.netloc.rpartition("@")[2]).geturl()
+    if not allow_urls:
+        raise ImageError(f"image {shown!r} is a web address, which the model server would fetch: refused "
+                         "unless allowed (cece detect --allow-image-urls, or option NAME.allow_urls=true)")
+    if parts.username or parts.password:
+        raise ImageError(f"image URL {shown!r} carries credentials: refused")
+    if not parts.path.lower().endswith(IMAGE_SUFFIXES):
+        raise ImageError(f"image URL {shown!r} does not name a PNG, JPEG, GIF, WebP or BMP file "
+                         f"(its path must end in {', '.join(IMAGE_SUFFIXES)})")
+    return url
+
+
 def to_data_url(image: str | bytes | os.PathLike, root: str | os.PathLike | None = None) -> str:
     """A URL a chat server accepts for ``image``: image bytes and image files (confined to
     ``root`` when given, see :func:`load_image`) become base64 data URLs; http(s) URLs pass
@@ -128,15 +152,18 @@ class Evidence:
 
 
 def sample_evidence(sample: dict[str, Any], backend: Any, *, image_root: str | os.PathLike | None = None,
-                    use_references: bool = True) -> Evidence:
+                    use_references: bool = True, allow_urls: bool = False) -> Evidence:
     """The image when the sample has one and the backend sees images (a path must lie inside
-    ``image_root``, default the working directory); else the references (if allowed); else a
-    ``ValueError`` that says what is missing. A refused image is an :class:`ImageError`, never
-    a silent fall-back to the references."""
+    ``image_root``, default the working directory; an http(s) URL needs ``allow_urls``, see
+    :func:`checked_image_url`); else the references (if allowed); else a ``ValueError`` that
+    says what is missing. A refused image is an :class:`ImageError`, never a silent fall-back
+    to the references."""
     image = sample.get("image")
     if image and getattr(backend, "supports_images", False):
         if not isinstance(image, str):
             raise ImageError(f"'image' must be a path or URL string, not {type(image).__name__}")
+        if image.lower().startswith(("http://", "https://")):
+            return Evidence(images=(checked_image_url(image, allow_urls),), kind="image")
         root = image_root if image_root is not None else os.getcwd()
         return Evidence(images=(to_data_url(image, root),), kind="image")
     refs = sample.get("references")

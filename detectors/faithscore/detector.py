@@ -45,6 +45,7 @@ class FaithScoreConfig:
     backend: Any = None
     max_path: int = 0           # WordNet steps that still verify an entity (2 admits siblings)
     image_root: str | None = None
+    allow_urls: bool = False  # http(s) image URLs (the server fetches them): refused unless set
     use_references: bool = True  # a text-only verifier judges against the references
     max_tokens: int | None = None
     batch_size: int = 32
@@ -136,7 +137,7 @@ class FaithScoreDetector(ModelJudgeDetector):
             self._verify_on_graph(sample, facts)
         else:
             evidence = sample_evidence(sample, self.backend, image_root=c.image_root,
-                                       use_references=c.use_references)
+                                       use_references=c.use_references, allow_urls=c.allow_urls)
             what = "the image" if evidence.kind == "image" else "the image described above"
             answers = yield [ChatRequest(VERIFY_PROMPT.format(preface=evidence.preface, statement=f.text, what=what),
                                          images=evidence.images, max_tokens=c.max_tokens or 96, schema=VERIFY_SCHEMA)
