@@ -34,6 +34,7 @@ from benchmarks.loaders.alignbench import AlignBenchGold
 from benchmarks.loaders.common import CaptionGold
 from benchmarks.loaders.detailverify import DVBGold, to_tagged
 from benchmarks.metrics import auroc, average_precision
+from benchmarks.registry import BENCHMARKS
 from detectors.base import Detection
 
 Detections = Mapping[str, Detection]
@@ -98,11 +99,10 @@ def counts(ids: list[str], dets: Detections, dropped: int = 0) -> dict[str, int]
 
 
 def evaluate(benchmark: str, gold: Mapping[str, Any], dets: Detections, threshold: float = 0.5) -> Evaluation:
-    """The benchmark's evaluation of one detector (``hat``, ``foil``, ``alignbench``,
-    ``detailverify``); with no valid detection, every summary value is None, details and curve
+    """The benchmark's evaluation of one detector, by the evaluator the benchmark names in its
+    registry entry (:mod:`benchmarks.registry`); with no valid detection, every summary value is None, details and curve
     are empty and only ``counts`` says what happened."""
-    found = {"hat": evaluate_captions, "foil": evaluate_captions, "alignbench": evaluate_alignbench,
-             "detailverify": evaluate_detailverify}[benchmark](gold, dets, threshold)
+    found = BENCHMARKS[benchmark].evaluate(gold, dets, threshold)
     if found.counts["valid"] == 0:
         return Evaluation({k: None for k in found.summary}, {}, None, counts=found.counts)
     return found

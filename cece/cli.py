@@ -175,7 +175,8 @@ def _safe(text: str) -> str:
 @main.command()
 @click.option("-q", "--quiet", is_flag=True, help="Only print what is missing.")
 def doctor(quiet: bool) -> None:
-    """Check the offline resources (WordNet, spaCy model, embedding model) and say how to fix them.
+    """Check the offline resources (WordNet, spaCy model, embedding model) and say how to fix them;
+    list the plugins of each registry (detectors, backends, benchmarks: entry-point groups).
 
     Builds the WordNet index cache on first run. Exits with status 1 when something is missing.
     """

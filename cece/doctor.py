@@ -1,4 +1,5 @@
-"""`cece doctor`: what the offline resources are, where they were found, and how to fix what is not.
+"""`cece doctor`: what the offline resources are, where they were found, and how to fix what is not;
+and the plugins of each registry (detectors, backends, benchmarks: :mod:`cece.plugins`).
 
 Nothing here downloads anything; the fixes name the package to install.
 """
@@ -58,6 +59,35 @@ def check_module(module: str, label: str, package: str) -> Check:
     return Check(label, spec is not None, spec.origin if spec else "not found", f"pip install {package}")
 
 
+def check_plugins(group: str, what: str) -> Check:
+    """The entry points of ``group`` (``cece.detectors``...), each with the package declaring it when
+    it is not this one; one whose module cannot be found is a problem. Nothing is imported but the
+    plugins' parent packages.
+
+    >>> c = check_plugins("cece.benchmarks", "benchmark"); c.ok, c.name, c.found.split(", ")[:2]
+    (True, 'benchmarks (cece.benchmarks)', ['alignbench', 'detailverify'])
+    """
+    from cece.plugins import declared
+
+    entries = declared(group)
+    broken = []
+    for e in entries:
+        try:
+            ok = importlib.util.find_spec(e.module) is not None
+        except (ImportError, ValueError):  # a parent package that fails to import
+            ok = False
+        if not ok:
+            broken.append(e)
+    names = ", ".join(e.name if e.distribution == "halcece" else f"{e.name} [{e.distribution}]" for e in entries)
+    name = f"{what}s ({group})"
+    if not entries:
+        return Check(name, False, "none declared", "pip install -e . (the project's own entry points)")
+    if broken:
+        return Check(name, False, names + "; missing: " + ", ".join(f"{e.name} -> {e.value}" for e in broken),
+                     "reinstall " + ", ".join(sorted({e.distribution for e in broken})))
+    return Check(name, True, names)
+
+
 def run_checks(build: bool = True) -> list[Check]:
     """Every check, in the order a user would fix them."""
     checks = [check_module("lapjv", "lapjv (Jonker-Volgenant solver)", "lapjv"),
@@ -67,4 +97,6 @@ def run_checks(build: bool = True) -> list[Check]:
             checks.append(fn())
         except Exception as exc:  # a broken resource is a finding, not a crash
             checks.append(Check(getattr(fn, "__name__", "check"), False, f"error: {exc}", "see the error"))
+    checks += [check_plugins("cece.detectors", "detector"), check_plugins("cece.backends", "backend"),
+               check_plugins("cece.benchmarks", "benchmark")]
     return checks

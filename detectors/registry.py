@@ -1,52 +1,47 @@
-"""The detector registry, fed by Python entry points (group ``cece.detectors``).
+"""The detector registry: the entry-point group ``cece.detectors`` (see :mod:`cece.plugins`).
 
 Built-in detectors are declared in this package's ``setup.cfg`` under that group exactly like a
-third-party package would declare its own, so there is one way in:
+third-party package declares its own, so there is one way in:
 
     [options.entry_points]
     cece.detectors =
         mydetector = mypackage.module:MyDetector
 
-``register`` adds one at run time (tests, notebooks).
+``register`` adds one at run time (tests, notebooks). ``cece doctor`` lists them.
 
->>> "halcece" in available()   # doctest: +SKIP
+>>> "halcece" in available()
 True
 """
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
 from typing import Any
 
+from cece.plugins import Registry
 from detectors.base import Detector
 
 GROUP = "cece.detectors"
-_registered: dict[str, type[Detector]] = {}
+DETECTORS: Registry[type[Detector]] = Registry(GROUP, "detector")
 
 
 def register(cls: type[Detector], name: str | None = None) -> type[Detector]:
     """Register a detector class under ``name`` (default: its ``name``). Usable as a decorator."""
-    _registered[name or cls.name] = cls
-    return cls
+    return DETECTORS.register(name or cls.name, cls)
 
 
-def _entry_points() -> dict[str, Any]:
-    return {ep.name: ep for ep in entry_points(group=GROUP)}
+def unregister(name: str) -> None:
+    """Forget a detector added with :func:`register`."""
+    DETECTORS.unregister(name)
 
 
 def available() -> list[str]:
     """Names of all detectors: registered at run time and declared through entry points."""
-    return sorted(set(_registered) | set(_entry_points()))
+    return DETECTORS.names()
 
 
 def get(name: str) -> type[Detector]:
     """The detector class for ``name``; a KeyError lists the names there are."""
-    if name in _registered:
-        return _registered[name]
-    eps = _entry_points()
-    if name not in eps:
-        raise KeyError(f"unknown detector {name!r}; available: {', '.join(available()) or 'none'}")
-    return eps[name].load()
+    return DETECTORS[name]
 
 
 def create(name: str, **options: Any) -> Detector:

@@ -47,7 +47,7 @@ class Keyword(Detector):
 def keyword():
     registry.register(Keyword)
     yield
-    registry._registered.pop("keyword", None)
+    registry.unregister("keyword")
 
 
 def bench(*args: str):
@@ -146,7 +146,7 @@ class Decider(Detector):
 def decider():
     registry.register(Decider)
     yield
-    registry._registered.pop("decider", None)
+    registry.unregister("decider")
 
 
 def test_detectors_with_and_without_verdicts_in_one_leaderboard(tmp_path, keyword, decider):

@@ -55,7 +55,7 @@ class Flagger(Detector):
 def flagger():
     registry.register(Flagger)
     yield
-    registry._registered.pop("flagger", None)
+    registry.unregister("flagger")
 
 
 # -- a benchmark with no data says where to put it -------------------------------------------
@@ -244,7 +244,7 @@ def test_dvb_run_reports_dropped_in_metrics_and_leaderboard(tmp_path):
                   "--option", 'oracle.fail=["chart_02.png", "room_03.jpg"]')
         assert r.exit_code == 2, r.output  # predictions with an error
     finally:
-        registry._registered.pop("oracle", None)
+        registry.unregister("oracle")
     m = metrics(out)["detectors"]["oracle"]
     assert (m["valid"], m["errors"], m["dropped"], m["parse_failures"]) == (4, 2, 2, 10)
     assert m["details"]["real"]["official"]["no_hallucination_expanded"] == 1  # missing_06: nothing tagged

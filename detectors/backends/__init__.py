@@ -2,8 +2,10 @@
 
 ``create_backend(kind, **options)`` builds one by name: ``"openai"`` (any OpenAI-compatible
 chat-completions server, see :mod:`detectors.backends.openai_compat`) or ``"transformers"``
-(a local Hugging Face model, see :mod:`detectors.backends.hf`). Other packages add kinds through
-the entry-point group ``cece.backends``; ``register_backend`` adds one at run time. Detectors take
+(a local Hugging Face model, see :mod:`detectors.backends.hf`). Kinds are the entry points of the
+group ``cece.backends`` (the built-in two are declared in ``setup.cfg`` like any other package's,
+and imported only when used: the transformers backend pulls in torch); ``register_backend`` adds
+one at run time. Detectors take
 a ``backend`` option that :func:`resolve_backend` reads: a Backend, a dict
 ``{"kind": ..., **options}``, a kind name, or None (an OpenAI-compatible server from the
 ``CECE_LLM_*`` environment).
@@ -17,45 +19,38 @@ True
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
 from typing import Any, Callable
 
+from cece.plugins import Registry
 from detectors.backends.base import Backend, BackendError, BackendStats, ChatRequest, Completion
 from detectors.backends.driver import drive, text_of, texts_of
 
 GROUP = "cece.backends"
-_KINDS: dict[str, Callable[..., Backend]] = {}
+# Other spellings users reach for; the servers they name all speak the OpenAI protocol.
 _ALIASES = {"openai-compatible": "openai", "vllm": "openai", "ollama": "openai", "hf": "transformers",
             "huggingface": "transformers"}
+BACKENDS: Registry[Callable[..., Backend]] = Registry(GROUP, "backend", aliases=_ALIASES)
 
 
 def register_backend(kind: str, factory: Callable[..., Backend]) -> None:
-    """Make ``create_backend(kind, ...)`` call ``factory(...)``."""
-    _KINDS[kind] = factory
+    """Make ``create_backend(kind, ...)`` call ``factory(...)`` in this process.
+
+    >>> register_backend("echo-test", lambda **o: o)
+    >>> create_backend("echo-test", model="m"), "echo-test" in available_backends()
+    ({'model': 'm'}, True)
+    >>> BACKENDS.unregister("echo-test")
+    """
+    BACKENDS.register(kind, factory)
 
 
-def _factory(kind: str) -> Callable[..., Backend]:
-    kind = _ALIASES.get(kind, kind)
-    if kind in _KINDS:
-        return _KINDS[kind]
-    if kind == "openai":  # imported lazily: the transformers backend pulls in torch
-        from detectors.backends.openai_compat import OpenAIBackend
-
-        return OpenAIBackend
-    if kind == "transformers":
-        from detectors.backends.hf import TransformersBackend
-
-        return TransformersBackend
-    for ep in entry_points(group=GROUP):
-        if ep.name == kind:
-            return ep.load()
-    known = sorted({"openai", "transformers", *_KINDS, *_ALIASES, *(ep.name for ep in entry_points(group=GROUP))})
-    raise KeyError(f"unknown backend {kind!r}; available: {', '.join(known)}")
+def available_backends() -> list[str]:
+    """Every backend kind: the entry points of ``cece.backends`` and those registered at run time."""
+    return BACKENDS.names()
 
 
 def create_backend(kind: str = "openai", **options: Any) -> Backend:
     """A backend of ``kind`` configured by ``options``."""
-    return _factory(kind)(**options)
+    return BACKENDS[kind](**options)
 
 
 def resolve_backend(spec: Any) -> Backend:
@@ -72,5 +67,5 @@ def resolve_backend(spec: Any) -> Backend:
     raise TypeError(f"backend must be a Backend, a kind name or a dict of options, not {type(spec).__name__}")
 
 
-__all__ = ["Backend", "BackendError", "BackendStats", "ChatRequest", "Completion", "create_backend",
-           "drive", "register_backend", "resolve_backend", "text_of", "texts_of"]
+__all__ = ["BACKENDS", "Backend", "BackendError", "BackendStats", "ChatRequest", "Completion", "available_backends",
+           "create_backend", "drive", "register_backend", "resolve_backend", "text_of", "texts_of"]
