@@ -143,12 +143,25 @@ def uncovered_salience(bad: list[int], concepts: list[Concept], image: SceneGrap
     image concept it most likely stands in for: the image concepts no caption concept speaks of
     are shared out among the unsupported ones by a 1-1 assignment that maximises salience
     ("eraser" where nine references out of nine see a rifle the caption never names)."""
+    return {i: 0.0 if j is None else sal[j] for i, j in stand_ins(bad, concepts, image, sal).items()}
+
+
+def stand_ins(bad: list[int], concepts: list[Concept], image: SceneGraph, sal: list[float]) -> dict[int, int | None]:
+    """For each unsupported caption concept (``bad`` indexes ``concepts``), the image concept it
+    most likely stands in for (or None): the image concepts no caption concept speaks of, shared
+    out among the unsupported ones by a 1-1 assignment that maximises salience ``sal``.
+
+    >>> from parsers import Concept, SceneGraph
+    >>> image = SceneGraph([Concept("horse", "horse"), Concept("carriage", "carriage")])
+    >>> stand_ins([0], [Concept("hot dog", "hot dog"), Concept("carriage", "carriage")], image, [1.0, 1.0])
+    {0: 0}
+    """
     free = [j for j, g in enumerate(image.concepts) if not any(covers(c, g) for c in concepts)]
-    out = {i: 0.0 for i in bad}
+    out: dict[int, int | None] = {i: None for i in bad}
     if bad and free:
         m = np.array([[sal[j] for j in free] for _ in bad])
         for r, k in zip(*linear_sum_assignment(m, maximize=True)):
-            out[bad[r]] = float(m[r, k])
+            out[bad[r]] = free[k]
     return out
 
 

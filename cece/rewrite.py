@@ -31,11 +31,12 @@ from typing import Any, Iterable
 
 from cece.diff import added_ranges
 from cece.edits import Edit
+from cece.evidence import salience, stand_ins
 from cece.grammar import grammar_problems
 from cece.rewrite_text import Change, apply
 from cece.rewrite_tree import agreement, members_of, modifier_removal, removal, token_at
 from cece.rewrite_words import article, case_like, noun_form, number_word, plural_only, verb_form
-from knowledge import PREPOSITIONS, is_hypernym, noun_senses, noun_synset, relation_key
+from knowledge import PREPOSITIONS, is_hypernym, noun_senses, noun_synset, objecthood, relation_key
 from parsers import SceneGraph
 
 
@@ -68,6 +69,7 @@ class _Text:
     doc: Any
     keep: set[int]
     gone: set[int]
+    used: set[int] = field(default_factory=set)  # image concepts a stand-in took
 
     def head(self, concept: int) -> Any | None:
         spans = self.caption.concepts[concept].spans
@@ -125,7 +127,11 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
     if e.level == "object":
         c = ctx.caption.concepts[e.source_index]
         if e.op == "delete":
-            return _remove(ctx, c)
+            cut = _remove(ctx, c)
+            g = _stand_in(ctx, e.source_index) if cut is None else None
+            # a subject the sentence cannot lose is said as what the image has instead, without
+            # the words that described the wrong thing ("a cooked beer" -> "a turkey")
+            return cut if g is None else [x for a, b in c.spans for x in _noun(ctx.doc, *_bare(ctx.doc, a, b), c, g)]
         g = ctx.image.concepts[e.target_index]
         if _listed(ctx, c, g):  # "cars, buses and people" where the buses are cars: "cars and people"
             return _remove(ctx, c)
@@ -138,6 +144,26 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
     if e.level == "count":
         return _count(ctx.caption, e, ctx.doc)
     return _relation(ctx, e)
+
+
+def _stand_in(ctx: _Text, i: int) -> Any | None:
+    """The image concept that subject ``i`` most likely stands in for, when it is a thing the
+    image side names and no caption concept speaks of (:func:`cece.evidence.stand_ins`)."""
+    heads = [ctx.head(i)] if ctx.caption.concepts[i].spans else []
+    if not heads or heads[0] is None or heads[0].dep_ not in ("nsubj", "nsubjpass"):
+        return None
+    j = stand_ins([i], ctx.caption.concepts, ctx.image, salience(ctx.image))[i]
+    if j is None or objecthood(ctx.image.concepts[j].synset) != "thing" or j in ctx.used:
+        return None
+    ctx.used.add(j)
+    return ctx.image.concepts[j]
+
+
+def _bare(doc: Any, a: int, b: int) -> tuple[int, int]:
+    """The span ``[a, b)`` of a noun widened over its adjectives and compounds."""
+    t = token_at(doc, a, b)
+    mods = [x.idx for x in t.lefts if x.dep_ in ("amod", "compound", "nmod", "advmod")] if t is not None else []
+    return min([a] + mods), b
 
 
 def _attribute_words(doc: Any, a: int, b: int, value: str) -> tuple[int, int]:

@@ -183,6 +183,15 @@ REFERENCE_REWRITES = [
      "Two giraffes standing next to a white truck."),
     ("Two horses are grazing in a field.", ["A horse grazing in a field.", "One horse in a grassy field."],
      "A horse is grazing in a field."),
+    # a subject the sentence cannot lose is said as what the references see instead, bare
+    ("The hot dog is moving the carriage on the street.",
+     ["A horse pulling a carriage down a street.", "A brown horse with a carriage on a city street.",
+      "A horse and carriage in the street."],
+     "The horse is moving the carriage on the street."),
+    ("A cooked beer is sitting in a roasting pan on the counter.",
+     ["Roasted turkey in a silver roast pan on a counter.", "Cooked turkey in a roasting pan.",
+      "A turkey that has been cooked in a roasting pan."],
+     "A turkey is sitting in a roasting pan on the counter."),
 ]
 
 
