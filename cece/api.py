@@ -15,7 +15,8 @@ from typing import Any, Iterable, Iterator
 
 from cece.attributes import attribute_edits
 from cece.costs import CostModel, edges
-from cece.rewrite import Counterfactual, rewrite_safely, settle
+from cece.fixed_point import settle
+from cece.rewrite import Counterfactual, rewrite_safely
 from cece.edits import object_edits, role_edits
 from cece.explanation import Explanation
 from cece.ged import match
@@ -130,7 +131,7 @@ class Explainer:
 
     def rewrite_all(self, explanations: list[Explanation]) -> None:
         """Fill in the counterfactual, its note and ``fixed_point`` of each explanation (in place;
-        :func:`cece.rewrite.settle`: each rewrite is explained again against the same image)."""
+        :func:`cece.fixed_point.settle`: each rewrite is explained again against the same image)."""
         settle(self, explanations)
 
     def counterfactual(self, caption: str, annotation: Any = None, references: list[str] | None = None,

@@ -24,15 +24,12 @@ English.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable
 
-from cece.diff import added_ranges
 from cece.edits import Edit
 from cece.evidence import salience, stand_ins
-from cece.grammar import grammar_problems
 from cece.rewrite_text import Change, apply
 from cece.rewrite_tree import agreement, members_of, modifier_removal, removal, token_at
 from cece.rewrite_words import article, case_like, noun_form, number_word, plural_only, verb_form
@@ -349,81 +346,3 @@ def rewrite_safely(parser: Any, e: Any, chosen: Iterable[int] | None = None) -> 
         return rewrite(e.caption_graph, e.image_graph, e.edits, parser.doc(e.caption_graph.text), chosen)
     except (IndexError, KeyError, ValueError, AttributeError) as exc:
         return Counterfactual(None, f"no rewrite: {type(exc).__name__}: {exc}")
-
-
-#: How many times a rewrite whose own new words are still wrong is put right again.
-FOLLOW_UPS = 1
-
-
-def settle(explainer: Any, explanations: list) -> None:
-    """Fill in ``counterfactual``, ``counterfactual_note`` and ``fixed_point`` of each of the
-    ``explanations`` (in place), the rewrites of a batch parsed together.
-
-    Each hallucinated caption is rewritten and the rewrite explained again against the same image:
-    ``fixed_point`` is whether that finds no hallucination. When what it still finds wrong lies
-    in the words the rewrite itself put in ("a blue *lock*" where the image's lock is black), those
-    are put right once more ("a black lock"; a triple the image does not have between a noun the
-    rewrite put in and another goes) -- unless that would take a noun of the caption with it.
-    """
-    pending: list[tuple[Any, str]] = []
-    for e in explanations:
-        if not e.hallucinated:
-            continue
-        cf = rewrite_safely(explainer.parser, e)
-        e.counterfactual, e.counterfactual_note = cf.text, cf.note
-        if cf.text is not None and cf.text != e.caption:
-            pending.append((e, cf.text))
-        elif cf.text is not None:  # e.g. "several" said of a noun with no singular ("sunglasses")
-            e.fixed_point, e.counterfactual_note = False, "the hallucinated edits change no words"
-    for round_ in range(FOLLOW_UPS + 1):
-        if not pending:
-            break
-        graphs = explainer.parser.parse_many([text for _, text in pending])
-        later: list[tuple[Any, str]] = []
-        for (e, text), graph in zip(pending, graphs):
-            again = explainer.explain_graphs(graph, e.image_graph, rewrite_caption=False)
-            e.counterfactual, e.fixed_point = text, not again.hallucinated
-            if again.hallucinated and round_ < FOLLOW_UPS:
-                new = added_ranges(e.caption, text)
-                fixes = [k for k, x in enumerate(again.edits) if x.hallucinated and _touches(x, again.caption_graph, new)]
-                nxt = rewrite_safely(explainer.parser, again, fixes) if fixes else None
-                if nxt is not None and nxt.text is not None and nxt.text != text and _keeps(again.caption_graph, new, nxt.text):
-                    later.append((e, nxt.text))
-        pending = later
-    _refuse_broken(explainer.parser, [e for e in explanations if e.counterfactual not in (None, e.caption)])
-
-
-def _refuse_broken(parser: Any, explanations: list) -> None:
-    """No counterfactual rather than broken English: a rewrite with a grammar problem its caption
-    did not have (:func:`cece.grammar.grammar_problems`) is withdrawn, the note says which."""
-    for e in explanations:
-        before, after = grammar_problems(parser.doc(e.caption)), grammar_problems(parser.doc(e.counterfactual))
-        broken = [p for p in after if p not in before]
-        if broken:
-            e.counterfactual, e.fixed_point = None, None
-            e.counterfactual_note = f"no grammatical rewrite found (the best one has: {'; '.join(broken)})"
-
-
-def _keeps(graph: SceneGraph, new: list[tuple[int, int]], text: str) -> bool:
-    """Whether ``text`` still has every noun of ``graph`` (a rewrite) that the rewrite did not
-    put in itself: a follow-up never takes a word of the caption with it."""
-    words = set(re.findall(r"\w+", text.lower()))
-    for c in graph.concepts:
-        for a, b in c.spans[:1]:
-            if not any(a < y and x < b for x, y in new):
-                last = re.findall(r"\w+", graph.text[a:b].lower())[-1:]
-                if last and last[0] not in words:
-                    return False
-    return True
-
-
-def _touches(e: Edit, graph: SceneGraph, ranges: list[tuple[int, int]]) -> bool:
-    """Whether edit ``e`` (of an explanation of a rewrite) is about words in ``ranges``: its own
-    words, or the noun its attribute, count or triple is said of."""
-    spans = list(e.spans)
-    if e.level in ("object", "attribute", "count") and e.source_index is not None:
-        spans += graph.concepts[e.source_index].spans
-    elif e.level == "relation" and e.source_index is not None:
-        r = graph.relations[e.source_index]
-        spans += [s for end in (r.subject, r.object) for s in graph.concepts[end].spans]
-    return any(a < y and x < b for a, b in spans for x, y in ranges)

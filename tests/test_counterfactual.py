@@ -359,7 +359,7 @@ def test_most_bundled_rewrites_are_fixed_points():
 
 
 def test_a_rewrite_that_breaks_english_is_withdrawn():
-    from cece.rewrite import _refuse_broken
+    from cece.fixed_point import _refuse_broken
 
     ex = Explainer()
     e = ex.explain("A woman is holding a knife.", annotation=A(["woman"]))
