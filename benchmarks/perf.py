@@ -11,7 +11,7 @@ record, so its texts/s compare with ``nlp.pipe``). Cold start runs
 ``cece explain`` on one caption in a fresh process. GED times cover cost matrices plus assignment
 for random graphs of 10, 100 and 500 nodes on each side.
 
-Targets (issue #2): explain >= 0.8x raw nlp.pipe; parser >= 1.5x upstream; cold start <= 3 s;
+Targets: explain >= 0.8x raw nlp.pipe; parser >= 1.5x upstream; cold start <= 3 s;
 500-node GED <= 0.5 s.
 """
 

@@ -5,7 +5,7 @@ by every model, references per image in a second file -- is reported on by the r
 fresh process (wall time, start-up included): once cold, once resumed (nothing left to explain),
 and once with ``--with-linguistic``. Models differ by how often they swap, add or drop objects.
 
-Target (issue #5): 10,000 captions over 5 models in under 2 minutes.
+Target: 10,000 captions over 5 models in under 2 minutes.
 """
 
 from __future__ import annotations

@@ -1,1 +1,2 @@
-"""Hallucination detectors behind one interface (built in issue #3)."""
+"""Hallucination detectors behind one interface (:mod:`detectors.base`), found through the registry
+(:mod:`detectors.registry`)."""

@@ -1,4 +1,4 @@
-"""Benchmark runs that never lie (issue 11, part C): a run without data says where to put it; a
+"""Benchmark runs that never lie: a run without data says where to put it; a
 detector with no valid prediction shows n/a with its error and parse-failure counts, never a
 figure computed from failures; DetailVerifyBench drops failed detections as its own pipeline
 does, and counts them; secrets in detector options never reach the run directory."""

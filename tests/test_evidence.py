@@ -1,5 +1,5 @@
-"""The evidence model of explanations, one hand-written case per rule (issue: explanations users
-can trust): attributes and counts, coreference across references, silence vs contradiction, the
+"""The evidence model of explanations (explanations users can trust), one hand-written case per
+rule: attributes and counts, coreference across references, silence vs contradiction, the
 assignment never trading a faithful object, consequences reported once, one bad record per run."""
 
 from __future__ import annotations

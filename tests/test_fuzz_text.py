@@ -1,5 +1,5 @@
 """Property tests over arbitrary unicode text for the entry points of `knowledge` and `parsers` (and
-one level up, `cece.explain`), plus the hyphen captions of issue 9 that once killed a whole run.
+one level up, `cece.explain`), plus captions with split hyphens ("x- ray", "a - sign").
 
 No text -- empty, whitespace, punctuation only, a bare hyphen, lone surrogates, emoji, combining
 marks, right-to-left, control characters, NUL, numerals of other scripts -- may raise, and what
@@ -236,7 +236,7 @@ def test_explain_never_raises_in_either_mode(caption, refs, labels):
         json.dumps(e.to_dict())
 
 
-# -- the hyphen captions of issue 9 -------------------------------------------------------------
+# -- captions with split hyphens ----------------------------------------------------------------
 def test_hyphen_lookups():
     assert noun_synset("a - sign") == "sign.n.01"
     assert noun_synset("x- ray") == noun_synset("x-ray") == noun_synset("x ray") == "x_ray.n.01"

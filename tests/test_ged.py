@@ -133,7 +133,7 @@ def test_deletion_is_a_real_choice():
 
 
 def mean_ratio(seed: int = 0, pairs: int = 40) -> float:
-    """Mean approx / exact over random graph pairs with exact > 0 (reported in the issue note)."""
+    """Mean approx / exact over random graph pairs with exact > 0."""
     rng = random.Random(seed)
 
     def rand_graph():
@@ -154,5 +154,5 @@ def mean_ratio(seed: int = 0, pairs: int = 40) -> float:
 def test_mean_ratio_on_fixed_seeds_is_close_to_one():
     r = mean_ratio(seed=0, pairs=30)
     print(f"mean approx/exact ratio: {r:.4f}")
-    # Slightly below 1 is possible only where networkx itself misses the optimum (issue #8099).
+    # Slightly below 1 is possible only where networkx itself misses the optimum (networkx issue #8099).
     assert 0.95 <= r < 1.2
