@@ -23,7 +23,7 @@ from typing import Any, Iterable, Iterator
 import knowledge
 from parsers import repairs
 from parsers.attributes import ADJECTIVE_COMPOUNDS, QUANTIFIER_NOUNS, group_attributes
-from parsers.draft import Draft, Mention, from_upstream, joins_next
+from parsers.draft_graph import Draft, Mention, from_upstream, joins_next
 from parsers.modifiers import mark_uncertain, modifier_values
 from parsers.mentions import merge_definite_mentions
 from parsers.recovery import recover_nouns
@@ -71,7 +71,7 @@ class CaptionParser:
 
     ``nlp`` is a loaded spaCy pipeline (default: the installed English model without NER, which
     the parser never uses, and with the equivalent fast attribute ruler of
-    :mod:`parsers.fast_attributes`). ``recover`` adds the nouns spaCy mis-tagged back as concepts
+    :mod:`parsers.attribute_ruler`). ``recover`` adds the nouns spaCy mis-tagged back as concepts
     (:mod:`parsers.recovery`). Results are deterministic and do not depend on batching.
     """
 

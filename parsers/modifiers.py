@@ -12,7 +12,7 @@ from typing import Any
 
 from parsers.attributes import (COLOURS, COUNT_WORDS, HEDGE_ADVERBS, HEDGE_MODALS, HEDGE_VERBS,
                                 TONES, VAGUE_COUNTS, count_value)
-from parsers.draft import CHAIN_WORDS, Draft, Mention, flatten
+from parsers.draft_graph import CHAIN_WORDS, Draft, Mention, flatten
 
 _COUNT_DEPS = frozenset(("det", "predet", "amod", "quantmod", "nummod"))
 _ARG_DEPS = frozenset(("attr", "dobj", "oprd"))

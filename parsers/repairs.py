@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from parsers.draft import (DROPPED, Draft, Link, Mention, flatten, joins_next, prep_predicate, verb_subject,
+from parsers.draft_graph import (DROPPED, Draft, Link, Mention, flatten, joins_next, prep_predicate, verb_subject,
                            with_verb)
 
 # Indefinite pronouns that name a person: kept, and WordNet knows them (someone -> person.n.01).
