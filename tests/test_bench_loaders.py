@@ -3,8 +3,6 @@ labels, images kept inside their root, and errors that name file, place and fiel
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import json
 from pathlib import Path
 
@@ -229,10 +227,3 @@ def test_dvb_unknown_format_and_prediction_reader(tmp_path):
 def test_registry_names_every_benchmark_and_its_needs():
     assert set(BENCHMARKS) == {"hat", "foil", "alignbench", "detailverify"}
     assert all(b.data and b.images and b.unit for b in BENCHMARKS.values())
-
-
-@pytest.mark.parametrize("module", ["benchmarks.loaders.common", "benchmarks.loaders.hat",
-                                    "benchmarks.loaders.foil", "benchmarks.loaders.detailverify"])
-def test_docstring_examples(module):
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.failed == 0 and result.attempted > 0

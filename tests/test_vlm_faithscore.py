@@ -3,8 +3,6 @@ scripted OpenAI-compatible server on 127.0.0.1, graph verification from fixture 
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import json
 import re
 from pathlib import Path
@@ -266,13 +264,3 @@ def test_faithscore_unreadable_model_steps_fall_back_and_are_counted(parser):
                                                        "The dog sits on the sofa.", "The sofa is red.",
                                                        "There is a sofa."]
     assert d.score == 0.0  # labels only: colours and relations cannot be judged, entities hold
-
-
-@pytest.mark.parametrize("module", [
-    "detectors.backends", "detectors.backends.base", "detectors.backends.cache", "detectors.backends.driver",
-    "detectors.backends.hf", "detectors.backends.images", "detectors.backends.openai_compat",
-    "detectors.backends.parsing", "detectors.vlm", "detectors.ensemble", "detectors.faithscore.facts",
-    "detectors.faithscore.llm", "detectors.faithscore.verify"])
-def test_docstring_examples(module):
-    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0
