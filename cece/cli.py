@@ -13,6 +13,32 @@ from cece.output import OutputBusy, OutputError
 EXIT_BAD_INPUT = 2
 
 
+def engine_options(command):
+    """The ``--workers``, ``--engine`` and ``--address`` options shared by the commands that work
+    through records (:mod:`cece.engine`); the command gets them as ``workers``, ``engine``, ``address``."""
+    command = click.option(
+        "--address", metavar="ADDR", default=None,
+        help="With --engine ray: the Ray cluster to join ('auto': the one this machine is part of; "
+             "default: start a local Ray).")(command)
+    command = click.option(
+        "--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+        help="Where batches run: local processes, or Ray actors (pip install 'halcece[ray]').")(command)
+    return click.option(
+        "-w", "--workers", type=click.IntRange(min=1), default=None, metavar="N",
+        help="Worker processes (or Ray actors), each loading the models once; the output is the same "
+             "for any N. [default: the usable cores; with --engine ray, the cluster's CPUs]")(command)
+
+
+def _engine(engine: str, workers: int | None, address: str | None):
+    """The EngineOptions of a command, or a usage error (e.g. --address without --engine ray)."""
+    from cece.engine import EngineOptions
+
+    try:
+        return EngineOptions(engine, workers, address)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="halcece")
 def main() -> None:
@@ -36,13 +62,15 @@ def main() -> None:
 @click.option("--overwrite", is_flag=True, help="Start OUTPUT afresh instead of resuming it.")
 @click.option("--keep-errors", is_flag=True, help="On resuming, keep error rows instead of retrying them.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
-              help="Captions parsed at a time.")
+              help="Records explained at a time (with several workers, at most 16: batches spread over them).")
 @click.option("--threshold", type=click.FloatRange(0.0, 1.0), default=None, metavar="T",
               help="Confidence at which an edit, and so a caption, is called hallucinated "
                    "[default: 0.25, chosen on dev data: see the README, 'Choosing the threshold'].")
 @click.option("--debug", is_flag=True, help="Put the traceback of a failed record in its error row and on standard error.")
+@engine_options
 def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: bool, keep_errors: bool,
-            batch_size: int, threshold: float | None, debug: bool) -> None:
+            batch_size: int, threshold: float | None, debug: bool, workers: int | None, engine: str,
+            address: str | None) -> None:
     """Explain the hallucinations in the captions of FILE.
 
     FILE holds one JSON record, a JSON list of records, or JSONL (one record per line; gzip is
@@ -56,49 +84,56 @@ def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: boo
     "file", "line"}}; the others are still explained and written. A summary line (written, errors,
     parse failures, skipped) closes the run; the exit status is 2 when any record failed, 1 when
     OUTPUT cannot be written (e.g. a full disk), 130 when interrupted (what was done is kept).
+
+    Records are explained by --workers processes (or Ray actors with --engine ray), and written
+    in input order by this one: the output is byte for byte the same for any number of workers.
     """
     from rich.console import Console
     from tqdm import tqdm
 
-    from cece.api import Explainer
-    from cece.explanation import Explanation
+    from cece.engine import EngineError, run_ordered
     from cece.judge import DEFAULT_THRESHOLD
     from cece.output import Summary
-    from cece.pipeline import explain_inputs
+    from cece.pipeline import PARALLEL_BATCH, ExplainTask, batches, explain_inputs
+    from cece.records import RecordError
     from cece.render import render
 
+    options = _engine(engine, workers, address)
     source, name, base = _open_input(file)
     writer = _open_writer(output, _explained_id, file, overwrite, keep_errors) if output else None
     summary, flagged = Summary(), 0
-    explainer = Explainer(batch_size=batch_size, threshold=DEFAULT_THRESHOLD if threshold is None else threshold)
+    tables = not quiet and not writer and fmt == "table"
+    task = ExplainTask(batch_size, DEFAULT_THRESHOLD if threshold is None else threshold, keep=tables)
     console = Console(highlight=False)
     lines: dict[int, int] = {}
     records = explain_inputs(source, name, base, writer.done if writer else set(), summary, lines)
+    size = min(batch_size, PARALLEL_BATCH) if options.parallel else batch_size
     bar = tqdm(unit="caption", file=sys.stderr, disable=True if quiet or not writer else None)
     try:
-        for index, result in enumerate(explainer.explain_many(records)):
-            line = lines.pop(index)
-            bar.update(1)
-            if not isinstance(result, Explanation):
-                result.file, result.line = name, line
-                summary.errors += 1
-                click.echo(_safe(str(result)), err=True)
-                if debug and result.traceback:
-                    click.echo(result.traceback, err=True)
-                _write(writer, result.to_dict(debug), summary)
-                continue
-            flagged += bool(result.hallucinated)
-            data = result.to_dict()
-            _write(writer, data, summary, line=line, name=name)
-            if quiet or (writer and fmt == "table"):
-                continue
-            if fmt == "json":
-                click.echo(json.dumps(data))
-            else:
-                render(result, console)
+        for done in run_ordered(task, batches(records, size), engine=options.engine, workers=options.workers,
+                                address=options.address):
+            for index, result in done:
+                line = lines.pop(index)
+                bar.update(1)
+                if isinstance(result, RecordError):
+                    result.file, result.line = name, line
+                    summary.errors += 1
+                    click.echo(_safe(str(result)), err=True)
+                    if debug and result.traceback:
+                        click.echo(result.traceback, err=True)
+                    _write(writer, result.to_dict(debug), summary)
+                    continue
+                flagged += result.hallucinated
+                _write(writer, result.data, summary, line=line, name=name)
+                if quiet or (writer and fmt == "table"):
+                    continue
+                if fmt == "json":
+                    click.echo(json.dumps(result.data))
+                else:
+                    render(result.explanation, console)
     except KeyboardInterrupt:
         _finish(summary, output, flagged, interrupted=True)
-    except (OutputBusy, OutputError) as exc:
+    except (OutputBusy, OutputError, EngineError) as exc:
         _finish(summary, output, flagged, failure=str(exc))
     finally:
         bar.close()

@@ -1,5 +1,6 @@
 """The input side of ``cece explain``: records streamed from the one reader, checked, and the ones
-already done skipped -- nothing is read ahead beyond the explainer's batch.
+already done skipped -- nothing is read ahead beyond the batches in flight -- and the
+:class:`ExplainTask` the engines (:mod:`cece.engine`) run on batches of them.
 
 >>> import io
 >>> from cece.output import Summary
@@ -15,8 +16,10 @@ already done skipped -- nothing is read ahead beyond the explainer's batch.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
-from typing import IO, Any, Container, Iterator
+from typing import IO, Any, Container, Iterable, Iterator
 
 from cece.output import Summary
 from cece.records import RecordError, check_record, iter_records, resolve_paths
@@ -56,3 +59,69 @@ def explain_inputs(source: IO[bytes] | str | Path, name: str, base: Path, done: 
         lines[k] = entry.line
         k += 1
         yield rec
+
+
+#: Records per batch when batches go to several workers: small enough to spread a short input
+#: over the workers, large enough for spaCy to batch well (about 100 texts in references mode).
+PARALLEL_BATCH = 16
+
+
+def batches(records: Iterable[Any], size: int) -> Iterator[list[tuple[int, Any]]]:
+    """``(index, record)`` pairs, ``size`` at a time (the index numbers records from 0).
+
+    >>> list(batches("abc", 2))
+    [[(0, 'a'), (1, 'b')], [(2, 'c')]]
+    """
+    it = iter(enumerate(records))
+    while batch := list(islice(it, size)):
+        yield batch
+
+
+@dataclass
+class Explained:
+    """One record's explanation as it leaves a worker: its output row (``data``), whether it is
+    hallucinated, and the :class:`~cece.explanation.Explanation` itself when the caller prints
+    tables (``ExplainTask.keep``)."""
+
+    data: dict[str, Any]
+    hallucinated: bool
+    explanation: Any = None
+
+
+@dataclass
+class ExplainTask:
+    """What a worker does with a batch of ``(index, record)`` pairs: explain them
+    (:meth:`cece.api.Explainer.explain_batch`) and return ``(index, Explained | RecordError)``
+    pairs in order. ``setup()`` loads the models once per worker. Picklable before setup.
+
+    >>> task = ExplainTask(batch_size=8, threshold=0.25)
+    >>> task.setup()                                                    # doctest: +SKIP
+    >>> task([(0, {"id": 1, "caption": "A cat.", "annotation": ["dog"]})])[0][1].hallucinated  # doctest: +SKIP
+    True
+    """
+
+    batch_size: int
+    threshold: float
+    keep: bool = False
+    _explainer: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_explainer": None}  # each worker loads its own models
+
+    def setup(self) -> None:
+        from cece.api import Explainer
+
+        if self._explainer is None:
+            self._explainer = Explainer(batch_size=self.batch_size, threshold=self.threshold)
+            self._explainer.parser  # load spaCy now, not inside the first batch
+
+    def __call__(self, batch: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
+        from cece.explanation import Explanation
+
+        self.setup()
+        out = []
+        for (index, _), result in zip(batch, self._explainer.explain_batch(batch)):
+            if isinstance(result, Explanation):
+                result = Explained(result.to_dict(), bool(result.hallucinated), result if self.keep else None)
+            out.append((index, result))
+        return out

@@ -1,0 +1,212 @@
+"""Where a job's batches run: this process, a pool of local processes, or a Ray cluster.
+
+Every command that works through records (explain, detect, report, bench run) hands its batches
+to :func:`run_ordered` with a :class:`Task`: a picklable object whose ``setup()`` loads the models
+and whose call turns one batch into its results. Each worker calls ``setup()`` once and then
+takes batch after batch; the results come back **in input order**, so the one writer of the run
+writes exactly what a single process would (byte for byte), and kill-and-resume works the same.
+Only a few batches per worker are in flight at a time: memory stays flat however long the input.
+
+Engines (``ENGINES``):
+
+- ``"local"``: ``workers`` processes on this machine (default: the usable cores). One worker, a
+  single batch, or -- when ``workers`` is left to its default -- an input of fewer than
+  ``AUTO_MIN_RECORDS_PER_WORKER`` records per worker runs in this very process (a worker's
+  start-up, seconds of model loading, would cost more than it saves). The pool
+  starts processes with ``spawn`` (a forked child would inherit the locked output file), so a
+  script that calls this needs the usual ``if __name__ == "__main__":`` guard.
+- ``"ray"``: Ray actors (``pip install 'halcece[ray]'``), one model load per actor. ``address``
+  joins a running cluster (``"auto"``: the one this machine belongs to); without it a local Ray
+  starts with ``workers`` CPUs. ``workers`` defaults to the cluster's CPUs.
+
+>>> class Double:
+...     def setup(self): pass
+...     def __call__(self, batch): return [2 * x for x in batch]
+>>> list(run_ordered(Double(), [[1, 2], [3]], workers=1))
+[[2, 4], [6]]
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from itertools import chain, islice
+from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar
+
+B = TypeVar("B")
+R = TypeVar("R")
+
+#: Batches handed out per worker before the first result is waited for.
+IN_FLIGHT_PER_WORKER = 2
+#: With the default number of workers, a local pool starts only for an input of at least this
+#: many records (batch items) per worker: a worker takes seconds to load its models, in which
+#: this process explains a hundred records itself. An explicit ``workers`` always gets its pool.
+AUTO_MIN_RECORDS_PER_WORKER = 128
+
+
+class Task(Protocol):
+    """A unit of work the engines run: ``setup()`` once per worker, then ``task(batch)``."""
+
+    def setup(self) -> None: ...
+
+    def __call__(self, batch: Any) -> Any: ...
+
+
+class EngineError(RuntimeError):
+    """An engine cannot run (Ray missing, a cluster unreachable, a worker died)."""
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """What the ``--engine``, ``--workers`` and ``--address`` options of a command asked for.
+
+    >>> EngineOptions(workers=1).parallel
+    False
+    """
+
+    engine: str = "local"
+    workers: int | None = None   # None: every usable core (local) or every cluster CPU (ray)
+    address: str | None = None   # ray only: a running cluster to join ("auto" or host:port)
+
+    def __post_init__(self) -> None:
+        if self.engine not in ENGINES:
+            raise ValueError(f"unknown engine {self.engine!r}: choose from {', '.join(sorted(ENGINES))}")
+        if self.workers is not None and self.workers < 1:
+            raise ValueError(f"workers must be at least 1, not {self.workers}")
+        if self.address is not None and self.engine != "ray":
+            raise ValueError("--address only applies to --engine ray")
+
+    @property
+    def parallel(self) -> bool:
+        """Whether batches may leave this process (then they should be small enough to spread)."""
+        return self.engine != "local" or (self.workers or usable_cores()) > 1
+
+
+def usable_cores() -> int:
+    """The CPUs this process may run on (its affinity mask, not the machine's core count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def run_ordered(task: Task, batches: Iterable[B], *, engine: str = "local", workers: int | None = None,
+                address: str | None = None) -> Iterator[R]:
+    """``task(batch)`` for every batch, yielded in the order of ``batches`` (see the module)."""
+    options = EngineOptions(engine, workers, address)
+    return ENGINES[options.engine](task, iter(batches), options)
+
+
+def _local(task: Task, batches: Iterator[B], options: EngineOptions) -> Iterator[R]:
+    n = options.workers or usable_cores()
+    head, size = [], 0
+    # Before a pool pays: two batches for an explicit number of workers, else enough records.
+    need = 2 if options.workers else n * AUTO_MIN_RECORDS_PER_WORKER
+    if n > 1:
+        for batch in batches:
+            head.append(batch)
+            size += 1 if options.workers or not hasattr(batch, "__len__") else len(batch)
+            if size >= need:
+                break
+    if size < need or n == 1:  # a short input is done before workers would be up
+        task.setup()
+        for batch in chain(head, batches):
+            yield task(batch)
+        return
+    # spawn, not fork: a forked child would inherit the locked output file (and threads).
+    pool = ProcessPoolExecutor(max_workers=n,
+                               mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_worker_setup, initargs=(task,))
+    try:
+        yield from _in_order(lambda b: pool.submit(_worker_run, b), lambda f: f.result(),
+                             chain(head, batches), n * IN_FLIGHT_PER_WORKER)
+    except BrokenProcessPool as exc:
+        raise EngineError(f"a worker process died ({exc}); the rows written so far are kept: "
+                          "re-run the command to resume") from None
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _in_order(submit: Callable[[B], Any], result: Callable[[Any], R], batches: Iterator[B],
+              limit: int) -> Iterator[R]:
+    """Keep up to ``limit`` batches submitted; yield their results oldest first."""
+    pending: deque = deque()
+    for batch in batches:
+        pending.append(submit(batch))
+        if len(pending) >= limit:
+            yield result(pending.popleft())
+    while pending:
+        yield result(pending.popleft())
+
+
+_TASK: Any = None  # the task of this worker process
+
+
+def _worker_setup(task: Task) -> None:
+    global _TASK
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    task.setup()
+    _TASK = task
+
+
+def _worker_run(batch: Any) -> Any:
+    return _TASK(batch)
+
+
+def _ray(task: Task, batches: Iterator[B], options: EngineOptions) -> Iterator[R]:
+    try:
+        import ray
+    except ImportError:
+        raise EngineError("--engine ray needs Ray: pip install 'halcece[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        try:
+            if options.address:
+                ray.init(address=options.address, include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(num_cpus=options.workers or usable_cores(), include_dashboard=False, log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise EngineError(f"cannot start or join Ray{f' at {options.address}' if options.address else ''}: "
+                              f"{exc}") from None
+    try:
+        n = options.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        actor = ray.remote(num_cpus=1)(_RayWorker)
+        actors = [actor.remote(task) for _ in range(n)]
+        turn = iter(range(1 << 62))
+
+        def submit(batch: B) -> Any:
+            return actors[next(turn) % n].run.remote(batch)
+
+        try:
+            yield from _in_order(submit, ray.get, batches, n * IN_FLIGHT_PER_WORKER)
+        except ray.exceptions.RayActorError as exc:
+            raise EngineError(f"a Ray worker died ({exc}); the rows written so far are kept: "
+                              "re-run the command to resume") from None
+        finally:
+            for a in actors:
+                ray.kill(a)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+class _RayWorker:
+    """One Ray actor: the task set up once, then batches (the class is wrapped by ``ray.remote``)."""
+
+    def __init__(self, task: Task) -> None:
+        task.setup()
+        self.task = task
+
+    def run(self, batch: Any) -> Any:
+        return self.task(batch)
+
+
+ENGINES: dict[str, Callable[[Task, Iterator[Any], EngineOptions], Iterator[Any]]] = {
+    "local": _local,
+    "ray": _ray,
+}
