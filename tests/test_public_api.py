@@ -90,7 +90,8 @@ def test_bench_perf_prints_consistent_speed_figures(monkeypatch):
     fig = json.loads(r.output)
     assert fig["captions"] == 8 and fig["cold_start_explain_one_caption_s"] == 1.25
     rates = [k for k in fig if k.endswith("_per_s")]
-    assert len(rates) == 7 and all(fig[k] > 0 for k in rates)
+    assert {"raw_nlp_pipe_captions_per_s", "our_parser_captions_per_s", "full_explain_captions_per_s"} <= set(rates)
+    assert all(fig[k] > 0 for k in rates)
     assert fig["parser_vs_upstream"] == pytest.approx(
         fig["our_parser_captions_per_s"] / fig["upstream_sng_parser_loop_captions_per_s"], abs=0.01)
     assert fig["explain_vs_raw_nlp_pipe"] == pytest.approx(
