@@ -19,16 +19,18 @@ from __future__ import annotations
 import csv
 import io
 import json
+import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from cece.explanation import Explanation
 from cece.records import RecordError
 from cece.report import frequent as freq_mod
 from cece.report import tables as tables_mod
-from cece.report.figures import GROUPS, distribution_svg, model_colors
-from cece.report.html import PageData, render_page
+from cece.report.captions import caption_item
+from cece.report.figures import GROUPS, PALETTE, distribution_svg, model_colors
+from cece.report.html import PageData, write_page
 from cece.report.linguistic import LinguisticReport, linguistic_report
 
 
@@ -53,12 +55,18 @@ class Report:
 
 
 def build_report(explanations: Iterable[Explanation], outdir: str | Path, *,
-                 references: Sequence[list[str] | None] | None = None, linguistic: bool = False,
-                 title: str = "HalCECE report", top: int = 10, errors: int = 0) -> Report:
+                 references: Sequence[list[str] | None] | Mapping[tuple[str, str], list[str] | None] | None = None,
+                 linguistic: bool = False, title: str = "HalCECE report", top: int = 10,
+                 errors: int = 0) -> Report:
     """Write every report file for ``explanations`` into ``outdir`` and return the numbers.
 
-    ``references[i]`` (reference captions or None) goes with the i-th explanation and is used only
-    with ``linguistic=True``. ``errors`` is the number of unusable records, shown on the page.
+    ``references[i]`` (reference captions or None) goes with the i-th explanation -- or
+    ``references[(model, id)]`` when it is a mapping -- and is used only with ``linguistic=True``.
+    ``errors`` is the number of unusable records, shown on the page.
+
+    The explanations are read once, as they come: each is reduced to its numbers
+    (:class:`cece.report.tables.CaptionRow`), its edits are counted and its caption's HTML is
+    spooled to a temporary file, so memory does not grow with their edits and graphs.
 
     >>> from cece import Explainer                                    # doctest: +SKIP
     >>> ex = Explainer().explain_many([{"id": "1", "model": "m", "caption": "A dog.",
@@ -66,37 +74,55 @@ def build_report(explanations: Iterable[Explanation], outdir: str | Path, *,
     >>> build_report(ex, "out/r").index                               # doctest: +SKIP
     PosixPath('out/r/index.html')
     """
-    exps = list(explanations)
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
-    models = tables_mod.model_metrics(exps)
-    names = [m.model for m in models]
-    colors = model_colors(names)
-    tables = tables_mod.all_tables(models)
-    frequent = freq_mod.frequent_edits(exps, top=top)
-    ling = linguistic_report(exps, references) if linguistic and references is not None else None
-    figures = {g: distribution_svg(exps, g, names, colors) for g in GROUPS} if exps else {}
-    report = Report(out, models, tables, frequent, ling, len(exps))
+    rows: list[tables_mod.CaptionRow] = []
+    refs: list[list[str] | None] = []
+    counter = freq_mod.EditCounter()
+    colors: dict[str, str] = {}  # the palette in order of first appearance, as model_colors gives it
+    with tempfile.TemporaryFile("w+", encoding="utf-8", dir=out) as items:
+        for n, e in enumerate(explanations):
+            row = tables_mod.CaptionRow.of(e)
+            rows.append(row)
+            if linguistic and references is not None:
+                refs.append(references.get((row.model, str(e.id))) if isinstance(references, Mapping)
+                            else references[n])
+            counter.add(n, row.model, e.edits)
+            color = colors.setdefault(row.model, PALETTE[len(colors) % len(PALETTE)])
+            items.write(("\n" if n else "") + caption_item(n, e, color))
+        models = tables_mod.model_metrics(rows)
+        names = [m.model for m in models]
+        colors = model_colors(names)
+        tables = tables_mod.all_tables(models)
+        frequent = counter.top(top)
+        ling = linguistic_report(rows, refs) if linguistic and references is not None else None
+        figures = {g: distribution_svg(rows, g, names, colors) for g in GROUPS} if rows else {}
+        report = Report(out, models, tables, frequent, ling, len(rows))
 
-    def write(name: str, text: str) -> None:
-        (out / name).write_text(text, encoding="utf-8")
-        report.files.append(out / name)
+        def write(name: str, text: str) -> None:
+            (out / name).write_text(text, encoding="utf-8")
+            report.files.append(out / name)
 
-    md = [f"# {title}", ""] + [f"## {t.title}\n\n{tables_mod.to_markdown(t)}\n\n{t.note}\n" for t in tables]
-    for t in tables:
-        write(f"{t.name}.csv", tables_mod.to_csv(t))
-    data = tables_mod.to_json(models, tables)
-    if ling:
-        md.append(_linguistic_markdown(ling))
-        write("linguistic.csv", _csv([asdict(m) for m in ling.models]))
-        write("correlations.csv", _csv([asdict(c) for c in ling.correlations]))
-        data["linguistic"] = {"models": [asdict(m) for m in ling.models],
-                              "correlations": [asdict(c) for c in ling.correlations]}
-    write("tables.md", "\n".join(md))
-    write("tables.json", json.dumps(data, indent=2))
-    write("frequent_edits.md", freq_mod.to_markdown(frequent))
-    write("frequent_edits.json", json.dumps(freq_mod.to_json(frequent), indent=2))
-    write("index.html", render_page(PageData(title, exps, names, colors, tables, figures, frequent, ling, errors)))
+        md = [f"# {title}", ""] + [f"## {t.title}\n\n{tables_mod.to_markdown(t)}\n\n{t.note}\n" for t in tables]
+        for t in tables:
+            write(f"{t.name}.csv", tables_mod.to_csv(t))
+        data = tables_mod.to_json(models, tables)
+        if ling:
+            md.append(_linguistic_markdown(ling))
+            write("linguistic.csv", _csv([asdict(m) for m in ling.models]))
+            write("correlations.csv", _csv([asdict(c) for c in ling.correlations]))
+            data["linguistic"] = {"models": [asdict(m) for m in ling.models],
+                                  "correlations": [asdict(c) for c in ling.correlations]}
+        write("tables.md", "\n".join(md))
+        write("tables.json", json.dumps(data, indent=2))
+        write("frequent_edits.md", freq_mod.to_markdown(frequent))
+        write("frequent_edits.json", json.dumps(freq_mod.to_json(frequent), indent=2))
+        items.seek(0)
+        page = PageData(title, rows, names, colors, tables, figures, frequent, ling, errors,
+                        items=iter(lambda: items.read(1 << 16), ""))
+        with (out / "index.html").open("w", encoding="utf-8") as f:
+            write_page(page, f)
+        report.files.append(out / "index.html")
     return report
 
 
@@ -134,19 +160,31 @@ def run_report(captions: str | Path, outdir: str | Path, *, annotations: Sequenc
     :class:`cece.report.inputs.AnnotationsFileError` for an unreadable captions or annotations file.
     """
     from cece.api import Explainer
-    from cece.report.inputs import AnnotationIndex, load_items
+    from cece.report.inputs import AnnotationIndex, iter_items
     from cece.report.run import EXPLANATIONS, explain_items
 
     indexes = [AnnotationIndex.load(p) for p in annotations]
-    items, errors = load_items(captions, indexes)
-    for err in errors:
-        if on_error:
-            on_error(err)
+    errors: list[RecordError] = []
+    refs: dict[tuple[str, str], list[str] | None] = {}
+
+    entries = iter_items(captions, indexes)  # opened now: an unreadable file is refused before any output
+
+    def good_items():
+        """The usable records as they are read; the others reported at once."""
+        for entry in entries:
+            if isinstance(entry, RecordError):
+                errors.append(entry)
+                if on_error:
+                    on_error(entry)
+                continue
+            if linguistic and entry.references:
+                refs[entry.key] = entry.references
+            yield entry
+
+    items = good_items()
     explainer = explainer or Explainer(batch_size=batch_size)
     exps, failed, stats = explain_items(items, Path(outdir) / EXPLANATIONS, explainer, source=str(captions),
-                                    overwrite=overwrite, on_error=on_error, progress=progress)
-    refs_by_key = {it.key: it.references for it in items}
-    refs = [refs_by_key.get((str(e.model), str(e.id))) for e in exps]
+                                        overwrite=overwrite, on_error=on_error, progress=progress)
     report = build_report(exps, outdir, references=refs, linguistic=linguistic, top=top,
                           title=title or f"HalCECE report: {Path(captions).name}",
                           errors=len(errors) + len(failed))

@@ -115,12 +115,18 @@ def caption_item(n: int, e: Explanation, color: str) -> str:
 
 def caption_list(explanations: Sequence[Explanation], colors: dict[str, str]) -> str:
     """The filter bar and the list of all captions."""
-    models = list(dict.fromkeys(str(e.model) for e in explanations))
+    items = "\n".join(caption_item(n, e, colors.get(str(e.model), "#555")) for n, e in enumerate(explanations))
+    return f'{caption_filters(list(dict.fromkeys(str(e.model) for e in explanations)))}{CAPTIONS_OPEN}\n{items}\n{CAPTIONS_CLOSE}'
+
+
+CAPTIONS_OPEN, CAPTIONS_CLOSE = '<ol class="captions" id="captions">', "</ol>"
+
+
+def caption_filters(models: Sequence[str]) -> str:
+    """The filter bar above the caption list (by model, by class)."""
     model_opts = "".join(f'<option value="{escape(m, quote=True)}">{escape(m)}</option>' for m in models)
     cls_opts = "".join(f'<option value="{k}">{k} {v}</option>' for k, v in CLASS_NAMES.items())
-    bar = (f'<div class="filters"><label>Model <select id="f-model"><option value="">all</option>{model_opts}'
-           f'</select></label><label>Class <select id="f-cls"><option value="">any</option>'
-           f'<option value="hal">hallucinated</option><option value="ok">not hallucinated</option>{cls_opts}'
-           f'</select></label><span id="f-count"></span></div>')
-    items = "\n".join(caption_item(n, e, colors.get(str(e.model), "#555")) for n, e in enumerate(explanations))
-    return f'{bar}<ol class="captions" id="captions">\n{items}\n</ol>'
+    return (f'<div class="filters"><label>Model <select id="f-model"><option value="">all</option>{model_opts}'
+            f'</select></label><label>Class <select id="f-cls"><option value="">any</option>'
+            f'<option value="hal">hallucinated</option><option value="ok">not hallucinated</option>{cls_opts}'
+            f'</select></label><span id="f-count"></span></div>')

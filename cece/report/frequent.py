@@ -57,25 +57,40 @@ def frequent_edits(explanations: Iterable[Explanation], top: int = 10,
 
     Ties keep the order of first appearance, so the lists are deterministic.
     """
-    counts: dict[str, dict[str, Counter]] = {}
-    where: dict[tuple[str, str, str, str], list[int]] = {}
+    counter = EditCounter(examples)
     for n, ex in enumerate(explanations):
-        model = str(ex.model)
-        per_kind = counts.setdefault(model, {k: Counter() for k in KINDS})
-        for edit in ex.edits:
+        counter.add(n, ex.model, ex.edits)
+    return counter.top(top)
+
+
+class EditCounter:
+    """:func:`frequent_edits` fed one explanation at a time (``add``), so the explanations
+    themselves need not be kept; ``n`` is the caption's place, kept as an example."""
+
+    def __init__(self, examples: int = 3) -> None:
+        self.examples = examples
+        self.counts: dict[str, dict[str, Counter]] = {}
+        self.where: dict[tuple[str, str, str, str], list[int]] = {}
+
+    def add(self, n: int, model: Any, edits: Iterable[Edit]) -> None:
+        model = str(model)
+        per_kind = self.counts.setdefault(model, {k: Counter() for k in KINDS})
+        for edit in edits:
             for kind, (_, belongs) in KINDS.items():
                 if not belongs(edit):
                     continue
                 sig = (edit_label(edit), edit.cls)
                 per_kind[kind][sig] += 1
-                seen = where.setdefault((model, kind, *sig), [])
+                seen = self.where.setdefault((model, kind, *sig), [])
                 # One example per caption, even when the caption repeats the edit.
-                if len(seen) < examples and (not seen or seen[-1] != n):
+                if len(seen) < self.examples and (not seen or seen[-1] != n):
                     seen.append(n)
-    return {model: {kind: [FrequentEdit(label, cls, c, where[(model, kind, label, cls)])
-                           for (label, cls), c in counter.most_common(top)]
-                    for kind, counter in per_kind.items()}
-            for model, per_kind in counts.items()}
+
+    def top(self, top: int = 10) -> dict[str, dict[str, list[FrequentEdit]]]:
+        return {model: {kind: [FrequentEdit(label, cls, c, self.where[(model, kind, label, cls)])
+                               for (label, cls), c in counter.most_common(top)]
+                        for kind, counter in per_kind.items()}
+                for model, per_kind in self.counts.items()}
 
 
 def to_markdown(freq: dict[str, dict[str, list[FrequentEdit]]]) -> str:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
-from typing import Sequence
+from typing import Iterable, Iterator, Sequence, TextIO
 
 from cece.explanation import Explanation
 from cece.report.assets import CSS, JS
-from cece.report.captions import CLASS_NAMES, caption_list
+from cece.report.captions import CAPTIONS_CLOSE, CAPTIONS_OPEN, CLASS_NAMES, caption_filters, caption_item
 from cece.report.figures import GROUPS
 from cece.report.frequent import KINDS, FrequentEdit
 from cece.report.linguistic import HALCECE, LINGUISTIC, LinguisticReport
@@ -22,7 +22,10 @@ from cece.report.tables import Table
 
 @dataclass
 class PageData:
-    """Everything the page shows, already computed."""
+    """Everything the page shows, already computed. ``explanations`` may be
+    :class:`cece.report.tables.CaptionRow` s (id, model, caption) when ``items`` is given: the
+    caption list's ``<li>`` elements in the same order, one per line, in pieces of any size
+    (e.g. read from a file)."""
 
     title: str
     explanations: Sequence[Explanation]
@@ -33,6 +36,7 @@ class PageData:
     frequent: dict[str, dict[str, list[FrequentEdit]]]
     linguistic: LinguisticReport | None = None
     errors: int = 0
+    items: Iterable[str] | None = None
 
 
 def table_html(t: Table) -> str:
@@ -92,6 +96,17 @@ def _linguistic_html(ling: LinguisticReport) -> str:
 
 def render_page(d: PageData) -> str:
     """The whole page as one string."""
+    return "".join(page_parts(d))
+
+
+def write_page(d: PageData, out: TextIO) -> None:
+    """The page written piece by piece (the caption list as it comes), never held whole."""
+    for part in page_parts(d):
+        out.write(part)
+
+
+def page_parts(d: PageData) -> Iterator[str]:
+    """The page in pieces: head and tables, then each caption, then the end."""
     legend = "".join(f'<span class="k-{k}"><b>{k}</b> {v}</span>' for k, v in CLASS_NAMES.items())
     legend += '<span><mark class="e-unverified">dotted</mark> unverified: the image side is silent</span>'
     tables = "".join(f"<h3>{escape(t.title)}</h3>{table_html(t)}<p class='note'>{escape(t.note)}</p>"
@@ -104,7 +119,7 @@ def render_page(d: PageData) -> str:
         ling = f'<h2 id="linguistic">Linguistic metrics</h2>{_linguistic_html(d.linguistic)}'
     nav.append(("captions", "Captions"))
     errors = f" · {d.errors} records could not be used" if d.errors else ""
-    return f"""<!DOCTYPE html>
+    yield f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(d.title)}</title><style>{CSS}</style></head>
 <body>
@@ -122,7 +137,15 @@ def render_page(d: PageData) -> str:
 {ling}
 <h2 id="captions">Captions</h2>
 <p class="note">Hover a highlighted word for its edit. Filled: object edits; dashed underline: role (triple) edits.</p>
-{caption_list(d.explanations, d.colors)}
+{caption_filters(d.models)}{CAPTIONS_OPEN}
+"""
+    if d.items is not None:
+        yield from d.items
+    else:
+        for n, e in enumerate(d.explanations):
+            yield ("\n" if n else "") + caption_item(n, e, d.colors.get(str(e.model), "#555"))
+    yield f"""
+{CAPTIONS_CLOSE}
 </main>
 <script>{JS}</script>
 </body></html>

@@ -24,7 +24,7 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import IO, Any, Iterable, Iterator
 
 from cece.record_checks import resolve_paths
 from cece.records import RecordError, read_records
@@ -100,7 +100,8 @@ class ReportItem:
 
 
 def load_items(path: str | Path, annotations: Iterable[AnnotationIndex] = ()) -> tuple[list[ReportItem], list[RecordError]]:
-    """Read a captions file into report items and the errors of the records that cannot be used.
+    """Read a captions file into report items and the errors of the records that cannot be used
+    (all of :func:`iter_items`, in two lists).
 
     >>> import tempfile
     >>> p = Path(tempfile.mkdtemp()) / "c.jsonl"
@@ -110,34 +111,45 @@ def load_items(path: str | Path, annotations: Iterable[AnnotationIndex] = ()) ->
     >>> [i.key for i in items], [str(e).split(": ", 1)[1] for e in errors]
     ([('m', '1')], ['model: missing'])
     """
-    name, base = str(path), Path(path).resolve().parent
-    indexes = list(annotations)
     items: list[ReportItem] = []
     errors: list[RecordError] = []
-    seen: dict[Key, int] = {}
+    for entry in iter_items(path, annotations):
+        (errors if isinstance(entry, RecordError) else items).append(entry)
+    return items, errors
+
+
+def iter_items(path: str | Path, annotations: Iterable[AnnotationIndex] = ()) -> Iterator[ReportItem | RecordError]:
+    """The report items of a captions file, or the error of each record that cannot be used, in
+    file order, read as a stream through the one reader (:func:`cece.records.read_records`).
+    The file is opened at once: one that cannot be read raises :class:`AnnotationsFileError`."""
+    name = str(path)
     try:
-        with open(path, encoding="utf-8") as stream:
-            entries = list(read_records(stream, name))
+        stream = open(path, "rb")
     except OSError as exc:
         raise AnnotationsFileError(f"{name}: cannot read: {exc.strerror}") from None
-    for index, (line, rec) in enumerate(entries):
-        if isinstance(rec, RecordError):
-            errors.append(rec)
-            continue
-        err = _check(rec, index, line, name, seen)
-        if err is None:
-            rec = _resolve(resolve_paths(rec, base), indexes)
-            if rec.get("annotation") is None and rec.get("references") is None and "image_id" in rec:
-                where = ", ".join(i.path for i in indexes) or "no --annotations file given"
-                err = RecordError(index, "image_id", f"{rec['image_id']!r} not found ({where})", rec["id"])
-        if err is not None:
-            err.file, err.line = name, line
-            errors.append(err)
-            continue
-        item = ReportItem(line, rec, rec.get("references") if _is_refs(rec.get("references")) else None)
-        seen[item.key] = line
-        items.append(item)
-    return items, errors
+    return _items(stream, name, Path(path).resolve().parent, list(annotations))
+
+
+def _items(stream: IO[bytes], name: str, base: Path, indexes: list[AnnotationIndex]) -> Iterator[ReportItem | RecordError]:
+    seen: dict[Key, int] = {}  # keys only: a duplicate is an error, and the records are not kept
+    with stream:
+        for index, (line, rec) in enumerate(read_records(stream, name)):
+            if isinstance(rec, RecordError):
+                yield rec
+                continue
+            err = _check(rec, index, line, name, seen)
+            if err is None:
+                rec = _resolve(resolve_paths(rec, base), indexes)
+                if rec.get("annotation") is None and rec.get("references") is None and "image_id" in rec:
+                    where = ", ".join(i.path for i in indexes) or "no --annotations file given"
+                    err = RecordError(index, "image_id", f"{rec['image_id']!r} not found ({where})", rec["id"])
+            if err is not None:
+                err.file, err.line = name, line
+                yield err
+                continue
+            item = ReportItem(line, rec, rec.get("references") if _is_refs(rec.get("references")) else None)
+            seen[item.key] = line
+            yield item
 
 
 def _check(rec: Any, index: int, line: int, name: str, seen: dict[Key, int]) -> RecordError | None:

@@ -18,7 +18,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections import OrderedDict
+from collections import OrderedDict, deque
+from collections.abc import Sequence, Sized
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -50,13 +51,15 @@ class ExplainStats:
     failed: int = 0     # error rows written by this run
 
 
-def explain_items(items: list[ReportItem], out_path: Path, explainer: Explainer, *,
+def explain_items(items: Iterable[ReportItem], out_path: Path, explainer: Explainer, *,
                   source: str = "<input>", overwrite: bool = False, on_error: Callable[[RecordError], None] | None = None,
-                  progress: bool | None = None) -> tuple[list[Explanation], list[RecordError], ExplainStats]:
-    """Explain what is not yet in ``out_path`` and return the explanations of all ``items``, in order.
+                  progress: bool | None = None) -> tuple["ExplanationsFile", list[RecordError], ExplainStats]:
+    """Explain what is not yet in ``out_path`` and return the explanations of all ``items``, in
+    order (an :class:`ExplanationsFile`: read from ``out_path`` as they are used, never all held).
 
-    ``out_path`` is written through :class:`cece.output.JsonlWriter` (locked; error rows of a
-    previous run are retried; raises its :class:`cece.output.OutputBusy` / ``OutputError``).
+    ``items`` may be a stream: each is explained and written as it comes, and only its key is
+    kept. ``out_path`` is written through :class:`cece.output.JsonlWriter` (locked; error rows
+    of a previous run are retried; raises its :class:`cece.output.OutputBusy` / ``OutputError``).
     ``source`` names the captions file in errors and may not be ``out_path``; ``progress``: True
     shows a tqdm bar, None shows one only on a terminal, False never.
     """
@@ -64,17 +67,27 @@ def explain_items(items: list[ReportItem], out_path: Path, explainer: Explainer,
 
     errors: list[RecordError] = []
     stats = ExplainStats()
+    keys: list[Key] = []
+    in_flight: deque[ReportItem] = deque()  # items handed to the explainer, not yet answered
+
     with JsonlWriter(out_path, key=key_of, inputs=[source] if source != "<input>" else [],
                      overwrite=overwrite, warn=lambda m: print(m, file=sys.stderr)) as sink:
-        todo = [it for it in items if it.key not in sink.done]
-        stats.resumed = len(items) - len(todo)
-        bar = tqdm(total=len(todo), unit="caption", file=sys.stderr,
-                   disable=None if progress is None else not progress)
+        def todo() -> Iterator[ReportItem]:
+            for it in items:
+                keys.append(it.key)
+                if it.key in sink.done:
+                    stats.resumed += 1
+                    continue
+                in_flight.append(it)
+                yield it
+
+        bar = tqdm(total=len(items) if isinstance(items, Sized) else None, initial=0, unit="caption",
+                   file=sys.stderr, disable=None if progress is None else not progress)
         try:
-            for result in explainer.explain_many(_with_image_graphs(todo, explainer)):
+            for result in explainer.explain_many(_with_image_graphs(todo(), explainer)):
+                item = in_flight.popleft()  # one result per record, in order
                 bar.update(1)
                 if isinstance(result, RecordError):
-                    item = todo[result.index]
                     result.file, result.line, result.model = source, item.line, item.record.get("model")
                     errors.append(result)
                     sink.write(result.to_dict())
@@ -86,10 +99,10 @@ def explain_items(items: list[ReportItem], out_path: Path, explainer: Explainer,
                 stats.explained += 1
         finally:
             bar.close()
-    return read_explanations(out_path, [it.key for it in items]), errors, stats
+    return ExplanationsFile(out_path, keys), errors, stats
 
 
-def _with_image_graphs(items: list[ReportItem], explainer: Explainer) -> Iterator[dict[str, Any]]:
+def _with_image_graphs(items: Iterable[ReportItem], explainer: Explainer) -> Iterator[dict[str, Any]]:
     """The items' records with each distinct image side built once into a SceneGraph.
 
     A side that fails to build is left as it was, so the explainer reports it in its usual words.
@@ -126,17 +139,48 @@ def _image_key(rec: dict[str, Any]) -> str | None:
 
 def read_explanations(path: Path, keys: Iterable[Key]) -> list[Explanation]:
     """The explanations of ``keys`` from a JSONL file, in the order of ``keys`` (missing ones left out)."""
-    wanted = list(keys)
-    want = set(wanted)
-    found: dict[Key, Explanation] = {}
-    if path.exists():
-        with path.open(encoding="utf-8") as f:
-            for raw in f:
-                try:
-                    data = json.loads(raw)
-                except json.JSONDecodeError:
-                    continue
-                key = key_of(data) if isinstance(data, dict) and data.get("error") is None else None
-                if key in want:
-                    found[key] = Explanation.from_dict(data)
-    return [found[k] for k in wanted if k in found]
+    return list(ExplanationsFile(path, keys))
+
+
+class ExplanationsFile(Sequence):
+    """The explanations of ``keys`` in a JSONL file, in the order of ``keys`` (missing ones and
+    error rows left out; the last row of a key wins), read from the file when used: only each
+    row's place in the file is held, so a report over many captions stays small in memory."""
+
+    def __init__(self, path: Path, keys: Iterable[Key]) -> None:
+        self.path = Path(path)
+        wanted = list(keys)
+        want = set(wanted)
+        found: dict[Key, int] = {}
+        if self.path.exists():
+            with self.path.open("rb") as f:
+                offset = 0
+                for raw in f:
+                    try:
+                        data = json.loads(raw)
+                    except (json.JSONDecodeError, UnicodeDecodeError):
+                        data = None
+                    key = key_of(data) if isinstance(data, dict) and data.get("error") is None else None
+                    if key in want:
+                        found[key] = offset
+                    offset += len(raw)
+        self.offsets = [found[k] for k in dict.fromkeys(wanted) if k in found]
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        with self.path.open("rb") as f:
+            return self._read(f, self.offsets[index])
+
+    def __iter__(self) -> Iterator[Explanation]:
+        with self.path.open("rb") as f:
+            for offset in self.offsets:
+                yield self._read(f, offset)
+
+    @staticmethod
+    def _read(f, offset: int) -> Explanation:
+        f.seek(offset)
+        return Explanation.from_dict(json.loads(f.readline()))

@@ -42,7 +42,26 @@ class ModelMetrics:
                    sum(int(o["hal"]) for o in objects))
 
 
-def model_metrics(explanations: Iterable[Explanation]) -> list[ModelMetrics]:
+@dataclass
+class CaptionRow:
+    """What the tables, figures and linguistic scores need of one explanation -- not its edits or
+    graphs, so a report over many captions keeps only these (``chair``: CHAIR's (hallucinated,
+    mentioned) COCO objects, worked out from the image graph while it was there)."""
+
+    id: Any
+    model: str
+    caption: str
+    objects: Any  # ObjectMetrics
+    roles: Any  # RoleMetrics
+    chair: tuple[int, int]
+
+    @classmethod
+    def of(cls, e: Explanation) -> "CaptionRow":
+        return cls(e.id, str(e.model), e.caption, e.objects, e.roles,
+                   chair_counts(e.caption, image_categories(e.image_graph)))
+
+
+def model_metrics(explanations: Iterable[Explanation | CaptionRow]) -> list[ModelMetrics]:
     """Per-model metrics, models in order of first appearance."""
     objects: dict[str, list[dict[str, Any]]] = {}
     roles: dict[str, list[dict[str, Any]]] = {}
@@ -50,7 +69,8 @@ def model_metrics(explanations: Iterable[Explanation]) -> list[ModelMetrics]:
     for e in explanations:
         model = str(e.model)
         objects.setdefault(model, []).append(e.objects.to_dict())
-        chair.setdefault(model, []).append(chair_counts(e.caption, image_categories(e.image_graph)))
+        chair.setdefault(model, []).append(e.chair if isinstance(e, CaptionRow)
+                                           else chair_counts(e.caption, image_categories(e.image_graph)))
         bucket = roles.setdefault(model, [])
         # Labels-only images cannot judge roles: counting them as "no role hallucination" would flatter.
         if e.roles.judged:
