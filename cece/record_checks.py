@@ -1,5 +1,6 @@
 """What a caption record must hold, checked field by field: an id (a non-empty string or an
-integer), a caption (a string no longer than the parser takes), an image side (an annotation or
+integer), a caption (a string no longer than the parser takes, that looks like English:
+:func:`parsers.language.looks_english`), an image side (an annotation or
 non-empty references) and paths that stay inside their folder. Each problem is a
 :class:`cece.records.RecordError` naming the field, so that record alone is refused.
 
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from cece.records import RecordError
+from parsers.language import looks_english
 
 # Longest caption the parser takes, in characters: spaCy refuses texts over ~1M (E088) and the
 # edit distance grows with the cube of the objects found, so a longer text is refused per record.
@@ -68,6 +70,9 @@ def _field_problem(record: dict[str, Any], index: int, rid: Any, id_problem: str
     if len(caption) > MAX_CAPTION_CHARS:
         return RecordError(index, "caption", f"{len(caption):,} characters: longer than the "
                            f"{MAX_CAPTION_CHARS:,} the parser takes", rid)
+    not_english = looks_english(caption)
+    if not_english:  # its words would match nothing on the image side: "clean" would be a lie
+        return RecordError(index, "caption", f"{not_english}; only English captions are explained", rid)
     refs = record.get("references")
     if "annotation_refused" in record:
         return RecordError(index, "annotation", f"path {record['annotation_refused']!r} leaves the input "

@@ -75,7 +75,7 @@ CASES: dict[str, tuple[bytes, str | None]] = {
     "caption punctuation only": (rec(caption="- - ! ?"), None),
     "caption hyphen gap": (rec(caption="An x- ray of a hand.", annotation=None, references=["An x- ray."]), None),
     "caption zero-width and controls": (rec(caption="A\u200b dog\u0007 on a\u202e sofa."), None),
-    "caption not English": (rec(caption="Ein Hund sitzt auf dem Sofa."), None),
+    "caption not English": (rec(caption="Ein Hund sitzt auf dem Sofa."), "caption"),
     # -- the image side --
     "references empty": (rec(annotation=None, references=[]), "references"),
     "references blank": (rec(annotation=None, references=["", "  "]), "references"),
