@@ -9,7 +9,9 @@ is the worst case) with the image side given as ready graphs, and in references
 mode (a fifth as many records, each with five reference captions to parse and merge: six texts a
 record, so its texts/s compare with ``nlp.pipe``). Cold start runs
 ``cece explain`` on one caption in a fresh process. GED times cover cost matrices plus assignment
-for random graphs of 10, 100 and 500 nodes on each side.
+for random graphs of 10, 100 and 500 nodes on each side. ``python -m benchmarks.perf`` then
+prints the scaling table (:mod:`benchmarks.scaling`): records/s at 1 and N workers and on Ray,
+and peak memory at 1k and 50k records.
 
 Targets: explain >= 0.8x raw nlp.pipe; parser >= 1.5x upstream; cold start <= 3 s;
 500-node GED <= 0.5 s.
@@ -180,5 +182,20 @@ def run(n: int = 1000) -> dict:
     }
 
 
+def main(argv: list[str]) -> None:
+    """``python -m benchmarks.perf [N] [--quick] [--no-scaling]``: the figures above as JSON, then
+    the scaling table of :mod:`benchmarks.scaling` (``--quick``: smaller inputs, about 3 minutes;
+    the full run about 10)."""
+    from benchmarks import scaling
+
+    quick = "--quick" in argv
+    numbers = [a for a in argv if not a.startswith("-")]
+    print(json.dumps(run(int(numbers[0]) if numbers else (300 if quick else 1000)), indent=2), flush=True)
+    if "--no-scaling" not in argv:
+        rows = scaling.scaling(quick=quick)
+        print(scaling.table(rows))
+        print(json.dumps(scaling.summary(rows), indent=1))
+
+
 if __name__ == "__main__":
-    print(json.dumps(run(int(sys.argv[1]) if len(sys.argv) > 1 else 1000), indent=2))
+    main(sys.argv[1:])

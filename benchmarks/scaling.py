@@ -1,0 +1,193 @@
+"""Scaling table: records/s at 1 and N workers and on Ray, peak memory at 1k and 50k records.
+
+Each figure comes from the real command line in a child process (``cece explain`` / ``cece
+detect`` with ``-o``) on generated records. Records/s is the steady rate at which rows reach the
+output file, from the first row to the last (model loading and worker start-up are left out, so
+the figures compare engines, not start-up; the start-up is reported apart). Peak memory is the
+largest resident set of the command and its workers (``resource.getrusage`` of the children).
+The bound is raw spaCy ``nlp.pipe`` on the same texts in this process: records/s if nothing but
+parsing were done. Run it with ``python -m benchmarks.perf`` (``make perf``); ``--quick`` uses
+smaller inputs.
+
+>>> rows = [ScalingRow("explain (annotation)", "local", 1, 1000, 120.0, 3.1, 512.0, 0.5)]
+>>> print(table(rows).splitlines()[2])
+| explain (annotation) | local | 1 | 1000 | 120.0 | 3.1 | 512 | 0.50 |
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks.perf import NOUNS, make_captions
+
+CECE = [sys.executable, "-m", "cece.cli"]
+
+
+@dataclass
+class ScalingRow:
+    """One measured run: what ran, on which engine and how many workers, over how many records."""
+
+    job: str
+    engine: str
+    workers: int
+    records: int
+    records_per_s: float
+    startup_s: float
+    peak_rss_mb: float
+    vs_bound: float | None = None
+
+
+def annotation_records(n: int, seed: int = 0) -> list[dict]:
+    """Generated captions, each against a list of object labels."""
+    rng = random.Random(seed)
+    return [{"id": f"a{i}", "model": "gen", "caption": c, "annotation": rng.sample(NOUNS, rng.randint(3, 8))}
+            for i, c in enumerate(make_captions(n, seed))]
+
+
+def reference_records(n: int, seed: int = 0) -> list[dict]:
+    """Generated captions, each against five distinct generated reference captions."""
+    refs = make_captions(5 * n, seed + 1)
+    return [{"id": f"r{i}", "model": "gen", "caption": c, "references": refs[5 * i:5 * i + 5]}
+            for i, c in enumerate(make_captions(n, seed))]
+
+
+def run_command(args: list[str], output: Path, records: int) -> tuple[float, float, float]:
+    """(records/s from first to last row, seconds to the first row, peak RSS in MB) of one run."""
+    code = ("import resource, subprocess, sys, json; r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,"
+            " stderr=subprocess.PIPE, text=True); "
+            "print(json.dumps([r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.stderr[-2000:]]))")
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, text=True)
+    first = first_lines = None
+    while proc.poll() is None:
+        lines = _lines(output)
+        if first is None and lines:
+            first, first_lines = time.perf_counter(), lines
+        time.sleep(0.05)
+    end = time.perf_counter()
+    status, rss_kb, err = json.loads(proc.stdout.read())
+    done = _lines(output)
+    if status not in (0, 2) or done < records:
+        raise RuntimeError(f"{' '.join(args)} failed ({status}, {done}/{records} rows): {err}")
+    if first is None or done - first_lines < 1:
+        first, first_lines = start, 0
+    return (round((done - first_lines) / max(end - first, 1e-9), 1), round(first - start, 1),
+            round(rss_kb / 1024, 1))
+
+
+def _lines(path: Path) -> int:
+    try:
+        with open(path, "rb") as f:
+            return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+    except OSError:
+        return 0
+
+
+def raw_pipe_records_per_s(records: list[dict]) -> float:
+    """Records/s if each record cost only its texts' raw spaCy parse (caption + references)."""
+    from parsers import load_spacy
+
+    texts = [t for r in records for t in [r["caption"], *r.get("references", [])]]
+    nlp = load_spacy(exclude=("ner",), fast_attributes=True)
+    list(nlp.pipe(texts[:100]))
+    t = time.perf_counter()
+    list(nlp.pipe(texts, batch_size=256))
+    return len(records) / (time.perf_counter() - t)
+
+
+def _supports(command: str, option: str) -> bool:
+    out = subprocess.run([*CECE, command, "--help"], capture_output=True, text=True).stdout
+    return option in out
+
+
+def _engines(workers: int, ray: bool) -> list[tuple[str, int]]:
+    out = [("local", 1), ("local", workers)] if workers > 1 else [("local", 1)]
+    return out + [("ray", workers)] if ray else out
+
+
+def scaling(quick: bool = False, workers: int | None = None, ray: bool = True) -> list[ScalingRow]:
+    """Measure every row of the table (module docstring)."""
+    from cece.engine import usable_cores
+
+    workers = workers or usable_cores()
+    try:
+        import ray as _  # noqa: F401
+    except ImportError:
+        ray = False
+    n_ann, n_ref, n_det = (400, 150, 200) if quick else (2000, 600, 1000)
+    small, big = (1000, 5000) if quick else (1000, 50000)
+    rows: list[ScalingRow] = []
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        jobs = [("explain (annotation)", annotation_records(n_ann)), ("explain (references)", reference_records(n_ref))]
+        for job, recs in jobs:
+            src = _write(tmp / "in.jsonl", recs)
+            bound = raw_pipe_records_per_s(recs)
+            for engine, w in _engines(workers, ray):
+                out = tmp / "out.jsonl"
+                rate, startup, rss = run_command([*CECE, "explain", str(src), "-q", "-o", str(out), "--overwrite",
+                                                  "--engine", engine, "--workers", str(w)], out, len(recs))
+                rows.append(ScalingRow(job, engine, w, len(recs), rate, startup, rss, round(rate / bound, 2)))
+        det_recs = reference_records(n_det, seed=5)
+        src = _write(tmp / "det.jsonl", det_recs)
+        parallel = _supports("detect", "--workers")
+        for name in ("halcece", "lexical", "aloha"):
+            for engine, w in _engines(workers, ray) if parallel else [("local", 1)]:
+                out = tmp / "det_out.jsonl"
+                extra = ["--engine", engine, "--workers", str(w)] if parallel else []
+                rate, startup, rss = run_command([*CECE, "detect", str(src), "-d", name, "-q", "-o", str(out),
+                                                  "--overwrite", *extra], out, len(det_recs))
+                rows.append(ScalingRow(f"detect {name}", engine, w, len(det_recs), rate, startup, rss))
+        for n in (small, big):  # memory: the same command, 50x the records
+            src = _write(tmp / "mem.jsonl", annotation_records(n, seed=9))
+            out = tmp / "mem_out.jsonl"
+            rate, startup, rss = run_command([*CECE, "explain", str(src), "-q", "-o", str(out), "--overwrite",
+                                              "--workers", str(workers)], out, n)
+            rows.append(ScalingRow("explain (annotation), memory", "local", workers, n, rate, startup, rss))
+    return rows
+
+
+def _write(path: Path, records: list[dict]) -> Path:
+    with open(path, "w") as f:
+        for r in records:
+            f.write(json.dumps(r) + "\n")
+    return path
+
+
+def table(rows: list[ScalingRow]) -> str:
+    """The rows as a Markdown table."""
+    head = ("| job | engine | workers | records | records/s | start-up s | peak RSS MB | x raw nlp.pipe |\n"
+            "|---|---|---|---|---|---|---|---|")
+    body = [f"| {r.job} | {r.engine} | {r.workers} | {r.records} | {r.records_per_s} | {r.startup_s} | "
+            f"{r.peak_rss_mb:.0f} | {'' if r.vs_bound is None else f'{r.vs_bound:.2f}'} |" for r in rows]
+    return "\n".join([head, *body])
+
+
+def summary(rows: list[ScalingRow]) -> dict[str, float]:
+    """The ratios the targets speak of: N workers / 1 worker per job, RSS 50k / 1k."""
+    out: dict[str, float] = {}
+    by = {(r.job, r.engine, r.workers): r for r in rows}
+    for (job, engine, w), r in by.items():
+        one = by.get((job, "local", 1))
+        if one and (engine, w) != ("local", 1) and one.records_per_s:
+            out[f"{job}: {engine} x{w} / 1 worker"] = round(r.records_per_s / one.records_per_s, 2)
+    mem = [r for r in rows if r.job.endswith("memory")]
+    if len(mem) == 2 and mem[0].peak_rss_mb:
+        out[f"peak RSS {mem[1].records} / {mem[0].records} records"] = round(mem[1].peak_rss_mb / mem[0].peak_rss_mb, 2)
+    return out
+
+
+if __name__ == "__main__":
+    quick = "--quick" in sys.argv
+    result = scaling(quick=quick, ray=os.environ.get("HALCECE_PERF_RAY", "1") != "0")
+    print(table(result))
+    print(json.dumps(summary(result), indent=1))
