@@ -41,12 +41,12 @@ from collections import defaultdict
 from typing import Any, Sequence
 
 from benchmarks.loaders.detailverify import merge
+from parsers.sentences import split_sentences
 
 WORD = re.compile(r"[A-Za-z0-9]+(?:[-'.@_][A-Za-z0-9]+)*|[@#][A-Za-z0-9_]+"
                   r"|[\u4e00-\u9fff\u3040-\u309f\u30a0-\u30ff]+")
 _TAGS = re.compile(r"<HALLUCINATION>|</HALLUCINATION>")
 _PAIR = re.compile(r"<HALLUCINATION>(.*?)</HALLUCINATION>", re.DOTALL)
-_SENTENCE_CUT = re.compile(r"(?<=[.!?。！？])\s*")
 NONE = "None"
 
 
@@ -165,7 +165,7 @@ def official_scores(gold_tagged: Sequence[str], pred_tagged: Sequence[str],
             tok[k].append(v)
         counts, cur = [0, 0, 0], 0
         clean = _TAGS.sub("", gold_text)
-        for sentence in (s for s in _SENTENCE_CUT.split(clean) if s.strip()):
+        for sentence in (clean[a:b] for a, b in split_sentences(clean, rule="punctuation")):
             end = min(cur + len(WORD.findall(sentence)), n)
             if cur < end:
                 a, b = any(gh[cur:end]), any(th[cur:end])
@@ -199,19 +199,6 @@ def _report(tok: dict, sent: dict, resp: list[int], types: dict, **extra: Any) -
             **extra}
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Char spans of the benchmark's sentences (cut after . ! ? and the whitespace that follows)."""
-    spans, start = [], 0
-    for m in _SENTENCE_CUT.finditer(text):
-        if m.end() > start and m.start() >= start:
-            if text[start:m.start()].strip():
-                spans.append((start, m.start()))
-            start = m.end()
-    if text[start:].strip():
-        spans.append((start, len(text)))
-    return spans
-
-
 def aligned_scores(captions: Sequence[str], gold_spans: Sequence[Sequence[tuple]],
                    pred_spans: Sequence[Sequence[tuple]]) -> dict[str, Any]:
     """Token, sentence, response and per-type figures by char offsets (module docstring).
@@ -230,7 +217,7 @@ def aligned_scores(captions: Sequence[str], gold_spans: Sequence[Sequence[tuple]
         for k, v in zip(("precision", "recall", "f1", "iou"), _binary(gh, th)):
             tok[k].append(v)
         counts = [0, 0, 0]
-        for a, b in sentence_spans(caption):
+        for a, b in split_sentences(caption, rule="punctuation"):  # the benchmark's cut
             inside = [i for i, (s, _) in enumerate(words) if a <= s < b]
             if inside:
                 x, y = any(gh[i] for i in inside), any(th[i] for i in inside)

@@ -19,6 +19,10 @@ line break. Not an end:
 Spans exclude the whitespace around a sentence; a piece with no letter or digit (a lone ``...``)
 is no sentence.
 
+``rule="punctuation"`` cuts after every ``.``, ``!``, ``?`` and ``。！？``, whatever follows (decimals
+and abbreviations included): DetailVerifyBench's own scoring script cuts so, and its aligned
+metrics (:mod:`benchmarks.dvb_metrics`) must count the sentences it counts.
+
 >>> text = 'Dr. Smith walks his dog, e.g. a 3.5 kg terrier. "Look!" she says... The U.S. flag flies.'
 >>> [text[s.start:s.end] for s in split_sentences(text)]
 ['Dr. Smith walks his dog, e.g. a 3.5 kg terrier.', '"Look!" she says...', 'The U.S. flag flies.']
@@ -53,23 +57,30 @@ _NEVER_END = frozenset("""mr mrs ms dr prof sr st mt ft vs cf e.g i.e approx ca 
 _INITIALISM = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]|[A-Z]|etc")
 _OPENERS = frozenset("""a an the this that these those there it its they he she we i in on at
     behind next some several one two three four five his her their our its meanwhile also""".split())
+_ANY_END = re.compile(r"[.!?\u3002\uff01\uff1f]")
 _WORD_BEFORE = re.compile(r"[\w.]*$")
 _WORD_AFTER = re.compile(r"\s*[\"'\u201c\u2018(\[]*([\w]*)")
 
 
-def split_sentences(text: str) -> list[Sentence]:
-    """Char spans of the sentences of ``text``, in order, without the whitespace around them.
+def split_sentences(text: str, rule: str = "caption") -> list[Sentence]:
+    """Char spans of the sentences of ``text``, in order, without the whitespace around them;
+    ``rule`` is ``"caption"`` (the rules above) or ``"punctuation"`` (every terminator cuts).
 
     >>> split_sentences("It costs 3.5 dollars in the U.S. and e.g. Canada. Fine.")
     [Sentence(start=0, end=49), Sentence(start=50, end=55)]
+    >>> text = "The average is 67.21%. Next!"
+    >>> [text[a:b] for a, b in split_sentences(text, rule="punctuation")]
+    ['The average is 67.', '21%.', 'Next!']
     >>> split_sentences("   ")
     []
     """
+    if rule not in ("caption", "punctuation"):
+        raise ValueError(f"rule must be 'caption' or 'punctuation', not {rule!r}")
     cased = _starts_cased(text)
     sentences: list[Sentence] = []
     start = 0
-    for m in _END.finditer(text):
-        if m.group() != "\n" and not _ends_here(text, m, cased):
+    for m in (_END if rule == "caption" else _ANY_END).finditer(text):
+        if rule == "caption" and m.group() != "\n" and not _ends_here(text, m, cased):
             continue
         _add(text, start, m.end(), sentences)
         start = m.end()
