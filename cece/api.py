@@ -22,7 +22,8 @@ from cece.explanation import Explanation
 from cece.ged import match
 from cece.judge import DEFAULT_THRESHOLD, Weights, judge, settle_by_support
 from cece.metrics import object_metrics, role_metrics
-from cece.records import RecordError, check_record
+from cece.record_checks import check_record
+from cece.records import RecordError
 from cece.senses import disambiguate
 from knowledge import num_ancestors
 from parsers import AnnotationError, CaptionParser, SceneGraph, from_references, to_scene_graph

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import IO, Any, Container, Iterable, Iterator
 
 from cece.output import Summary
-from cece.records import RecordError, check_record, iter_records, resolve_paths
+from cece.record_checks import check_record, resolve_paths
+from cece.records import RecordError, iter_records
 
 
 def explain_inputs(source: IO[bytes] | str | Path, name: str, base: Path, done: Container[str], summary: Summary,

@@ -17,7 +17,7 @@ broken list element is that record's error and reading goes on at the next eleme
 'in.jsonl:2: encoding: invalid UTF-8 (byte 0xff at column 9)'
 
 What a record must hold (ids, caption, image side, paths confined to a folder) is checked in
-:mod:`cece.record_checks`; its names are re-exported here for older imports.
+:mod:`cece.record_checks`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ import os
 import re
 import zlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO, Any, Iterator
 
 _BOM = codecs.BOM_UTF8
@@ -354,38 +353,3 @@ class _Prefixed(io.RawIOBase):
         data = self._rest.read(len(buf))
         buf[:len(data)] = data
         return len(data)
-
-
-def done_keys(path: Path, key: Any = None) -> set:
-    """Keys of the rows already in a JSONL output (default ``str(row["id"])``), error rows
-    included, after dropping a torn last line: :class:`cece.output.JsonlWriter` opened and closed.
-
-    >>> import tempfile
-    >>> p = Path(tempfile.mkdtemp()) / "out.jsonl"
-    >>> _ = p.write_text('{"id": "a", "detector": "x"}\\n{"id": "b", "det')
-    >>> sorted(done_keys(p)), p.read_text()
-    (['a'], '{"id": "a", "detector": "x"}\\n')
-    """
-    from cece.output import JsonlWriter
-
-    if not Path(path).exists():
-        return set()
-    with JsonlWriter(path, key=key or _id_key, keep_errors=True) as writer:
-        return set(writer.done)
-
-
-def _id_key(row: dict[str, Any]) -> str | None:
-    return None if row.get("id") is None else str(row["id"])
-
-
-_MOVED = ("MAX_CAPTION_CHARS", "check_record", "id_problem", "inside", "resolve_paths")
-
-
-def __getattr__(name: str) -> Any:
-    """The record checks used to live here: still importable from cece.records (loaded on first
-    use, since cece.record_checks itself imports RecordError from this module)."""
-    if name in _MOVED:
-        from cece import record_checks
-
-        return getattr(record_checks, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cece.api import Explainer
-from cece.records import done_keys
+from cece.output import JsonlWriter
 from cece.senses import disambiguate
 from knowledge import lexname, noun_senses, noun_synset
 from parsers import CaptionParser, Concept, SceneGraph
@@ -73,10 +73,14 @@ def test_plural_quantifiers_fold(parser):
     assert g.concepts[0].attributes["count"] == ["many"]
 
 
-def test_done_keys_cuts_a_half_written_line(tmp_path):
+def test_resuming_an_output_cuts_a_half_written_line(tmp_path):
+    def resumed(path):
+        with JsonlWriter(path, key=lambda row: str(row["id"]), keep_errors=True) as writer:
+            return set(writer.done)
+
     p = tmp_path / "out.jsonl"
     p.write_text('{"id": 1}\n{"id": 2}\n{"id": 3')
-    assert done_keys(p) == {"1", "2"} and p.read_text() == '{"id": 1}\n{"id": 2}\n'
+    assert resumed(p) == {"1", "2"} and p.read_text() == '{"id": 1}\n{"id": 2}\n'
     p.write_text('{"id": 1}\n{"id": 2}')  # complete JSON, but the newline never made it
-    assert done_keys(p) == {"1"} and p.read_text() == '{"id": 1}\n'
-    assert done_keys(tmp_path / "absent.jsonl") == set()
+    assert resumed(p) == {"1"} and p.read_text() == '{"id": 1}\n'
+    assert resumed(tmp_path / "absent.jsonl") == set()
