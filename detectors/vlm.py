@@ -3,7 +3,7 @@
 ``protocol="alignbench"``: each sentence of the caption is shown with the whole caption as context
 and the judge answers a 0-100 alignment score as JSON (``{"score": 73}``, held to a JSON schema
 where the server supports structured output); prose answers are read too ("The sentence is
-correct", "three out of five", see :func:`detectors.backends.parsing.parse_score`). A sentence's
+correct", "three out of five", see :func:`detectors.backends.answers.parse_score`). A sentence's
 hallucination score is ``1 - alignment / 100``; the caption's is the maximum over the sentences
 that were scored. An answer that cannot be read counts in ``details["parse_failures"]`` and is
 kept in ``details["unparsed"]``; a sentence with no readable answer gets no score (it is left out
@@ -41,7 +41,7 @@ from typing import Any, Generator, Sequence
 
 from detectors.backends import Backend, ChatRequest, resolve_backend, text_of
 from detectors.backends.images import Evidence, evidence_missing, sample_evidence
-from detectors.backends.parsing import parse_score, parse_tagged
+from detectors.backends.answers import parse_score, parse_tagged
 from detectors.base import Detection, Sample, SentenceScore, SpanScore
 from detectors.model_judge import ModelJudgeDetector, make_config
 from parsers.sentences import split_sentences

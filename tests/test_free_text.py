@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from detectors.backends.images import ImageError, load_image, to_data_url
-from detectors.backends.parsing import parse_score, parse_yes_no, read_verdict
+from detectors.backends.answers import parse_score, parse_yes_no, read_verdict
 from detectors.vlm import VLMDetector
 from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 

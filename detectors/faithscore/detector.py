@@ -9,7 +9,7 @@ A model answer that cannot be read counts in ``details["parse_failures"]`` (ever
 says it, failed or not) and is kept in ``details["unparsed"]``: labels and facts then fall back
 to the rules and the graph, a verification stays unjudged (never a guessed verdict). Yes/no
 answers are read from prose too ("The statement is false", "Not accurate", ``{"answer": "no"}``:
-:func:`detectors.backends.parsing.parse_yes_no`). ``max_tokens`` bounds every model answer; by
+:func:`detectors.backends.answers.parse_yes_no`). ``max_tokens`` bounds every model answer; by
 default 256 for the labels, 512 for a fact list and 96 for a yes/no verdict. A sample's image
 path must lie inside ``image_root`` (see :mod:`detectors.vlm`).
 
@@ -26,7 +26,7 @@ from typing import Any, Generator, Sequence
 
 from detectors.backends import Backend, ChatRequest, resolve_backend, text_of
 from detectors.backends.images import evidence_missing, sample_evidence
-from detectors.backends.parsing import parse_yes_no
+from detectors.backends.answers import parse_yes_no
 from detectors.base import Detection, Sample, SentenceScore, SpanScore
 from detectors.faithscore.facts import KINDS, Fact, facts_from_graph, split_sub_sentences
 from detectors.faithscore.llm import (DECOMPOSE_PROMPT, VERIFY_PROMPT, VERIFY_SCHEMA, label_prompt, locate,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from detectors.backends.parsing import extract_json
+from detectors.backends.answers import extract_json
 from detectors.faithscore.facts import SubSentence
 
 LABEL_PROMPT = """Here is a description of an image, cut into numbered parts:

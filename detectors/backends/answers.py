@@ -1,4 +1,4 @@
-"""Reading model answers: scores, verdicts, yes/no, tagged captions; and sentence spans of a caption.
+"""Reading model answers: scores, verdicts, yes/no, tagged captions.
 
 Models wrap answers in prose, code fences, markdown and reasoning blocks, and small instruct
 models often ignore the requested format altogether ("The sentence is correct and describes ...",
@@ -18,8 +18,6 @@ and hedges ("partially correct"); :func:`parse_score` reads numbers first (JSON,
 >>> t = parse_tagged("A <HALLUCINATION>red</HALLUCINATION> dog.", "A red  dog.")
 >>> t.valid, t.spans
 (True, [(2, 5)])
->>> split_sentences("A dog. It runs!  ")
-[(0, 6), (7, 15)]
 """
 
 from __future__ import annotations
@@ -29,13 +27,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from parsers.sentences import split_sentences
+
 _THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
 _TAG = re.compile(r"<\s*(/?)\s*hallucination\s*>", re.I)
 _RESULT = re.compile(r"<\s*result\s*>(.*?)<\s*/\s*result\s*>", re.S | re.I)
 _NO_HALLUCINATION = re.compile(r"^\W*no\s+hallucinations?\W*$", re.I)
-# A sentence ends at . ! ? (with closing quotes/brackets) before whitespace or the end, or at a newline.
-_SENTENCE_END = re.compile(r"[.!?]+[\"'\u201d\u2019)\]]*(?=\s|$)|\n")
 
 
 def strip_thinking(text: str) -> str:
@@ -311,21 +309,3 @@ def _map_spans(plain: str, caption: str, spans: list[tuple[int, int]]) -> list[t
         if last >= first:  # a tag around whitespace only marks nothing
             out.append((caption_chars[first], caption_chars[last] + 1))
     return out
-
-
-def split_sentences(text: str) -> list[tuple[int, int]]:
-    """Char spans of the sentences of ``text``, without surrounding whitespace."""
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for m in _SENTENCE_END.finditer(text):
-        _add_span(text, start, m.end(), spans)
-        start = m.end()
-    _add_span(text, start, len(text), spans)
-    return spans
-
-
-def _add_span(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
-    piece = text[start:end]
-    if any(ch.isalnum() for ch in piece):
-        lead = len(piece) - len(piece.lstrip())
-        spans.append((start + lead, start + len(piece.rstrip())))
