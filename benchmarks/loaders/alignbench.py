@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any
 
-from benchmarks.loaders.common import Checker, DataError, ImageRoot, Span, is_missing, read_records
+from benchmarks.loaders.common import Checker, DataError, ImageRoot, Span, is_missing, benchmark_records
 
 Sample = dict
 LABELS = ("correct", "incorrect", "unknown")
@@ -136,7 +136,7 @@ def load(path: str | os.PathLike, images: str | os.PathLike | None = None
     """Samples (one per caption) and gold sentences of an AlignBench JSONL file."""
     root = ImageRoot(images) if images else None
     groups: dict[tuple[str, str, str, str], list[dict[str, Any]]] = {}
-    for where, rec in read_records(path):
+    for where, rec in benchmark_records(path):
         row = _row(path, where, rec)
         groups.setdefault((row["model"], row["source"], row["name"], row["repo_path"]), []).append(row)
     if not groups:

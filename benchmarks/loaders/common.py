@@ -74,7 +74,7 @@ def is_missing(value: Any) -> bool:
             or (isinstance(value, str) and not value.strip()))
 
 
-def read_records(path: str | os.PathLike) -> Iterator[tuple[str, Any]]:
+def benchmark_records(path: str | os.PathLike) -> Iterator[tuple[str, Any]]:
     """``(where, record)`` for a JSON list (``where`` = "record N", 1-based) or JSONL
     ("line N"), read by the project's one reader (:func:`cece.records.iter_records`: BOM, CRLF,
     gzip...); a benchmark file must be whole, so its first problem is a :class:`DataError`."""

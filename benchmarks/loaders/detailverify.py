@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.loaders.common import Checker, DataError, ImageRoot, read_records
+from benchmarks.loaders.common import Checker, DataError, ImageRoot, benchmark_records
 
 Sample = dict
 OPEN, CLOSE = "<HALLUCINATION>", "</HALLUCINATION>"
@@ -196,7 +196,7 @@ def load(path: str | os.PathLike, images: str | os.PathLike | None = None) -> tu
     root = ImageRoot(images) if images else None
     samples: list[Sample] = []
     gold: dict[str, DVBGold] = {}
-    for where, rec in read_records(path):
+    for where, rec in benchmark_records(path):
         c = Checker(path, where, rec)
         if "natural" in rec or "injected" in rec:
             pairs = _website(c, root)
@@ -233,7 +233,7 @@ def website_predictions(path: str | os.PathLike) -> dict[str, dict[str, str]]:
     """``{model: {sample id: tagged caption}}`` from the project page's
     ``detection_results.json`` (per example and split: ``gt_tagged`` and each model's phrases)."""
     out: dict[str, dict[str, str]] = {}
-    for where, rec in read_records(path):
+    for where, rec in benchmark_records(path):
         c = Checker(path, where, rec)
         name = c.string("filename")
         for split in ("real", "synthetic", "tldr", "halloc"):
@@ -255,7 +255,7 @@ def read_tagged_predictions(path: str | os.PathLike) -> dict[str, str]:
     """``{id: tagged caption}`` from the benchmark's own inference output: records
     ``{"id", "hallucinated_caption_with_tags"}`` or ``{"data": {...}}`` (JSON list or JSONL)."""
     out = {}
-    for where, rec in read_records(path):
+    for where, rec in benchmark_records(path):
         item = rec.get("data") if isinstance(rec, dict) and isinstance(rec.get("data"), dict) else rec
         c = Checker(path, where, item)
         if item.get("id") is None:

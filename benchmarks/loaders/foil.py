@@ -23,7 +23,7 @@ import os
 import re
 
 from benchmarks.loaders.common import (
-    CaptionGold, Checker, DataError, ImageRoot, Span, read_records, token_spans, whitespace_spans)
+    CaptionGold, Checker, DataError, ImageRoot, Span, benchmark_records, token_spans, whitespace_spans)
 
 Sample = dict
 
@@ -47,7 +47,7 @@ def load(path: str | os.PathLike, images: str | os.PathLike | None = None
     root = ImageRoot(images) if images else None
     samples: list[Sample] = []
     gold: dict[str, CaptionGold] = {}
-    for k, (where, rec) in enumerate(read_records(path)):
+    for k, (where, rec) in enumerate(benchmark_records(path)):
         c = Checker(path, where, rec)
         baseline, foil = c.string("baseline"), c.string("foil")
         refs = c.strings("references")

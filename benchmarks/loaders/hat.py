@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 
-from benchmarks.loaders.common import CaptionGold, Checker, DataError, ImageRoot, read_records, whitespace_spans
+from benchmarks.loaders.common import CaptionGold, Checker, DataError, ImageRoot, benchmark_records, whitespace_spans
 
 Sample = dict
 
@@ -30,7 +30,7 @@ def load(path: str | os.PathLike, images: str | os.PathLike | None = None
     root = ImageRoot(images) if images else None
     samples: list[Sample] = []
     gold: dict[str, CaptionGold] = {}
-    for k, (where, rec) in enumerate(read_records(path)):
+    for k, (where, rec) in enumerate(benchmark_records(path)):
         c = Checker(path, where, rec)
         caption = c.string("caption")
         refs = c.strings("references")
