@@ -250,9 +250,10 @@ def doctor(quiet: bool) -> None:
               help="Send samples' http(s) image URLs (of PNG/JPEG/GIF/WebP/BMP files) to the model "
                    "server, which fetches them; refused by default.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@engine_options
 def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str, ...], batch_size: int,
            overwrite: bool, keep_errors: bool, image_root: str | None, allow_image_urls: bool,
-           quiet: bool) -> None:
+           quiet: bool, workers: int | None, engine: str, address: str | None) -> None:
     """Score the captions of SAMPLES with hallucination detectors.
 
     SAMPLES is JSONL (or a JSON list; gzip is read too) of {"id", "caption", "references"?,
@@ -264,12 +265,16 @@ def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str
     sample is reported as FILE:LINE: FIELD: message on standard error and gets an error line per
     detector; the others are still scored. A summary line (written, errors, parse failures,
     skipped) closes the run; the exit status is 2 when any line has an error or a model answer
-    could not be parsed, 1 when OUTPUT cannot be written, 130 when interrupted.
+    could not be parsed, 1 when OUTPUT cannot be written, 130 when interrupted. Batches are scored
+    by --workers processes (or Ray actors), each with its own detectors; lines are written in the
+    same order whatever the number of workers.
     """
     from tqdm import tqdm
 
+    from cece.engine import EngineError
     from detectors.runner import RunStats, confine_images, create_detectors, detect_to_file, read_samples
 
+    where = _engine(engine, workers, address)
     try:
         detectors = create_detectors(names, options)
     except ValueError as exc:
@@ -289,10 +294,10 @@ def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str
                        overwrite=overwrite, keep_errors=keep_errors, batch_size=batch_size, stats=stats,
                        warn=lambda m: click.echo(_safe(m), err=True),
                        progress=lambda total: tqdm(total=total, unit="detection", file=sys.stderr,
-                                                   disable=True if quiet else None))
+                                                   disable=True if quiet else None), engine=where)
     except KeyboardInterrupt:
         _finish(stats.summary(), output, interrupted=True)
-    except (OutputBusy, OutputError) as exc:
+    except (OutputBusy, OutputError, EngineError) as exc:
         _finish(stats.summary(), output, failure=str(exc))
     finally:
         source.close()

@@ -31,6 +31,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -47,6 +49,8 @@ IN_FLIGHT_PER_WORKER = 2
 #: many records (batch items) per worker: a worker takes seconds to load its models, in which
 #: this process explains a hundred records itself. An explicit ``workers`` always gets its pool.
 AUTO_MIN_RECORDS_PER_WORKER = 128
+#: How often a worker checks that its parent is still there (seconds).
+PARENT_POLL_S = 0.5
 
 
 class Task(Protocol):
@@ -96,13 +100,14 @@ def usable_cores() -> int:
 
 
 def run_ordered(task: Task, batches: Iterable[B], *, engine: str = "local", workers: int | None = None,
-                address: str | None = None) -> Iterator[R]:
-    """``task(batch)`` for every batch, yielded in the order of ``batches`` (see the module)."""
+                address: str | None = None, size: Callable[[B], int] = len) -> Iterator[R]:
+    """``task(batch)`` for every batch, yielded in the order of ``batches`` (see the module).
+    ``size(batch)`` is how many records a batch holds (for the local engine's start-up rule)."""
     options = EngineOptions(engine, workers, address)
-    return ENGINES[options.engine](task, iter(batches), options)
+    return ENGINES[options.engine](task, iter(batches), options, size)
 
 
-def _local(task: Task, batches: Iterator[B], options: EngineOptions) -> Iterator[R]:
+def _local(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Callable[[B], int]) -> Iterator[R]:
     n = options.workers or usable_cores()
     head, size = [], 0
     # Before a pool pays: two batches for an explicit number of workers, else enough records.
@@ -110,7 +115,7 @@ def _local(task: Task, batches: Iterator[B], options: EngineOptions) -> Iterator
     if n > 1:
         for batch in batches:
             head.append(batch)
-            size += 1 if options.workers or not hasattr(batch, "__len__") else len(batch)
+            size += 1 if options.workers else size_of(batch)
             if size >= need:
                 break
     if size < need or n == 1:  # a short input is done before workers would be up
@@ -121,7 +126,7 @@ def _local(task: Task, batches: Iterator[B], options: EngineOptions) -> Iterator
     # spawn, not fork: a forked child would inherit the locked output file (and threads).
     pool = ProcessPoolExecutor(max_workers=n,
                                mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_worker_setup, initargs=(task,))
+                               initializer=_worker_setup, initargs=(task, os.getpid()))
     try:
         yield from _in_order(lambda b: pool.submit(_worker_run, b), lambda f: f.result(),
                              chain(head, batches), n * IN_FLIGHT_PER_WORKER)
@@ -147,18 +152,27 @@ def _in_order(submit: Callable[[B], Any], result: Callable[[Any], R], batches: I
 _TASK: Any = None  # the task of this worker process
 
 
-def _worker_setup(task: Task) -> None:
+def _worker_setup(task: Task, parent: int) -> None:
     global _TASK
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    # A worker holds both ends of the pool's queues, so it never sees its parent go: when the
+    # parent is killed (kill -9), the worker would wait for work forever, models in memory.
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="parent-watch").start()
     task.setup()
     _TASK = task
+
+
+def _exit_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_S)
+    os._exit(1)
 
 
 def _worker_run(batch: Any) -> Any:
     return _TASK(batch)
 
 
-def _ray(task: Task, batches: Iterator[B], options: EngineOptions) -> Iterator[R]:
+def _ray(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Callable[[B], int]) -> Iterator[R]:
     try:
         import ray
     except ImportError:
@@ -206,7 +220,7 @@ class _RayWorker:
         return self.task(batch)
 
 
-ENGINES: dict[str, Callable[[Task, Iterator[Any], EngineOptions], Iterator[Any]]] = {
+ENGINES: dict[str, Callable[[Task, Iterator[Any], EngineOptions, Callable[[Any], int]], Iterator[Any]]] = {
     "local": _local,
     "ray": _ray,
 }

@@ -27,11 +27,13 @@ import fcntl
 import json
 import math
 import os
+from collections import deque
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Sequence, TextIO
 
+from cece.engine import EngineOptions
 from cece.output import JsonlWriter, OutputBusy, Summary
 from cece.record_checks import MAX_CAPTION_CHARS, id_problem, resolve_paths
 from cece.records import RecordError, read_records
@@ -158,33 +160,50 @@ def _detect(detector: Detector, name: str, batch: Sequence[Sample]) -> list[Dete
 
 def run_detectors(detectors: dict[str, Detector], samples: Iterable[Sample | RecordError], sink: TextIO | JsonlWriter,
                   done: set | None = None, batch_size: int = 64, progress: Any = None,
-                  stats: RunStats | None = None) -> RunStats:
+                  stats: RunStats | None = None, engine: EngineOptions | None = None) -> RunStats:
     """Score ``samples`` with every detector (``{name: detector}``) and write Detection JSONL.
 
     Pairs ``(id, name)`` in ``done`` are skipped. Each batch of ``batch_size`` samples goes to each
     detector's ``detect_batch``; each line is written (and flushed) as soon as its batch is scored.
     A :class:`RecordError` among the samples (a bad input record) gets an error line per detector.
     ``progress`` (e.g. a tqdm bar) gets ``update(n)`` per (sample, detector) pair scored; ``stats``
-    is filled in as the run goes (so a caller still has it after an interrupt).
+    is filled in as the run goes (so a caller still has it after an interrupt). ``engine`` says
+    where batches are scored (:mod:`cece.engine`: this process by default here, local worker
+    processes or Ray actors, each with its own copy of the detectors); the lines are written
+    here, in the same order whatever the engine.
     """
+    from cece.engine import run_ordered
+
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, not {batch_size!r}")
     done = done if done is not None else set()
     stats = stats if stats is not None else RunStats()
+    engine = engine or EngineOptions(workers=1)
     write = sink.write if isinstance(sink, JsonlWriter) else _text_writer(sink)
-    it = iter(samples)
-    while batch := list(islice(it, batch_size)):
-        for name, detector in detectors.items():
-            todo, lines = [], []
-            for s in batch:
-                if _pair(s, name) in done:
-                    stats.skipped += 1
-                elif isinstance(s, RecordError):  # a bad id (a duplicate...) is no key for its line
-                    lines.append(Detection(id=None if s.field == "id" else s.id, detector=name, error=str(s)))
-                else:
-                    todo.append(s)
-            lines += _detect(detector, name, todo) if todo else []
-            for d in lines:
+    ahead: deque[list[list[Detection]]] = deque()  # per batch in flight: its error lines per detector
+
+    def work() -> Iterator[DetectWork]:
+        it = iter(samples)
+        while batch := list(islice(it, batch_size)):
+            errors, todo = [], []
+            for name in detectors:
+                lines, mine = [], []
+                for s in batch:
+                    if _pair(s, name) in done:
+                        stats.skipped += 1
+                    elif isinstance(s, RecordError):  # a bad id (a duplicate...) is no key for its line
+                        lines.append(Detection(id=None if s.field == "id" else s.id, detector=name, error=str(s)))
+                    else:
+                        mine.append(s)
+                errors.append(lines)
+                todo.append((name, mine))
+            ahead.append(errors)
+            yield DetectWork(todo, len(batch))
+
+    for found in run_ordered(DetectTask(detectors), work(), engine=engine.engine, workers=engine.workers,
+                             address=engine.address, size=lambda w: w.samples):
+        for lines, more in zip(ahead.popleft(), found):
+            for d in lines + more:
                 write(d.to_dict())
                 stats.written += 1
                 stats.failed += d.error is not None
@@ -193,6 +212,29 @@ def run_detectors(detectors: dict[str, Detector], samples: Iterable[Sample | Rec
                 if progress is not None:
                     progress.update(1)
     return stats
+
+
+@dataclass
+class DetectWork:
+    """One batch for :class:`DetectTask`: ``(detector name, samples to score)`` pairs, and how
+    many samples the batch held (what the engines count)."""
+
+    todo: list[tuple[str, list[Sample]]]
+    samples: int
+
+
+@dataclass
+class DetectTask:
+    """What a worker does with a :class:`DetectWork`: each detector's Detections, in order. The
+    detectors travel to each worker as they are before their first use (models load lazily)."""
+
+    detectors: dict[str, Detector]
+
+    def setup(self) -> None:
+        pass
+
+    def __call__(self, todo: DetectWork) -> list[list[Detection]]:
+        return [_detect(self.detectors[name], name, samples) if samples else [] for name, samples in todo.todo]
 
 
 def _pair(sample: Sample | RecordError, name: str) -> tuple[str, str] | None:
@@ -227,18 +269,19 @@ def detect_to_file(detectors: dict[str, Detector], samples: Iterable[Sample | Re
                    *, inputs: Iterable[str | os.PathLike | None] = (), overwrite: bool = False,
                    keep_errors: bool = False, batch_size: int = 64,
                    progress: Callable[[int | None], Any] | None = None,
-                   warn: Callable[[str], None] | None = None, stats: RunStats | None = None) -> RunStats:
+                   warn: Callable[[str], None] | None = None, stats: RunStats | None = None,
+                   engine: EngineOptions | None = None) -> RunStats:
     """:func:`run_detectors` into the Detection JSONL at ``path``, locked and resumed (see
     :class:`cece.output.JsonlWriter`; ``inputs`` may not be the output). ``progress(total)`` may
     return a bar for the pairs to do (total None when ``samples`` is a stream). Raises
     :class:`cece.output.OutputBusy` / :class:`cece.output.OutputError` for an output that cannot
-    be used or written."""
+    be used or written. ``engine``: where batches are scored (see :func:`run_detectors`)."""
     with JsonlWriter(path, key=_row_pair, inputs=inputs, overwrite=overwrite, keep_errors=keep_errors,
                      warn=warn, ascii=False) as writer:
         total = pending(samples, detectors, writer.done) if isinstance(samples, Sequence) else None
         bar = progress(total) if progress else None
         try:
-            return run_detectors(detectors, samples, writer, writer.done, batch_size, bar, stats)
+            return run_detectors(detectors, samples, writer, writer.done, batch_size, bar, stats, engine)
         finally:
             if bar is not None:
                 bar.close()
