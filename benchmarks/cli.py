@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from benchmarks.loaders import BENCHMARKS
+from cece.engine import click_options
 
 
 @click.command("run")
@@ -33,18 +34,22 @@ from benchmarks.loaders import BENCHMARKS
               help="A span counts as a predicted hallucination from this score on.")
 @click.option("--limit", type=int, help="Only the first N samples (a quick look).")
 @click.option("--overwrite", is_flag=True, help="Start RUNDIR afresh instead of resuming it.")
+@click_options
 def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple[str, ...], rundir: str,
               options: tuple[str, ...], batch_size: int, threshold: float, limit: int | None,
-              overwrite: bool) -> None:
+              overwrite: bool, workers: int | None, engine: str, address: str | None) -> None:
     """Score detectors on BENCHMARK and write a leaderboard.
 
     Predictions are written as they are made; a killed run resumes where it stopped when run
     again with the same arguments, retrying the samples that got an error. A summary line per
     detector (written, errors, parse failures, skipped) and the leaderboard (markdown) close the
     run; the exit status is 2 when any prediction has an error or a model answer could not be
-    parsed, 1 when the run cannot go ahead, 130 when interrupted.
+    parsed, 1 when the run cannot go ahead, 130 when interrupted. Batches are scored by --workers
+    processes (or Ray actors); the predictions are the same whatever the number of workers.
     """
     from tqdm import tqdm
+
+    from cece.engine import EngineError, EngineOptions
 
     from benchmarks.loaders import DataError
     from benchmarks.run import RunError, run_benchmark
@@ -56,6 +61,7 @@ def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple
     try:
         detectors = create_detectors(names, options)
         parsed = parse_options(options, names)
+        where = EngineOptions(engine, workers, address)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     if images:  # ensemble members too
@@ -64,8 +70,9 @@ def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple
         result = run_benchmark(
             benchmark, data, rundir, detectors, parsed, images=images, batch_size=batch_size,
             threshold=threshold, limit=limit, overwrite=overwrite, warn=lambda m: click.echo(m, err=True),
-            progress=lambda total: tqdm(total=total, unit="detection", file=sys.stderr, disable=None))
-    except (DataError, RunError, OutputBusy, OutputError) as exc:
+            progress=lambda total: tqdm(total=total, unit="detection", file=sys.stderr, disable=None),
+            engine=where)
+    except (DataError, RunError, OutputBusy, OutputError, EngineError) as exc:
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:  # e.g. a full disk while writing predictions
         raise click.ClickException(f"{exc.filename or rundir}: cannot write: {exc.strerror or exc}") from None

@@ -40,6 +40,7 @@ from typing import Any, Callable
 from benchmarks.loaders import BENCHMARKS, DataError
 from detectors.backends.base import scrub
 from detectors.base import Detection, Detector
+from cece.engine import EngineOptions
 from detectors.runner import RunStats, detect_to_file
 
 DATA_HELP = 'README.md, section "Benchmarks", "Getting the data"'
@@ -163,9 +164,10 @@ def run_benchmark(benchmark: str, data: str | os.PathLike | None, rundir: str | 
                   images: str | None = None, batch_size: int = 64, threshold: float = 0.5,
                   limit: int | None = None, overwrite: bool = False,
                   progress: Callable[[int | None], Any] | None = None,
-                  warn: Callable[[str], None] | None = None) -> RunResult:
+                  warn: Callable[[str], None] | None = None, engine: EngineOptions | None = None) -> RunResult:
     """Run ``detectors`` (``{name: detector}``, configured with ``options``) on a benchmark and
-    write predictions, ``metrics.json``, ``leaderboard.md`` and plots into ``rundir``.
+    write predictions, ``metrics.json``, ``leaderboard.md`` and plots into ``rundir``. ``engine``
+    says where batches are scored (:mod:`cece.engine`; default this process).
     ``progress(total)`` may return a bar (``update(n)``, ``close()``) for the pairs to do;
     ``warn`` hears what resuming a predictions file found (torn or unreadable lines)."""
     from benchmarks.evaluate import clean, evaluate
@@ -189,7 +191,8 @@ def run_benchmark(benchmark: str, data: str | os.PathLike | None, rundir: str | 
     for name, detector in detectors.items():  # the same resumable writer and loop as `cece detect`
         result.stats[name] = RunStats()
         detect_to_file({name: detector}, samples, prediction_path(rundir, name), inputs=[data],
-                       batch_size=batch_size, progress=progress, warn=warn, stats=result.stats[name])
+                       batch_size=batch_size, progress=progress, warn=warn, stats=result.stats[name],
+                       engine=engine)
     evaluations = {}
     for name in manifest["detectors"]:
         found = read_predictions(prediction_path(rundir, name))

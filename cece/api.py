@@ -67,6 +67,13 @@ class Explainer:
         self._merged_references: OrderedDict[tuple[str, ...], SceneGraph] = OrderedDict()
         self._batch_refs: dict[str, SceneGraph | Exception] = {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        """An Explainer travels (to a worker process, :mod:`cece.engine`) as its settings: the
+        parser is loaded again where it lands, and the caches start empty."""
+        state = dict(self.__dict__)
+        state.update(_parser=None, _reference_graphs=OrderedDict(), _merged_references=OrderedDict(), _batch_refs={})
+        return state
+
     @property
     def parser(self) -> CaptionParser:
         if self._parser is None:

@@ -14,19 +14,10 @@ EXIT_BAD_INPUT = 2
 
 
 def engine_options(command):
-    """The ``--workers``, ``--engine`` and ``--address`` options shared by the commands that work
-    through records (:mod:`cece.engine`); the command gets them as ``workers``, ``engine``, ``address``."""
-    command = click.option(
-        "--address", metavar="ADDR", default=None,
-        help="With --engine ray: the Ray cluster to join ('auto': the one this machine is part of; "
-             "default: start a local Ray).")(command)
-    command = click.option(
-        "--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-        help="Where batches run: local processes, or Ray actors (pip install 'halcece[ray]').")(command)
-    return click.option(
-        "-w", "--workers", type=click.IntRange(min=1), default=None, metavar="N",
-        help="Worker processes (or Ray actors), each loading the models once; the output is the same "
-             "for any N. [default: the usable cores; with --engine ray, the cluster's CPUs]")(command)
+    """The ``--workers``, ``--engine`` and ``--address`` options (:func:`cece.engine.click_options`)."""
+    from cece.engine import click_options
+
+    return click_options(command)
 
 
 def _engine(engine: str, workers: int | None, address: str | None):
@@ -91,6 +82,7 @@ def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: boo
     from rich.console import Console
     from tqdm import tqdm
 
+    from cece.api import Explainer
     from cece.engine import EngineError, run_ordered
     from cece.judge import DEFAULT_THRESHOLD
     from cece.output import Summary
@@ -103,7 +95,8 @@ def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: boo
     writer = _open_writer(output, _explained_id, file, overwrite, keep_errors) if output else None
     summary, flagged = Summary(), 0
     tables = not quiet and not writer and fmt == "table"
-    task = ExplainTask(batch_size, DEFAULT_THRESHOLD if threshold is None else threshold, keep=tables)
+    task = ExplainTask(Explainer(batch_size=batch_size, threshold=DEFAULT_THRESHOLD if threshold is None else threshold),
+                       keep=tables)
     console = Console(highlight=False)
     lines: dict[int, int] = {}
     records = explain_inputs(source, name, base, writer.done if writer else set(), summary, lines)
@@ -316,9 +309,10 @@ def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str
 @click.option("--top", type=int, default=10, show_default=True, help="Frequent edits listed per model and kind.")
 @click.option("--overwrite", is_flag=True, help="Explain everything afresh instead of resuming.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
-              help="Captions parsed at a time.")
+              help="Captions explained at a time (with several workers, at most 16).")
+@engine_options
 def report(captions: str, annotations: tuple[str, ...], outdir: str, with_linguistic: bool, top: int,
-           overwrite: bool, batch_size: int) -> None:
+           overwrite: bool, batch_size: int, workers: int | None, engine: str, address: str | None) -> None:
     """Per-model edit report of the captions in CAPTIONS (JSONL or a JSON list).
 
     A record is {"id", "model", "caption", "annotation" | "references" | "image_id"}. Explanations
@@ -328,9 +322,11 @@ def report(captions: str, annotations: tuple[str, ...], outdir: str, with_lingui
     summary line closes the run; the exit status is 2 when any record failed, 1 when the report
     cannot be written, 130 when interrupted.
     """
+    from cece.engine import EngineError
     from cece.output import Summary
     from cece.report import AnnotationsFileError, run_report
 
+    where = _engine(engine, workers, address)
     errors = []
 
     def on_error(err) -> None:
@@ -339,12 +335,13 @@ def report(captions: str, annotations: tuple[str, ...], outdir: str, with_lingui
 
     try:
         result = run_report(captions, outdir, annotations=annotations, linguistic=with_linguistic,
-                            overwrite=overwrite, batch_size=batch_size, top=top, on_error=on_error)
+                            overwrite=overwrite, batch_size=batch_size, top=top, on_error=on_error,
+                            engine=where)
     except AnnotationsFileError as exc:
         raise click.ClickException(str(exc)) from exc
     except KeyboardInterrupt:
         _finish(Summary(errors=len(errors)), f"to {outdir}", interrupted=True)
-    except (OutputBusy, OutputError) as exc:
+    except (OutputBusy, OutputError, EngineError) as exc:
         _finish(Summary(errors=len(errors)), f"to {outdir}", failure=str(exc))
     if with_linguistic and result.linguistic is None:
         click.echo("warning: no record has references: linguistic metrics skipped", err=True)

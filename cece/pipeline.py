@@ -16,7 +16,7 @@ already done skipped -- nothing is read ahead beyond the batches in flight -- an
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import IO, Any, Container, Iterable, Iterator
@@ -91,37 +91,29 @@ class Explained:
 
 @dataclass
 class ExplainTask:
-    """What a worker does with a batch of ``(index, record)`` pairs: explain them
-    (:meth:`cece.api.Explainer.explain_batch`) and return ``(index, Explained | RecordError)``
-    pairs in order. ``setup()`` loads the models once per worker. Picklable before setup.
+    """What a worker does with a batch of ``(index, record)`` pairs: explain them with
+    ``explainer`` (:meth:`cece.api.Explainer.explain_batch`; it travels as its settings, see
+    ``Explainer.__getstate__``) and return ``(index, Explained | RecordError)`` pairs in order.
+    ``setup()`` loads the models once per worker.
 
-    >>> task = ExplainTask(batch_size=8, threshold=0.25)
-    >>> task.setup()                                                    # doctest: +SKIP
-    >>> task([(0, {"id": 1, "caption": "A cat.", "annotation": ["dog"]})])[0][1].hallucinated  # doctest: +SKIP
+    >>> from cece.api import Explainer
+    >>> task = ExplainTask(Explainer(batch_size=8))
+    >>> task.setup()
+    >>> task([(0, {"id": 1, "caption": "A cat.", "annotation": ["dog"]})])[0][1].hallucinated
     True
     """
 
-    batch_size: int
-    threshold: float
+    explainer: Any
     keep: bool = False
-    _explainer: Any = field(default=None, init=False, repr=False, compare=False)
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, "_explainer": None}  # each worker loads its own models
 
     def setup(self) -> None:
-        from cece.api import Explainer
-
-        if self._explainer is None:
-            self._explainer = Explainer(batch_size=self.batch_size, threshold=self.threshold)
-            self._explainer.parser  # load spaCy now, not inside the first batch
+        self.explainer.parser  # load spaCy now, not inside the first batch
 
     def __call__(self, batch: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
         from cece.explanation import Explanation
 
-        self.setup()
         out = []
-        for (index, _), result in zip(batch, self._explainer.explain_batch(batch)):
+        for (index, _), result in zip(batch, self.explainer.explain_batch(batch)):
             if isinstance(result, Explanation):
                 result = Explained(result.to_dict(), bool(result.hallucinated), result if self.keep else None)
             out.append((index, result))

@@ -102,16 +102,12 @@ def test_options_are_checked():
     assert r.exit_code == 2 and "--address only applies to --engine ray" in r.output
 
 
-def test_two_workers_write_the_bytes_of_one_and_resume_alike(source: Path, single: bytes):
+def test_two_workers_resume_a_killed_run_and_write_the_bytes_of_one(source: Path, single: bytes):
     out = source.with_name("two.jsonl")
-    args = ["explain", str(source), "-q", "-o", str(out), "--workers", "2", "--batch-size", "4"]
-    r = CliRunner().invoke(main, args)
-    assert r.exit_code == 2 and "36 written" in r.stderr
-    assert out.read_bytes() == single
     lines = single.splitlines(keepends=True)
     out.write_bytes(b"".join(lines[:5]) + lines[5][:20])  # a killed run: 5 rows and a torn one
-    r = CliRunner().invoke(main, args)
-    assert r.exit_code == 2 and "cut short" in r.stderr and "skipped" in r.stderr
+    r = CliRunner().invoke(main, ["explain", str(source), "-q", "-o", str(out), "--workers", "2", "--batch-size", "4"])
+    assert r.exit_code == 2 and "cut short" in r.stderr and "31 written" in r.stderr and "5 skipped" in r.stderr
     assert out.read_bytes() == single
 
 
@@ -131,3 +127,23 @@ def test_ray_writes_the_bytes_of_one_process(local_ray, source: Path, single: by
     assert r.exit_code == 2, r.output
     assert out.read_bytes() == single
     assert local_ray.is_initialized()  # a Ray the caller started is left running
+
+
+def test_detect_with_two_workers_writes_the_lines_of_one(source: Path):
+    outs = []
+    for w in ("1", "2"):
+        out = source.with_name(f"detect{w}.jsonl")
+        r = CliRunner().invoke(main, ["detect", str(source), "-d", "lexical", "-d", "halcece", "-o", str(out),
+                                      "-q", "--workers", w, "--batch-size", "8"])
+        assert r.exit_code == 2, r.output  # the bad record, and lexical on records without references
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1] and outs[0].count(b"\n") == 72
+
+
+def test_report_with_two_workers_is_the_report_of_one(source: Path, tmp_path: Path):
+    for w in ("1", "2"):
+        r = CliRunner().invoke(main, ["report", str(source), "-o", str(tmp_path / w), "--workers", w,
+                                      "--batch-size", "4"])
+        assert r.exit_code == 2, r.output
+    for name in ("explanations.jsonl", "index.html"):
+        assert (tmp_path / "1" / name).read_bytes() == (tmp_path / "2" / name).read_bytes(), name

@@ -152,12 +152,13 @@ def _linguistic_markdown(ling: LinguisticReport) -> str:
 def run_report(captions: str | Path, outdir: str | Path, *, annotations: Sequence[str | Path] = (),
                linguistic: bool = False, overwrite: bool = False, batch_size: int = 256, top: int = 10,
                on_error: Callable[[RecordError], None] | None = None, progress: bool | None = None,
-               explainer=None, title: str | None = None) -> Report:
+               explainer=None, title: str | None = None, engine=None) -> Report:
     """``cece report``: read, check, explain resumably into ``outdir/explanations.jsonl``, build.
 
     Bad records are passed to ``on_error`` as they are found (``FILE:LINE: FIELD: message``) and
     listed in ``Report.errors``; the others are reported on. Raises
     :class:`cece.report.inputs.AnnotationsFileError` for an unreadable captions or annotations file.
+    ``engine`` (:class:`cece.engine.EngineOptions`) says where captions are explained.
     """
     from cece.api import Explainer
     from cece.report.inputs import AnnotationIndex, iter_items
@@ -184,7 +185,7 @@ def run_report(captions: str | Path, outdir: str | Path, *, annotations: Sequenc
     items = good_items()
     explainer = explainer or Explainer(batch_size=batch_size)
     exps, failed, stats = explain_items(items, Path(outdir) / EXPLANATIONS, explainer, source=str(captions),
-                                        overwrite=overwrite, on_error=on_error, progress=progress)
+                                        overwrite=overwrite, on_error=on_error, progress=progress, engine=engine)
     report = build_report(exps, outdir, references=refs, linguistic=linguistic, top=top,
                           title=title or f"HalCECE report: {Path(captions).name}",
                           errors=len(errors) + len(failed))

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from cece.api import Explainer
+from cece.engine import EngineOptions
 from cece.explanation import Explanation
 from cece.output import JsonlWriter
 from cece.records import RecordError
@@ -53,7 +54,8 @@ class ExplainStats:
 
 def explain_items(items: Iterable[ReportItem], out_path: Path, explainer: Explainer, *,
                   source: str = "<input>", overwrite: bool = False, on_error: Callable[[RecordError], None] | None = None,
-                  progress: bool | None = None) -> tuple["ExplanationsFile", list[RecordError], ExplainStats]:
+                  progress: bool | None = None, engine: EngineOptions | None = None,
+                  ) -> tuple["ExplanationsFile", list[RecordError], ExplainStats]:
     """Explain what is not yet in ``out_path`` and return the explanations of all ``items``, in
     order (an :class:`ExplanationsFile`: read from ``out_path`` as they are used, never all held).
 
@@ -61,9 +63,14 @@ def explain_items(items: Iterable[ReportItem], out_path: Path, explainer: Explai
     kept. ``out_path`` is written through :class:`cece.output.JsonlWriter` (locked; error rows
     of a previous run are retried; raises its :class:`cece.output.OutputBusy` / ``OutputError``).
     ``source`` names the captions file in errors and may not be ``out_path``; ``progress``: True
-    shows a tqdm bar, None shows one only on a terminal, False never.
+    shows a tqdm bar, None shows one only on a terminal, False never. ``engine`` says where
+    batches are explained (:mod:`cece.engine`; default this process): workers get a copy of
+    ``explainer``'s settings and build the image sides themselves; rows are written here, in order.
     """
     from tqdm import tqdm
+
+    from cece.engine import run_ordered
+    from cece.pipeline import PARALLEL_BATCH, ExplainTask, batches
 
     errors: list[RecordError] = []
     stats = ExplainStats()
@@ -83,20 +90,27 @@ def explain_items(items: Iterable[ReportItem], out_path: Path, explainer: Explai
 
         bar = tqdm(total=len(items) if isinstance(items, Sized) else None, initial=0, unit="caption",
                    file=sys.stderr, disable=None if progress is None else not progress)
+        where = engine or EngineOptions(workers=1)
+        if where.parallel:
+            records, size = (it.record for it in todo()), min(explainer.batch_size, PARALLEL_BATCH)
+        else:
+            records, size = _with_image_graphs(todo(), explainer), explainer.batch_size
         try:
-            for result in explainer.explain_many(_with_image_graphs(todo(), explainer)):
-                item = in_flight.popleft()  # one result per record, in order
-                bar.update(1)
-                if isinstance(result, RecordError):
-                    result.file, result.line, result.model = source, item.line, item.record.get("model")
-                    errors.append(result)
-                    sink.write(result.to_dict())
-                    stats.failed += 1
-                    if on_error:
-                        on_error(result)
-                    continue
-                sink.write(result.to_dict())
-                stats.explained += 1
+            for done in run_ordered(ExplainTask(explainer), batches(records, size), engine=where.engine,
+                                    workers=where.workers, address=where.address):
+                for _, result in done:
+                    item = in_flight.popleft()  # one result per record, in order
+                    bar.update(1)
+                    if isinstance(result, RecordError):
+                        result.file, result.line, result.model = source, item.line, item.record.get("model")
+                        errors.append(result)
+                        sink.write(result.to_dict())
+                        stats.failed += 1
+                        if on_error:
+                            on_error(result)
+                        continue
+                    sink.write(result.data)
+                    stats.explained += 1
         finally:
             bar.close()
     return ExplanationsFile(out_path, keys), errors, stats
