@@ -80,7 +80,7 @@ def run(n: int = 10_000, n_models: int = 5) -> dict:
     with tempfile.TemporaryDirectory() as d:
         folder = Path(d)
         captions = make_set(folder, n, n_models)
-        base = [sys.executable, "-m", "cece.cli", "report", str(captions), "--annotations", str(folder / "vg.json"),
+        base = [sys.executable, "-m", "cli", "report", str(captions), "--annotations", str(folder / "vg.json"),
                 "--annotations", str(folder / "refs.json")]
         cold = _timed(base + ["-o", str(folder / "r1")])
         resumed = _timed(base + ["-o", str(folder / "r1")])

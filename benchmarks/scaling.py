@@ -29,7 +29,7 @@ from pathlib import Path
 
 from benchmarks.perf import NOUNS, make_captions
 
-CECE = [sys.executable, "-m", "cece.cli"]
+CECE = [sys.executable, "-m", "cli"]
 
 
 @dataclass

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from benchmarks.loaders import detailverify
-from cece.cli import main
+from cli import main
 from detectors import registry
 from detectors.base import Detection, Detector, SpanScore
 from detectors.sentence_scores import sentence_scores

@@ -16,7 +16,7 @@ from benchmarks import dvb_metrics as dm
 from benchmarks.evaluate import evaluate
 from benchmarks.loaders import alignbench, detailverify
 from benchmarks.run import DATA_HELP, NoDataError, RunError, load_data, redact, run_benchmark
-from cece.cli import main
+from cli import main
 from detectors import registry
 from detectors.base import Detection, Detector, SpanScore
 

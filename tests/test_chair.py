@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from benchmarks.chair_metrics import chair_i, chair_s
 from cece import metrics
-from cece.cli import main
+from cli import main
 from detectors.chair import CHAIRDetector
 from parsers.coco_objects import coco_categories, coco_mentions, synonyms
 

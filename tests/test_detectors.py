@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cece.cli import main
+from cli import main
 from detectors import registry
 from detectors.aloha import ALOHaDetector
 from detectors.base import Detection, Detector, SpanScore
@@ -96,7 +96,7 @@ def test_halcece_detector_and_explain_agree(halcece, tmp_path):
     from click.testing import CliRunner
 
     from cece import explain
-    from cece.cli import main
+    from cli import main
 
     usable = [s for s in SAMPLES.values() if s.get("annotation") or s.get("references")]
     src = tmp_path / "in.jsonl"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cece.cli import main
+from cli import main
 from cece.engine import EngineError, EngineOptions, run_ordered
 
 CAPTIONS = ["A dog on a sofa.", "A girl eating a pizza next to a cat.", "A cat sleeping on a bed next to a lamp.",

@@ -281,7 +281,7 @@ def test_hyphen_caption_with_a_wrong_object_points_at_the_whole_word():
 
 
 def test_cli_run_survives_hyphens_and_lone_surrogates(tmp_path):
-    from cece.cli import main
+    from cli import main
 
     records = [{"id": "a", "caption": "A man holding an x- ray .", "annotation": ["man", "x-ray"]},
                {"id": "b", "caption": "there is a - sign \ud800 on the wall", "references": ["a - sign", "x- ray \udfff"]},

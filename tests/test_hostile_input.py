@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cece.cli import main
+from cli import main
 from detectors.base import Detection, Detector
 from detectors.runner import run_detectors
 

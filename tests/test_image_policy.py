@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cece.cli import main
+from cli import main
 from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 
 

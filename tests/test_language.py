@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from cece import Explainer
-from cece.cli import main
+from cli import main
 from parsers.language import looks_english
 
 FOREIGN = [json.loads(line) for line in (Path(__file__).parent / "fixtures" / "non_english_captions.jsonl")

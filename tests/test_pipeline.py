@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import cece.output
-from cece.cli import main
+from cli import main
 from cece.output import JsonlWriter, OutputBusy, OutputError
 
 CECE = str(Path(sys.executable).with_name("cece"))

@@ -81,7 +81,7 @@ def test_register_backend_makes_a_kind_that_detectors_can_name():
 
 def test_bench_perf_prints_consistent_speed_figures(monkeypatch):
     import benchmarks.perf as perf
-    from cece.cli import main
+    from cli import main
 
     # The cold start is a fresh `cece explain` process (seconds): timed by `cece bench perf`, not here.
     monkeypatch.setattr(perf, "cold_start", lambda: 1.25)

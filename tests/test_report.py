@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from cece import Explainer, aggregate_metrics
-from cece.cli import main
+from cli import main
 from cece.edits import Edit
 from cece.report import AnnotationIndex, AnnotationsFileError, load_items
 from cece.report.captions import highlight

@@ -1,4 +1,4 @@
-"""``cece bench run | show | list``: the benchmark commands (added to ``cece bench`` by cece.cli).
+"""``cece bench run | show | list``: the benchmark commands (added to ``cece bench`` by :mod:`cli.main`).
 
 Heavy imports (detectors, numpy, matplotlib) happen inside the commands, so ``cece --help``
 stays fast.

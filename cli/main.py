@@ -1,4 +1,4 @@
-"""The `cece` command line. This module is the only one that may import every package."""
+"""The `cece` command: explain, detect, report, doctor and bench (with :mod:`cli.bench`)."""
 
 from __future__ import annotations
 
@@ -365,8 +365,8 @@ def bench_perf(captions: int) -> None:
 
 
 def _add_benchmark_commands() -> None:
-    """`cece bench run | show | list` live in benchmarks.cli (light imports until they run)."""
-    from benchmarks.cli import bench_run_group
+    """`cece bench run | show | list` live in cli.bench (light imports until they run)."""
+    from cli.bench import bench_run_group
 
     for command in bench_run_group.commands.values():
         bench.add_command(command)
