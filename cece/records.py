@@ -113,12 +113,6 @@ def iter_records(source: str | os.PathLike | IO, name: str | None = None) -> Ite
     yield from _read_binary(source, name)
 
 
-def read_records(source: str | os.PathLike | IO, name: str = "<stdin>") -> Iterator[tuple[int, Any]]:
-    """``(line, record)`` pairs, or ``(line, RecordError)``: :func:`iter_records` as tuples."""
-    for r in iter_records(source, name):
-        yield r.line, r.value
-
-
 def _read_binary(stream: IO[bytes], name: str) -> Iterator[Record]:
     head = stream.read(8)
     if head.startswith(_GZIP):

@@ -36,7 +36,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Sequence, TextIO
 from cece.engine import EngineOptions
 from cece.output import JsonlWriter, OutputBusy, Summary
 from cece.record_checks import MAX_CAPTION_CHARS, id_problem, resolve_paths
-from cece.records import RecordError, read_records
+from cece.records import RecordError, iter_records
 from detectors.base import Detection, Detector, Sample
 
 
@@ -97,7 +97,7 @@ def read_samples(stream: IO | str | Path, name: str, base: Path | None = None
     (with file and line) for each bad one; a repeated id is an error (resuming keys on it).
     Relative ``annotation`` paths are made relative to ``base`` and may not leave it."""
     seen: dict[str, int] = {}
-    for k, (line, rec) in enumerate(read_records(stream, name)):
+    for k, (line, rec) in enumerate((r.line, r.value) for r in iter_records(stream, name)):
         if not isinstance(rec, RecordError) and isinstance(rec, dict) and base is not None:
             rec = resolve_paths(rec, base)
         err = rec if isinstance(rec, RecordError) else check_sample(rec, k)

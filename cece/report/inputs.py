@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Iterator
 
 from cece.record_checks import resolve_paths
-from cece.records import RecordError, read_records
+from cece.records import RecordError, iter_records
 
 Key = tuple[str, str]  # (model, id): what identifies a caption in a report and in its resume file
 
@@ -120,7 +120,7 @@ def load_items(path: str | Path, annotations: Iterable[AnnotationIndex] = ()) ->
 
 def iter_items(path: str | Path, annotations: Iterable[AnnotationIndex] = ()) -> Iterator[ReportItem | RecordError]:
     """The report items of a captions file, or the error of each record that cannot be used, in
-    file order, read as a stream through the one reader (:func:`cece.records.read_records`).
+    file order, read as a stream through the one reader (:func:`cece.records.iter_records`).
     The file is opened at once: one that cannot be read raises :class:`AnnotationsFileError`."""
     name = str(path)
     try:
@@ -133,7 +133,7 @@ def iter_items(path: str | Path, annotations: Iterable[AnnotationIndex] = ()) ->
 def _items(stream: IO[bytes], name: str, base: Path, indexes: list[AnnotationIndex]) -> Iterator[ReportItem | RecordError]:
     seen: dict[Key, int] = {}  # keys only: a duplicate is an error, and the records are not kept
     with stream:
-        for index, (line, rec) in enumerate(read_records(stream, name)):
+        for index, (line, rec) in enumerate((r.line, r.value) for r in iter_records(stream, name)):
             if isinstance(rec, RecordError):
                 yield rec
                 continue
