@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -120,7 +120,3 @@ class Registry(Mapping[str, T], Generic[T]):
     def __repr__(self) -> str:
         return f"Registry({self.group!r}: {', '.join(self.names())})"
 
-
-def describe(registry: Registry[Any]) -> str:
-    """One line naming a registry's plugins, for messages and ``cece doctor``."""
-    return f"{registry.kind}s ({registry.group}): {', '.join(registry.names()) or 'none'}"
