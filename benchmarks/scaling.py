@@ -3,7 +3,8 @@
 Each figure comes from the real command line in a child process (``cece explain`` / ``cece
 detect`` with ``-o``) on generated records. Records/s is the steady rate at which rows reach the
 output file, from the first row to the last (model loading and worker start-up are left out, so
-the figures compare engines, not start-up; the start-up is reported apart). Peak memory is the
+the figures compare engines, not start-up; the start-up is reported apart). Explain runs use
+batches of 16 records whatever the engine, so that rows reach the file as they are made. Peak memory is the
 largest resident set of the command and its workers (``resource.getrusage`` of the children).
 The bound is raw spaCy ``nlp.pipe`` on the same texts in this process: records/s if nothing but
 parsing were done. Run it with ``python -m benchmarks.perf`` (``make perf``); ``--quick`` uses
@@ -65,6 +66,7 @@ def run_command(args: list[str], output: Path, records: int) -> tuple[float, flo
     code = ("import resource, subprocess, sys, json; r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,"
             " stderr=subprocess.PIPE, text=True); "
             "print(json.dumps([r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.stderr[-2000:]]))")
+    output.unlink(missing_ok=True)  # rows of an earlier run would look like this run's first ones
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, text=True)
     first = first_lines = None
@@ -109,9 +111,14 @@ def _supports(command: str, option: str) -> bool:
     return option in out
 
 
-def _engines(workers: int, ray: bool) -> list[tuple[str, int]]:
-    out = [("local", 1), ("local", workers)] if workers > 1 else [("local", 1)]
-    return out + [("ray", workers)] if ray else out
+def _engines(workers: int, ray: str | None) -> list[tuple[list[str], str, int]]:
+    """(options, engine, workers) of each configuration measured; ``ray``: the cluster's address."""
+    out = [(["--workers", "1"], "local", 1)]
+    if workers > 1:
+        out.append((["--workers", str(workers)], "local", workers))
+    if ray:
+        out.append((["--engine", "ray", "--address", ray, "--workers", str(workers)], "ray", workers))
+    return out
 
 
 def scaling(quick: bool = False, workers: int | None = None, ray: bool = True) -> list[ScalingRow]:
@@ -119,11 +126,24 @@ def scaling(quick: bool = False, workers: int | None = None, ray: bool = True) -
     from cece.engine import usable_cores
 
     workers = workers or usable_cores()
+    address = None
+    if ray:
+        try:
+            import ray as ray_module
+        except ImportError:
+            ray_module = None
+        if ray_module is not None:  # one local cluster for every Ray row (its start-up is not the engine's)
+            ray_module.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+            address = ray_module.get_runtime_context().gcs_address
     try:
-        import ray as _  # noqa: F401
-    except ImportError:
-        ray = False
-    n_ann, n_ref, n_det = (400, 150, 200) if quick else (2000, 600, 1000)
+        return _measure(quick, workers, address)
+    finally:
+        if address:
+            ray_module.shutdown()
+
+
+def _measure(quick: bool, workers: int, ray: str | None) -> list[ScalingRow]:
+    n_ann, n_ref, n_det = (400, 150, 200) if quick else (1500, 500, 600)
     small, big = (1000, 5000) if quick else (1000, 50000)
     rows: list[ScalingRow] = []
     with tempfile.TemporaryDirectory() as d:
@@ -132,20 +152,19 @@ def scaling(quick: bool = False, workers: int | None = None, ray: bool = True) -
         for job, recs in jobs:
             src = _write(tmp / "in.jsonl", recs)
             bound = raw_pipe_records_per_s(recs)
-            for engine, w in _engines(workers, ray):
+            for opts, engine, w in _engines(workers, ray):
                 out = tmp / "out.jsonl"
                 rate, startup, rss = run_command([*CECE, "explain", str(src), "-q", "-o", str(out), "--overwrite",
-                                                  "--engine", engine, "--workers", str(w)], out, len(recs))
+                                                  "--batch-size", "16", *opts], out, len(recs))
                 rows.append(ScalingRow(job, engine, w, len(recs), rate, startup, rss, round(rate / bound, 2)))
         det_recs = reference_records(n_det, seed=5)
         src = _write(tmp / "det.jsonl", det_recs)
         parallel = _supports("detect", "--workers")
         for name in ("halcece", "lexical", "aloha"):
-            for engine, w in _engines(workers, ray) if parallel else [("local", 1)]:
+            for opts, engine, w in _engines(workers, ray) if parallel else [([], "local", 1)]:
                 out = tmp / "det_out.jsonl"
-                extra = ["--engine", engine, "--workers", str(w)] if parallel else []
                 rate, startup, rss = run_command([*CECE, "detect", str(src), "-d", name, "-q", "-o", str(out),
-                                                  "--overwrite", *extra], out, len(det_recs))
+                                                  "--overwrite", *opts], out, len(det_recs))
                 rows.append(ScalingRow(f"detect {name}", engine, w, len(det_recs), rate, startup, rss))
         for n in (small, big):  # memory: the same command, 50x the records
             src = _write(tmp / "mem.jsonl", annotation_records(n, seed=9))
