@@ -54,8 +54,11 @@ demo: install
 test: install test-deps
 	$(PY) -m pytest -q -p no:cacheprovider
 
+# Speed figures, then the scaling table (1 and N workers, Ray, peak memory at 1k and 50k records).
+# PERF_ARGS=--quick for smaller inputs.
 perf: install
-	$(PY) -m benchmarks.perf
+	$(PY) -m benchmarks.perf $(PERF_ARGS)
+	$(PY) -m benchmarks.scaling $(PERF_ARGS)
 
 doctor: install
 	$(CECE) doctor

@@ -9,9 +9,9 @@ is the worst case) with the image side given as ready graphs, and in references
 mode (a fifth as many records, each with five reference captions to parse and merge: six texts a
 record, so its texts/s compare with ``nlp.pipe``). Cold start runs
 ``cece explain`` on one caption in a fresh process. GED times cover cost matrices plus assignment
-for random graphs of 10, 100 and 500 nodes on each side. ``python -m benchmarks.perf`` then
-prints the scaling table (:mod:`benchmarks.scaling`): records/s at 1 and N workers and on Ray,
-and peak memory at 1k and 50k records.
+for random graphs of 10, 100 and 500 nodes on each side. ``make perf`` runs this, then the
+scaling table (``python -m benchmarks.scaling``): records/s at 1 and N workers and on Ray, and
+peak memory at 1k and 50k records.
 
 Targets: explain >= 0.8x raw nlp.pipe; parser >= 1.5x upstream; cold start <= 3 s;
 500-node GED <= 0.5 s.
@@ -27,40 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-NOUNS = ["dog", "cat", "man", "woman", "child", "horse", "bus", "car", "bicycle", "table", "chair",
-         "sofa", "laptop", "pizza", "cake", "plate", "cup", "bottle", "tree", "street", "beach",
-         "kite", "frisbee", "umbrella", "bench", "train", "boat", "bird", "sheep", "cow", "elephant",
-         "giraffe", "clock", "phone", "book", "bed", "window", "door", "surfboard", "skateboard"]
-ADJS = ["", "red ", "small ", "large ", "white ", "black ", "wooden ", "old ", "young ", "two "]
-VERBS = ["sitting on", "standing next to", "lying under", "riding", "holding", "looking at",
-         "walking near", "parked in front of", "on", "beside"]
-
-
-def make_captions(n: int, seed: int = 0) -> list[str]:
-    """Deterministic, varied one- and two-clause captions."""
-    rng = random.Random(seed)
-    out = []
-    for _ in range(n):
-        a, b, c = rng.sample(NOUNS, 3)
-        s = f"A {rng.choice(ADJS)}{a} {rng.choice(VERBS)} a {rng.choice(ADJS)}{b}"
-        if rng.random() < 0.5:
-            s += f" {rng.choice(['with', 'near', 'in front of'])} a {c}"
-        out.append(s.replace("a two", "two").replace("A two", "Two") + ".")
-    return out
-
-
-def make_image_graph(rng: random.Random, size: int):
-    """A random image graph of `size` concepts from the vocabulary, with a few relations."""
-    from knowledge import noun_synset
-    from parsers import Concept, Relation, SceneGraph
-
-    g = SceneGraph()
-    for noun in rng.sample(NOUNS, size):
-        g.add_concept(Concept(text=noun, lemma=noun, synset=noun_synset(noun)))
-    for _ in range(size // 2):
-        u, v = rng.sample(range(size), 2)
-        g.add_relation(Relation(u, rng.choice(["on", "next to", "hold", "in front of"]), v))
-    return g
+from benchmarks.synthetic import make_captions, make_image_graph
 
 
 def _rate(n: int, seconds: float) -> float:
@@ -183,18 +150,10 @@ def run(n: int = 1000) -> dict:
 
 
 def main(argv: list[str]) -> None:
-    """``python -m benchmarks.perf [N] [--quick] [--no-scaling]``: the figures above as JSON, then
-    the scaling table of :mod:`benchmarks.scaling` (``--quick``: smaller inputs, about 3 minutes;
-    the full run about 10)."""
-    from benchmarks import scaling
-
-    quick = "--quick" in argv
+    """``python -m benchmarks.perf [N] [--quick]``: the figures above as JSON (``--quick``: 300
+    captions unless N is given). ``make perf`` then runs :mod:`benchmarks.scaling`."""
     numbers = [a for a in argv if not a.startswith("-")]
-    print(json.dumps(run(int(numbers[0]) if numbers else (300 if quick else 1000)), indent=2), flush=True)
-    if "--no-scaling" not in argv:
-        rows = scaling.scaling(quick=quick)
-        print(scaling.table(rows))
-        print(json.dumps(scaling.summary(rows), indent=1))
+    print(json.dumps(run(int(numbers[0]) if numbers else (300 if "--quick" in argv else 1000)), indent=2))
 
 
 if __name__ == "__main__":

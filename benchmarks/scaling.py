@@ -7,8 +7,8 @@ the figures compare engines, not start-up; the start-up is reported apart). Expl
 batches of 16 records whatever the engine, so that rows reach the file as they are made. Peak memory is the
 largest resident set of the command and its workers (``resource.getrusage`` of the children).
 The bound is raw spaCy ``nlp.pipe`` on the same texts in this process: records/s if nothing but
-parsing were done. Run it with ``python -m benchmarks.perf`` (``make perf``); ``--quick`` uses
-smaller inputs.
+parsing were done. Run it with ``python -m benchmarks.scaling`` (``make perf`` runs it after
+:mod:`benchmarks.perf`); ``--quick`` uses smaller inputs (1k and 5k records for memory).
 
 >>> rows = [ScalingRow("explain (annotation)", "local", 1, 1000, 120.0, 3.1, 512.0, 0.5)]
 >>> print(table(rows).splitlines()[2])
@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.perf import NOUNS, make_captions
+from benchmarks.synthetic import NOUNS, make_captions
 
 CECE = [sys.executable, "-m", "cli"]
 
