@@ -3,7 +3,7 @@ generated records, each run in a fresh process under ``/usr/bin/time -v``; print
 
 ``python -m benchmarks.memory [--sizes 1000 20000] [--commands explain detect report]``
 
-The records are short captions (:func:`benchmarks.perf.make_captions`) with a four-label
+The records are short captions (:func:`benchmarks.synthetic.make_captions`) with a four-label
 annotation, three models, written as JSONL to a temporary folder. The one reader streams its
 input and every command writes each row as it is made, so peak RSS should stay nearly flat
 from 1k to 20k records; the ratio ``20k / 1k`` is printed for each command. No figure is
@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.perf import NOUNS, make_captions
+from benchmarks.synthetic import NOUNS, make_captions
 
 COMMANDS = {
     "explain": ["explain", "{input}", "-q", "-w", "1", "-o", "{out}/explained.jsonl"],

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.perf import ADJS, NOUNS
+from benchmarks.synthetic import ADJS, NOUNS
 
 PREDICATES = ["on", "next to", "holding", "behind", "near", "in front of", "under"]
 # model -> (P(swap an object for one not in the image), P(add an object), P(mention a third object))

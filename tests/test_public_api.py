@@ -103,7 +103,7 @@ def test_bench_perf_prints_consistent_speed_figures(monkeypatch):
 
 
 def test_perf_captions_are_deterministic_and_varied():
-    from benchmarks.perf import make_captions
+    from benchmarks.synthetic import make_captions
 
     a = make_captions(50)
     assert a == make_captions(50) and a != make_captions(50, seed=1)
