@@ -278,6 +278,7 @@ def detect_to_file(detectors: dict[str, Detector], samples: Iterable[Sample | Re
     be used or written. ``engine``: where batches are scored (see :func:`run_detectors`)."""
     with JsonlWriter(path, key=_row_pair, inputs=inputs, overwrite=overwrite, keep_errors=keep_errors,
                      warn=warn, ascii=False) as writer:
+        keep_answers(detectors, Path(path))
         total = pending(samples, detectors, writer.done) if isinstance(samples, Sequence) else None
         bar = progress(total) if progress else None
         try:
@@ -285,6 +286,36 @@ def detect_to_file(detectors: dict[str, Detector], samples: Iterable[Sample | Re
         finally:
             if bar is not None:
                 bar.close()
+
+
+def answers_folder(output: Path, name: str) -> Path:
+    """Where detector ``name`` keeps the model answers of a run into ``output``: ``OUTPUT.answers/NAME``."""
+    return output.with_name(output.name + ".answers") / name
+
+
+def keep_answers(detectors: dict[str, Detector], output: Path) -> None:
+    """Give each detector that asks a model (its config has a ``backend``) and has no answer cache
+    of its own an on-disk one beside the output (:func:`answers_folder`): the answers of a batch
+    are kept as they arrive, so a killed run, resumed, pays only for the requests in flight. A
+    ``cache`` the user set (``None`` for none) is kept; the folder is made on the first answer.
+
+    >>> from types import SimpleNamespace
+    >>> d = SimpleNamespace(config=SimpleNamespace(backend={"model": "m"}))
+    >>> keep_answers({"vlm": d}, Path("out/pred.jsonl")); d.config.backend
+    {'model': 'm', 'cache': 'out/pred.jsonl.answers/vlm'}
+    """
+    for name, detector in detectors.items():
+        config = getattr(detector, "config", None)
+        if config is None or not hasattr(config, "backend"):
+            continue
+        spec, folder = config.backend, str(answers_folder(output, name))
+        if spec is None:
+            spec = {"cache": folder}
+        elif isinstance(spec, str):
+            spec = {"kind": spec, "cache": folder}
+        elif isinstance(spec, dict) and "cache" not in spec:
+            spec = {**spec, "cache": folder}
+        config.backend = spec
 
 
 def _row_pair(row: dict[str, Any]) -> tuple[str, str] | None:

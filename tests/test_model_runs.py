@@ -1,8 +1,9 @@
 """Model-judge runs of issue 11 not covered elsewhere: every protocol sends a default max_tokens
 (the DetailVerifyBench copy used to run until the server's context overflowed), and a VLM run
 killed with SIGKILL mid-way resumes to the output of an uninterrupted run -- the lines of the
-batches that finished are kept, and with an on-disk answer cache no answer received is paid
-for twice (only the request in flight at the kill is sent again)."""
+batches that finished are kept, and the answers received are kept on disk (beside the output
+unless a cache is given), so none is paid for twice (only the request in flight at the kill is
+sent again)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from detectors.vlm import VLMDetector
 from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
@@ -33,7 +36,10 @@ def test_every_protocol_sends_a_default_max_tokens():
     assert sent == [max(512, len(caption.strip()) // 2 + 256), 160, 77]  # an explicit option wins
 
 
-def test_a_killed_vlm_run_resumes_without_paying_twice(tmp_path: Path):
+@pytest.mark.parametrize("cache", ["explicit", "default"])
+def test_a_killed_vlm_run_resumes_without_paying_twice(tmp_path: Path, cache: str):
+    """With ``cache`` explicit the answers go where the option says; by default beside the output
+    (OUTPUT.answers/vlm), so the killed run starts cold either way."""
     n = 40
     src = tmp_path / "samples.jsonl"
     src.write_text("".join(json.dumps({"id": f"s{i}", "caption": f"A dog number {i} on a sofa.",
@@ -44,14 +50,19 @@ def test_a_killed_vlm_run_resumes_without_paying_twice(tmp_path: Path):
         return '{"score": 80}'
 
     with llm.ScriptedServer(slow) as server:
-        backend = json.dumps({"base_url": server.url, "model": "m", "max_workers": 1,
-                              "cache": str(tmp_path / "answers")})
+        options = {"base_url": server.url, "model": "m", "max_workers": 1}
+        if cache == "explicit":
+            options["cache"] = str(tmp_path / "answers")
+        backend = json.dumps(options)
         cmd = [str(CECE), "detect", str(src), "-d", "vlm", "--batch-size", "4", "-q",
                "--option", f"vlm.backend={backend}", "-o"]
         full = tmp_path / "full.jsonl"
         subprocess.run(cmd + [str(full)], check=True, capture_output=True, timeout=120)
         assert server.count == n
-        (tmp_path / "answers").rename(tmp_path / "answers-full")  # the killed run starts cold
+        if cache == "explicit":
+            (tmp_path / "answers").rename(tmp_path / "answers-full")  # the killed run starts cold
+        else:
+            assert len(list((tmp_path / "full.jsonl.answers" / "vlm").rglob("*.json"))) == n
 
         killed = tmp_path / "killed.jsonl"
         proc = subprocess.Popen(cmd + [str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
