@@ -47,8 +47,8 @@ R = TypeVar("R")
 IN_FLIGHT_PER_WORKER = 2
 #: With the default number of workers, a local pool starts only for an input of at least this
 #: many records (batch items) per worker: a worker takes seconds to load its models, in which
-#: this process explains a hundred records itself. An explicit ``workers`` always gets its pool.
-AUTO_MIN_RECORDS_PER_WORKER = 128
+#: this process gets through a few hundred records itself. An explicit ``workers`` always gets its pool.
+AUTO_MIN_RECORDS_PER_WORKER = 256
 #: How often a worker checks that its parent is still there (seconds).
 PARENT_POLL_S = 0.5
 
