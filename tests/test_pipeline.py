@@ -75,9 +75,10 @@ def test_kill_9_at_several_points_then_resume_gives_the_clean_output(tmp_path: P
 
 
 def test_sigint_prints_the_summary_exits_130_and_keeps_what_was_done(tmp_path: Path):
-    src = write_input(tmp_path / "in.jsonl", 200)
+    n = 1000  # ~100 records/s in annotation mode: enough that the run cannot end before the signal lands
+    src = write_input(tmp_path / "in.jsonl", n)
     out = tmp_path / "out.jsonl"
-    proc = subprocess.Popen([CECE, "explain", str(src), "-q", "-o", str(out), "--batch-size", "1"],
+    proc = subprocess.Popen([CECE, "explain", str(src), "-q", "-o", str(out), "--batch-size", "1", "-w", "1"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wait_for_lines(out, 3, proc)
     proc.send_signal(signal.SIGINT)
@@ -87,10 +88,10 @@ def test_sigint_prints_the_summary_exits_130_and_keeps_what_was_done(tmp_path: P
     last = err.strip().splitlines()[-1]
     assert last.startswith("interrupted: ") and "written to" in last
     done = ids(out)  # every line whole
-    assert int(last.split()[1]) == len(done) and len(done) < 200
-    r = run("explain", str(src), "-q", "-o", str(out))
+    assert int(last.split()[1]) == len(done) and len(done) < n
+    r = run("explain", str(src), "-q", "-o", str(out), "-w", "1")
     assert r.exit_code == 0 and f"{len(done)} skipped" in r.stderr
-    assert ids(out) == [r["id"] for r in records(200)]
+    assert ids(out) == [r["id"] for r in records(n)]
 
 
 def test_a_second_writer_on_the_same_output_is_refused(tmp_path: Path):
@@ -110,7 +111,7 @@ def test_a_second_writer_on_the_same_output_is_refused(tmp_path: Path):
 def test_a_second_writer_process_is_refused(tmp_path: Path):
     src = write_input(tmp_path / "in.jsonl", 5000)  # long enough to outlast the second one's start
     out = tmp_path / "out.jsonl"
-    proc = subprocess.Popen([CECE, "explain", str(src), "-q", "-o", str(out), "--batch-size", "1"],
+    proc = subprocess.Popen([CECE, "explain", str(src), "-q", "-o", str(out), "--batch-size", "1", "-w", "1"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         wait_for_lines(out, 1, proc)
