@@ -78,8 +78,11 @@ def test_sigint_prints_the_summary_exits_130_and_keeps_what_was_done(tmp_path: P
     n = 1000  # ~100 records/s in annotation mode: enough that the run cannot end before the signal lands
     src = write_input(tmp_path / "in.jsonl", n)
     out = tmp_path / "out.jsonl"
+    # A suite started in the background of a non-interactive shell inherits SIGINT ignored, and an
+    # ignored signal stays ignored across exec: give the run the disposition a terminal gives it.
     proc = subprocess.Popen([CECE, "explain", str(src), "-q", "-o", str(out), "--batch-size", "1", "-w", "1"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     wait_for_lines(out, 3, proc)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
