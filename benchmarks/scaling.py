@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -205,8 +204,17 @@ def summary(rows: list[ScalingRow]) -> dict[str, float]:
     return out
 
 
-if __name__ == "__main__":
-    quick = "--quick" in sys.argv
-    result = scaling(quick=quick, ray=os.environ.get("HALCECE_PERF_RAY", "1") != "0")
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.scaling", description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="smaller inputs (1k and 5k records for memory)")
+    ap.add_argument("--no-ray", action="store_true", help="leave out the Ray rows (also HALCECE_PERF_RAY=0)")
+    args = ap.parse_args(argv)
+    result = scaling(quick=args.quick, ray=not args.no_ray and os.environ.get("HALCECE_PERF_RAY", "1") != "0")
     print(table(result))
     print(json.dumps(summary(result), indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -108,3 +108,11 @@ def test_perf_captions_are_deterministic_and_varied():
     a = make_captions(50)
     assert a == make_captions(50) and a != make_captions(50, seed=1)
     assert len(set(a)) > 40 and all(c[0].isupper() and c.endswith(".") for c in a)
+
+
+def test_the_scaling_harness_answers_help_without_running(capsys):
+    from benchmarks.scaling import main as scaling_main
+
+    with pytest.raises(SystemExit) as exit_:
+        scaling_main(["--help"])
+    assert exit_.value.code == 0 and "--quick" in capsys.readouterr().out
