@@ -54,7 +54,7 @@ def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple
     from benchmarks.loaders import DataError
     from benchmarks.run import RunError, run_benchmark
     from cece.output import OutputBusy, OutputError, Summary
-    from detectors.runner import confine_images, create_detectors, parse_options
+    from detectors.configure import confine_images, create_detectors, parse_options
 
     if images:  # the loaders keep image paths inside --images; the model judges read them there
         options = tuple(f"{n}.image_root={images}" for n in names if n in ("vlm", "faithscore")) + options

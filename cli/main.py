@@ -265,7 +265,8 @@ def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str
     from tqdm import tqdm
 
     from cece.engine import EngineError
-    from detectors.runner import RunStats, confine_images, create_detectors, detect_to_file, read_samples
+    from detectors.configure import confine_images, create_detectors
+    from detectors.runner import RunStats, detect_to_file, read_samples
 
     where = _engine(engine, workers, address)
     try:

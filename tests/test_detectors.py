@@ -14,7 +14,8 @@ from detectors.aloha import ALOHaDetector
 from detectors.base import Detection, Detector, SpanScore
 from detectors.halcece import HalCECEDetector
 from detectors.lexical import LexicalDetector
-from detectors.runner import contract_problem, done_pairs, parse_options, run_detectors
+from detectors.configure import parse_options
+from detectors.runner import contract_problem, done_pairs, run_detectors
 
 FIXTURE = Path(__file__).parent / "fixtures" / "detect_samples.jsonl"
 SAMPLES = {s["id"]: s for s in map(json.loads, FIXTURE.read_text().splitlines())}

@@ -102,7 +102,7 @@ def test_the_url_policy_is_also_an_option(tree: Path):
 
 def test_bench_run_confines_ensemble_members_to_images(tree: Path):
     """`cece bench run --images DIR` is the root of every judge, an ensemble's members included."""
-    from detectors.runner import confine_images, create_detectors
+    from detectors.configure import confine_images, create_detectors
 
     dets = create_detectors(["ensemble", "vlm"], ['ensemble.members=[{"name": "vlm"}, {"name": "lexical"}]'])
     confine_images(dets, tree / "img", override=True)
