@@ -211,17 +211,15 @@ class JsonlWriter:
         self._fds.append(tmp)
 
     # -- writing -------------------------------------------------------------------------------
-    def write(self, row: dict[str, Any]) -> None:
-        """Append one row and hand it to the OS at once.
+    def write(self, row: dict[str, Any] | bytes) -> None:
+        """Append one row and hand it to the OS at once. ``row`` is a dict, or its line as
+        :func:`encode_row` made it with this writer's ``ascii`` (a worker process encodes its rows
+        itself, so that the one writer of a parallel run only writes).
 
         Raises ValueError for a row that is not JSON (NaN, a non-string key...) -- nothing is
         written -- and :class:`OutputError` when the OS refuses the bytes (nothing is left of them).
         """
-        text = json.dumps(row, ensure_ascii=self.ascii, allow_nan=False)
-        try:
-            data = (text + "\n").encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: written escaped, as JSON allows
-            data = (json.dumps(row, allow_nan=False) + "\n").encode("utf-8")
+        data = row if isinstance(row, bytes) else encode_row(row, self.ascii)
         fd = self._fds[-1]
         start = os.fstat(fd).st_size
         try:
@@ -241,6 +239,20 @@ class JsonlWriter:
         """Release the lock(s)."""
         while self._fds:
             os.close(self._fds.pop())
+
+
+def encode_row(row: dict[str, Any], ascii: bool = True) -> bytes:
+    """One output line of ``row``: its JSON (non-ASCII text escaped when ``ascii``), a newline,
+    UTF-8. Raises ValueError (or TypeError) for a row that is not JSON (NaN, a non-string key...).
+
+    >>> encode_row({"id": 1, "caption": "café"}), encode_row({"caption": "café"}, ascii=False)
+    (b'{"id": 1, "caption": "caf\\\\u00e9"}\\n', b'{"caption": "caf\\xc3\\xa9"}\\n')
+    """
+    text = json.dumps(row, ensure_ascii=ascii, allow_nan=False)
+    try:
+        return (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: written escaped, as JSON allows
+        return (json.dumps(row, allow_nan=False) + "\n").encode("utf-8")
 
 
 def _same_file(a: Path, b: Path) -> bool:

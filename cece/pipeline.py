@@ -3,7 +3,7 @@ already done skipped -- nothing is read ahead beyond the batches in flight -- an
 :class:`ExplainTask` the engines (:mod:`cece.engine`) run on batches of them.
 
 >>> import io
->>> from cece.output import Summary
+>>> from cece.output import Summary, encode_row
 >>> s, lines = Summary(), {}
 >>> src = io.BytesIO(b'{"id": 1, "caption": "A dog.", "annotation": ["dog"]}\\n'
 ...                  b'{"id": 1, "caption": "A cat.", "annotation": ["cat"]}\\n'
@@ -16,12 +16,13 @@ already done skipped -- nothing is read ahead beyond the batches in flight -- an
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import IO, Any, Container, Iterable, Iterator
 
-from cece.output import Summary
+from cece.output import Summary, encode_row
 from cece.record_checks import check_record, resolve_paths
 from cece.records import RecordError, iter_records
 
@@ -80,13 +81,20 @@ def batches(records: Iterable[Any], size: int) -> Iterator[list[tuple[int, Any]]
 
 @dataclass
 class Explained:
-    """One record's explanation as it leaves a worker: its output row (``data``), whether it is
-    hallucinated, and the :class:`~cece.explanation.Explanation` itself when the caller prints
-    tables (``ExplainTask.keep``)."""
+    """One record's explanation as it leaves a worker: its output ``row`` -- already encoded as
+    its output line (:func:`cece.output.encode_row`, ASCII), or the dict itself when it is not
+    JSON (NaN...: the writer turns it into an error row) --, whether it is hallucinated, and the
+    :class:`~cece.explanation.Explanation` itself when the caller prints tables (``ExplainTask.keep``).
+    The worker encodes, so the one process that writes a parallel run's rows does little else."""
 
-    data: dict[str, Any]
+    row: bytes | dict[str, Any]
     hallucinated: bool
     explanation: Any = None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The output row as a dict."""
+        return self.row if isinstance(self.row, dict) else json.loads(self.row)
 
 
 @dataclass
@@ -115,6 +123,11 @@ class ExplainTask:
         out = []
         for (index, _), result in zip(batch, self.explainer.explain_batch(batch)):
             if isinstance(result, Explanation):
-                result = Explained(result.to_dict(), bool(result.hallucinated), result if self.keep else None)
+                row = result.to_dict()
+                try:
+                    row = encode_row(row)
+                except (ValueError, TypeError, RecursionError):
+                    pass  # left to the writer, which reports it as the record's error
+                result = Explained(row, bool(result.hallucinated), result if self.keep else None)
             out.append((index, result))
         return out

@@ -117,11 +117,12 @@ def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: boo
                     _write(writer, result.to_dict(debug), summary)
                     continue
                 flagged += result.hallucinated
-                _write(writer, result.data, summary, line=line, name=name)
+                _write(writer, result.row, summary, line=line, name=name)
                 if quiet or (writer and fmt == "table"):
                     continue
                 if fmt == "json":
-                    click.echo(json.dumps(result.data))
+                    click.echo(result.row.decode().rstrip("\n") if isinstance(result.row, bytes)
+                               else json.dumps(result.row))
                 else:
                     render(result.explanation, console)
     except KeyboardInterrupt:
@@ -164,8 +165,9 @@ def _open_writer(output: str, key, inputs, overwrite: bool, keep_errors: bool, a
         raise click.ClickException(str(exc)) from None
 
 
-def _write(writer, row: dict, summary, line: int | None = None, name: str | None = None) -> None:
-    """Count one row and write it (with -o); a row that is not JSON (NaN...) becomes its error row."""
+def _write(writer, row: dict | bytes, summary, line: int | None = None, name: str | None = None) -> None:
+    """Count one row and write it (with -o; ``row`` may be its encoded line, see
+    ``JsonlWriter.write``); a row that is not JSON (NaN...) becomes its error row."""
     if writer is None:
         summary.written += 1
         return

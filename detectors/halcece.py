@@ -27,9 +27,9 @@ from cece.api import Explainer
 from cece.costs import CostModel
 from cece.explanation import Explanation
 from cece.judge import DEFAULT_THRESHOLD, Weights
+from cece.records import RecordError
 from detectors.base import BatchDetector, Detection, Sample, SpanScore
 from detectors.sentence_scores import sentence_scores
-from parsers import AnnotationError
 
 
 def explanation_spans(e: Explanation) -> list[SpanScore]:
@@ -71,20 +71,20 @@ class HalCECEDetector(BatchDetector):
         return None
 
     def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
+        """The samples explained as ``cece explain`` explains a batch of records
+        (:meth:`cece.api.Explainer.explain_batch`: captions and references parsed together,
+        reference graphs kept for the batches that follow, counterfactuals settled together)."""
         out, ok = self.partition(samples)
-        graphs = self.explainer.parser.parse_many([samples[k]["caption"] for k in ok], self.batch_size)
-        for k, graph in zip(ok, graphs):
-            try:
-                out[k] = self._detect(samples[k], graph)
-            except AnnotationError as exc:
-                out[k] = Detection.failed(samples[k], self.name, f"{exc.field}: {exc}")
-            except Exception as exc:  # one sample's failure is its own
-                out[k] = Detection.failed(samples[k], self.name, f"{type(exc).__name__}: {exc}")
+        results = self.explainer.explain_batch([(k, {**samples[k], "id": str(samples[k].get("id"))}) for k in ok])
+        for k, result in zip(ok, results):
+            if isinstance(result, RecordError):
+                out[k] = Detection.failed(samples[k], self.name, result.message if result.field == "explain"
+                                          else f"{result.field}: {result.message}")
+            else:
+                out[k] = self._detection(samples[k], result)
         return out  # type: ignore[return-value]
 
-    def _detect(self, sample: Sample, graph: Any) -> Detection:
-        image = self.explainer.image_graph(sample.get("annotation"), sample.get("references"))
-        e = self.explainer.explain_graphs(graph, image, id=str(sample["id"]))
+    def _detection(self, sample: Sample, e: Explanation) -> Detection:
         spans = explanation_spans(e)
         details: dict[str, Any] = {"counterfactual": e.counterfactual, "mode": e.mode}
         if e.counterfactual_note:

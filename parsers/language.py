@@ -42,7 +42,8 @@ _ADJ_RULES = (("er", ""), ("est", ""), ("er", "e"), ("est", "e"))
 
 def looks_english(caption: str) -> str | None:
     """Why ``caption`` does not look like English (a message naming the sign), or None."""
-    letters = [ch for ch in caption if ch.isalpha()]
+    # ASCII letters are all Latin: only other text needs the per-character script test.
+    letters = [] if caption.isascii() else [ch for ch in caption if ch.isalpha()]
     if letters:
         foreign = sum(not _latin(ch) for ch in letters)
         if foreign * 2 >= len(letters):

@@ -109,7 +109,7 @@ def explain_items(items: Iterable[ReportItem], out_path: Path, explainer: Explai
                         if on_error:
                             on_error(result)
                         continue
-                    sink.write(result.data)
+                    sink.write(result.row)
                     stats.explained += 1
         finally:
             bar.close()
