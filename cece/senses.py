@@ -33,15 +33,15 @@ def _senses(c: Concept, limit: int, min_count: int = 0) -> list[str]:
     return [c.synset, *senses]
 
 
-def _shared_sense(c: Concept, g: Concept, limit: int) -> str | None:
+def _shared_sense(c: Concept, g: Concept, c_senses: list[str], g_senses: list[str]) -> str | None:
     """The first sense of one word when the other can also name it, however rarely: "case" read
-    as the "display case" it is next to. (Any shared sense would be too loose: "home" and
-    "house" can both mean a family.)"""
+    as the "display case" it is next to (``c_senses``, ``g_senses``: each word's senses, first
+    sense first). Any shared sense would be too loose: "home" and "house" can both mean a family."""
     if not (c.synset and g.synset) or c.synset == g.synset:
         return None
-    if c.synset in _senses(g, limit):
+    if c.synset in g_senses:
         return c.synset
-    return g.synset if g.synset in _senses(c, limit) else None
+    return g.synset if g.synset in c_senses else None
 
 
 def disambiguate(caption: SceneGraph, image: SceneGraph, max_senses: int = 8,
@@ -66,22 +66,33 @@ def disambiguate(caption: SceneGraph, image: SceneGraph, max_senses: int = 8,
                  any(img_senses[j] and d[rows[i], cols[j]] <= max_distance for j in range(len(img_senses)))}
     settled_g = {j for j in range(len(img_senses)) if img_senses[j] and
                  any(cap_senses[i] and d[rows[i], cols[j]] <= max_distance for i in range(len(cap_senses)))}
+    # The closest pair of senses of every two words at once: most pairs have none close enough
+    # to try, and those are passed over without looking at their senses one by one.
+    c_with = [i for i, ss in enumerate(cap_senses) if ss]
+    g_with = [j for j, ss in enumerate(img_senses) if ss]
+    closest = np.full((len(cap_senses), len(img_senses)), np.inf)
+    closest[np.ix_(c_with, g_with)] = np.minimum.reduceat(np.minimum.reduceat(d, rows[c_with], axis=0),
+                                                          cols[g_with], axis=1)
     candidates = []
     for i, cs in enumerate(cap_senses):
         for j, gs in enumerate(img_senses):
             if not cs or not gs or (i in settled_c and j in settled_g):
                 continue  # both keep their first senses whatever this pair could say
+            if not closest[i, j] <= max_distance or not closest[i, j] < d[rows[i], cols[j]]:
+                continue  # no pair of their senses is close enough, or closer than their first senses
             block = d[rows[i]:rows[i + 1], cols[j]:cols[j + 1]]
             a, b = np.unravel_index(np.argmin(block + 1e-3 * np.add.outer(np.arange(len(cs)), np.arange(len(gs)))),
                                     block.shape)
             if block[a, b] <= max_distance and block[a, b] < block[0, 0]:
                 candidates.append((float(block[a, b]), a + b, i, j, cs[a], gs[b]))
     # Two words that share a synset mean that synset, even in a reading too rare to try above.
+    cap_all = [_senses(c, 4 * max_senses) for c in caption.concepts]
+    img_all = [_senses(g, 4 * max_senses) for g in image.concepts]
     for i, c in enumerate(caption.concepts):
         for j, g in enumerate(image.concepts):
             if i in settled_c and j in settled_g:
                 continue
-            shared = _shared_sense(c, g, 4 * max_senses)
+            shared = _shared_sense(c, g, cap_all[i], img_all[j])
             if shared:
                 candidates.append((0.0, 0, i, j, shared, shared))
     new_c: dict[int, str] = {}

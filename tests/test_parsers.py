@@ -50,16 +50,18 @@ def test_spacy_model_found_and_cached():
     assert "ner" not in nlp.pipe_names and load_spacy(("ner",)) is nlp
 
 
-def test_fast_attribute_ruler_equals_spacys():
+def test_fast_attribute_ruler_and_lemma_memo_equal_spacys():
     fast, stock = load_spacy(fast_attributes=True), load_spacy()
     assert type(fast.get_pipe("attribute_ruler")).__name__ == "FastAttributeRuler"
     assert type(stock.get_pipe("attribute_ruler")).__name__ == "AttributeRuler"
     texts = CAPTIONS + ["I don't know, y'all gonna get it. Let's go, c'mon! It ain't nothin'. He's got to.",
                         "You gave it to me and I gave it to you. Do you? I did have one.  \n\n ",
                         "There are two dogs that were being fed, and she'd have done it."]
-    for a, b in zip(stock.pipe(texts), fast.pipe(texts)):
-        assert [(t.tag_, t.pos_, str(t.morph), t.lemma_, t.dep_) for t in a] == \
-            [(t.tag_, t.pos_, str(t.morph), t.lemma_, t.dep_) for t in b]
+    assert fast.get_pipe("lemmatizer").lemmatize.__qualname__.startswith("memoized")  # parsers.lemma_memo
+    for _ in range(2):  # the second time, every lemma comes from the memo
+        for a, b in zip(stock.pipe(texts), fast.pipe(texts)):
+            assert [(t.tag_, t.pos_, str(t.morph), t.lemma_, t.dep_) for t in a] == \
+                [(t.tag_, t.pos_, str(t.morph), t.lemma_, t.dep_) for t in b]
 
 
 def test_missing_spacy_model_names_the_fix(monkeypatch):
