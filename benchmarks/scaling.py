@@ -1,9 +1,11 @@
 """Scaling table: records/s at 1 and N workers and on Ray, peak memory at 1k and 50k records.
 
 Each figure comes from the real command line in a child process (``cece explain`` / ``cece
-detect`` with ``-o``) on generated records. Records/s is the steady rate at which rows reach the
-output file, from the first row to the last (model loading and worker start-up are left out, so
-the figures compare engines, not start-up; the start-up is reported apart). Explain runs use
+detect`` with ``-o``) on generated records, or on your own records with ``--data FILE``.
+Records/s is the steady rate at which rows reach the output file, while the middle 80 % of them
+are written (model loading, the start-up of the last worker and the last batches in flight are
+left out, so the figures compare engines, not start-up; the seconds to the first row are
+reported apart). Explain runs use
 batches of 16 records whatever the engine, so that rows reach the file as they are made. Peak memory is the
 largest resident set of the command and its workers (``resource.getrusage`` of the children).
 The bound is raw spaCy ``nlp.pipe`` on the same texts in this process: records/s if nothing but
@@ -61,28 +63,43 @@ def reference_records(n: int, seed: int = 0) -> list[dict]:
 
 
 def run_command(args: list[str], output: Path, records: int) -> tuple[float, float, float]:
-    """(records/s from first to last row, seconds to the first row, peak RSS in MB) of one run."""
+    """(steady records/s, seconds to the first row, peak RSS in MB) of one run. The steady rate is
+    taken while the middle 80 % of the rows are written (from the 10 % mark to the 90 % mark):
+    the last worker to load its models, and the last batches in flight, are left out."""
     code = ("import resource, subprocess, sys, json; r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,"
             " stderr=subprocess.PIPE, text=True); "
             "print(json.dumps([r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.stderr[-2000:]]))")
     output.unlink(missing_ok=True)  # rows of an earlier run would look like this run's first ones
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, text=True)
-    first = first_lines = None
+    seen: list[tuple[float, int]] = []  # (time, rows written) whenever the count changed
     while proc.poll() is None:
         lines = _lines(output)
-        if first is None and lines:
-            first, first_lines = time.perf_counter(), lines
+        if lines and (not seen or lines != seen[-1][1]):
+            seen.append((time.perf_counter(), lines))
         time.sleep(0.05)
     end = time.perf_counter()
     status, rss_kb, err = json.loads(proc.stdout.read())
     done = _lines(output)
     if status not in (0, 2) or done < records:
         raise RuntimeError(f"{' '.join(args)} failed ({status}, {done}/{records} rows): {err}")
-    if first is None or done - first_lines < 1:
-        first, first_lines = start, 0
-    return (round((done - first_lines) / max(end - first, 1e-9), 1), round(first - start, 1),
-            round(rss_kb / 1024, 1))
+    seen.append((end, done))
+    return (steady_rate(seen, done), round(seen[0][0] - start, 1), round(rss_kb / 1024, 1))
+
+
+def steady_rate(seen: list[tuple[float, int]], total: int, low: float = 0.1, high: float = 0.9) -> float:
+    """Rows/s between the first moment ``low`` of ``total`` rows were written and the first
+    moment ``high`` were (``seen``: (time, rows written) samples, in time order); over the whole
+    of ``seen`` when the rows came in too few steps to tell.
+
+    >>> steady_rate([(0.0, 10), (1.0, 20), (2.0, 80), (3.0, 90), (9.0, 100)], 100)
+    26.7
+    """
+    a = next(((t, n) for t, n in seen if n >= low * total), seen[0])
+    b = next(((t, n) for t, n in seen if n >= high * total), seen[-1])
+    if b[0] <= a[0]:
+        a, b = seen[0], seen[-1]
+    return round((b[1] - a[1]) / max(b[0] - a[0], 1e-9), 1)
 
 
 def _lines(path: Path) -> int:
@@ -120,8 +137,10 @@ def _engines(workers: int, ray: str | None) -> list[tuple[list[str], str, int]]:
     return out
 
 
-def scaling(quick: bool = False, workers: int | None = None, ray: bool = True) -> list[ScalingRow]:
-    """Measure every row of the table (module docstring)."""
+def scaling(quick: bool = False, workers: int | None = None, ray: bool = True,
+            data: Path | None = None) -> list[ScalingRow]:
+    """Measure every row of the table (module docstring); ``data``: a JSONL file of records to
+    explain and detect on instead of the generated ones."""
     from cece.engine import usable_cores
 
     workers = workers or usable_cores()
@@ -135,19 +154,25 @@ def scaling(quick: bool = False, workers: int | None = None, ray: bool = True) -
             ray_module.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
             address = ray_module.get_runtime_context().gcs_address
     try:
-        return _measure(quick, workers, address)
+        return _measure(quick, workers, address, data)
     finally:
         if address:
             ray_module.shutdown()
 
 
-def _measure(quick: bool, workers: int, ray: str | None) -> list[ScalingRow]:
-    n_ann, n_ref, n_det = (400, 150, 200) if quick else (1500, 500, 600)
+def _measure(quick: bool, workers: int, ray: str | None, data: Path | None = None) -> list[ScalingRow]:
+    n_ann, n_ref, n_det = (400, 150, 200) if quick else (3000, 1000, 1000)
     small, big = (1000, 5000) if quick else (1000, 50000)
     rows: list[ScalingRow] = []
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        jobs = [("explain (annotation)", annotation_records(n_ann)), ("explain (references)", reference_records(n_ref))]
+        if data is not None:
+            own = [json.loads(line) for line in open(data, encoding="utf-8") if line.strip()]
+            jobs, det_recs = [(f"explain ({data.name})", own)], own
+        else:
+            jobs = [("explain (annotation)", annotation_records(n_ann)),
+                    ("explain (references)", reference_records(n_ref))]
+            det_recs = reference_records(n_det, seed=5)
         for job, recs in jobs:
             src = _write(tmp / "in.jsonl", recs)
             bound = raw_pipe_records_per_s(recs)
@@ -156,7 +181,6 @@ def _measure(quick: bool, workers: int, ray: str | None) -> list[ScalingRow]:
                 rate, startup, rss = run_command([*CECE, "explain", str(src), "-q", "-o", str(out), "--overwrite",
                                                   "--batch-size", "16", *opts], out, len(recs))
                 rows.append(ScalingRow(job, engine, w, len(recs), rate, startup, rss, round(rate / bound, 2)))
-        det_recs = reference_records(n_det, seed=5)
         src = _write(tmp / "det.jsonl", det_recs)
         parallel = _supports("detect", "--workers")
         for name in ("halcece", "lexical", "aloha"):
@@ -210,8 +234,11 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.scaling", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller inputs (1k and 5k records for memory)")
     ap.add_argument("--no-ray", action="store_true", help="leave out the Ray rows (also HALCECE_PERF_RAY=0)")
+    ap.add_argument("--data", type=Path, metavar="FILE",
+                    help="explain and detect these records (JSONL, with ids) instead of generated ones")
     args = ap.parse_args(argv)
-    result = scaling(quick=args.quick, ray=not args.no_ray and os.environ.get("HALCECE_PERF_RAY", "1") != "0")
+    result = scaling(quick=args.quick, ray=not args.no_ray and os.environ.get("HALCECE_PERF_RAY", "1") != "0",
+                     data=args.data)
     print(table(result))
     print(json.dumps(summary(result), indent=1))
 
