@@ -28,6 +28,7 @@ Engines (``ENGINES``):
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -36,6 +37,7 @@ import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar
@@ -51,6 +53,9 @@ IN_FLIGHT_PER_WORKER = 2
 AUTO_MIN_RECORDS_PER_WORKER = 256
 #: How often a worker checks that its parent is still there (seconds).
 PARENT_POLL_S = 0.5
+#: Allocations between two collections of the youngest generation once the models are loaded
+#: (Python's default is 700; see :func:`_set_models_aside`).
+GC_YOUNG_THRESHOLD = 5000
 
 
 class Task(Protocol):
@@ -120,8 +125,9 @@ def _local(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Ca
                 break
     if size < need or n == 1:  # a short input is done before workers would be up
         task.setup()
-        for batch in chain(head, batches):
-            yield task(batch)
+        with _models_set_aside():
+            for batch in chain(head, batches):
+                yield task(batch)
         return
     # spawn, not fork: a forked child would inherit the locked output file (and threads).
     pool = ProcessPoolExecutor(max_workers=n,
@@ -159,7 +165,30 @@ def _worker_setup(task: Task, parent: int) -> None:
     # parent is killed (kill -9), the worker would wait for work forever, models in memory.
     threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="parent-watch").start()
     task.setup()
+    _set_models_aside()
     _TASK = task
+
+
+def _set_models_aside() -> None:
+    """Once the models are loaded: hide them from the garbage collector (``gc.freeze``) and
+    collect the young generation every ``GC_YOUNG_THRESHOLD`` allocations instead of 700. The
+    loaded models are hundreds of thousands of objects that live as long as the process, and
+    each full collection walked them all again: 8 % of a references-mode run, 2 % after this."""
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+
+
+@contextmanager
+def _models_set_aside() -> Iterator[None]:
+    """:func:`_set_models_aside` for the length of a run in the caller's own process; the
+    collector's settings are restored afterwards."""
+    threshold = gc.get_threshold()
+    _set_models_aside()
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
 
 
 def _exit_with(parent: int) -> None:
@@ -214,6 +243,7 @@ class _RayWorker:
 
     def __init__(self, task: Task) -> None:
         task.setup()
+        _set_models_aside()
         self.task = task
 
     def run(self, batch: Any) -> Any:
