@@ -59,7 +59,7 @@ def disambiguate(caption: SceneGraph, image: SceneGraph, max_senses: int = 8,
     flat_g = [s for ss in img_senses for s in ss]
     if not flat_c or not flat_g:
         return caption, image
-    d = distance_matrix(flat_c, flat_g)
+    d = distance_matrix(flat_c, flat_g, max_distance)  # nearer pairs are all that count here
     rows = np.cumsum([0] + [len(ss) for ss in cap_senses])
     cols = np.cumsum([0] + [len(ss) for ss in img_senses])
     settled_c = {i for i in range(len(cap_senses)) if cap_senses[i] and

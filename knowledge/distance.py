@@ -268,9 +268,12 @@ def _inverted(uids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 _SMALL = 400
 
 
-def distance_matrix(a: Sequence[str | None], b: Sequence[str | None]) -> np.ndarray:
+def distance_matrix(a: Sequence[str | None], b: Sequence[str | None],
+                    max_distance: int | None = None) -> np.ndarray:
     """All pairwise :func:`path_distance` values, float64, shape ``(len(a), len(b))``; ``inf``
-    where undefined (noun vs verb) or either side is None.
+    where undefined (noun vs verb) or either side is None. With ``max_distance``, only the
+    distances up to it are wanted (the others are ``inf``): then only the ancestors that near
+    each synset are looked at (:func:`_near_matrix`), far cheaper for many senses at once.
 
     Vectorised: each unique synset's ancestor->distance map is inverted into
     ancestor -> (rows, distances) and (columns, distances); for every ancestor shared by both
@@ -279,7 +282,11 @@ def distance_matrix(a: Sequence[str | None], b: Sequence[str | None]) -> np.ndar
 
     >>> distance_matrix(["dog.n.01", None], ["cat.n.01", "dog.n.01"]).tolist()
     [[4.0, 0.0], [inf, inf]]
+    >>> distance_matrix(["dog.n.01", None], ["cat.n.01", "dog.n.01", "puppy.n.01"], max_distance=2).tolist()
+    [[inf, 0.0, 1.0], [inf, inf, inf]]
     """
+    if max_distance is not None:
+        return _near_matrix(a, b, max_distance)
     if len(a) * len(b) <= _SMALL:
         # Captions are small and their words recur: cached pairs beat the vectorised set-up.
         ids_a = [None if n is None else _id(n) for n in a]
@@ -304,3 +311,37 @@ def distance_matrix(a: Sequence[str | None], b: Sequence[str | None]) -> np.ndar
             block = np.ix_(rows, cols)
             m[block] = np.minimum(m[block], fa[s_a:e_a, None] + fb[None, s_b:e_b])
     return m[np.ix_(inv_a.ravel(), inv_b.ravel())]
+
+
+@lru_cache(maxsize=1 << 16)
+def _near(i: int, k: int) -> tuple[tuple[int, int], ...]:
+    """(ancestor, distance) of synset ``i``'s ancestors at most ``k`` edges up (itself at 0)."""
+    return tuple((a, d) for a, d in _ancestor_dists(i).items() if d <= k)
+
+
+def _near_matrix(a: Sequence[str | None], b: Sequence[str | None], k: int) -> np.ndarray:
+    """:func:`distance_matrix` where it is at most ``k``, ``inf`` elsewhere. Two nouns are
+    within ``k`` edges exactly when they share an ancestor whose distances from both add up to
+    at most ``k``; verbs (whose simulated root makes any two top verbs 2 apart) take the full
+    matrix, capped."""
+    h = get_hierarchy()
+    ids_a = [None if n is None else _id(n) for n in a]
+    ids_b = [None if n is None else _id(n) for n in b]
+    if any(i is not None and h.is_verb[i] for i in ids_a + ids_b):
+        m = distance_matrix(a, b)
+        m[m > k] = np.inf
+        return m
+    below: dict[int, list[tuple[int, int]]] = {}  # ancestor -> (column, distance) of b's synsets
+    for col, j in enumerate(ids_b):
+        if j is not None:
+            for anc, d in _near(j, k):
+                below.setdefault(anc, []).append((col, d))
+    m = np.full((len(a), len(b)), np.inf)
+    for row, i in enumerate(ids_a):
+        if i is None:
+            continue
+        for anc, d in _near(i, k):
+            for col, e in below.get(anc, ()):
+                if d + e <= k and d + e < m[row, col]:
+                    m[row, col] = d + e
+    return m

@@ -339,6 +339,19 @@ def test_distance_matrix_equals_pairwise(nouns, verbs):
     assert distance_matrix(a, []).shape == (len(a), 0)
 
 
+def test_distance_matrix_up_to_a_distance_equals_the_full_one_capped(nouns, verbs):
+    rng = random.Random(6)
+    for trial in range(60):
+        a = rng.sample(nouns, rng.randint(1, 12)) + [None]
+        # relatives of a's synsets, so that some pairs are near
+        b = rng.sample(nouns, rng.randint(0, 20)) + [h for x in a[:4] if x for h in list(ancestors(x))[:3]]
+        if trial % 10 == 0:
+            b += rng.sample(verbs, 3)  # verbs take the full matrix
+        for k in (0, 1, 2, 3):
+            full = distance_matrix(a, b)
+            assert (distance_matrix(a, b, max_distance=k) == np.where(full <= k, full, np.inf)).all(), (a, b, k)
+
+
 def test_distance_matrix_is_fast(nouns):
     import time
 
