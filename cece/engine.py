@@ -132,7 +132,7 @@ def _local(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Ca
     # spawn, not fork: a forked child would inherit the locked output file (and threads).
     pool = ProcessPoolExecutor(max_workers=n,
                                mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_worker_setup, initargs=(task, os.getpid()))
+                               initializer=_worker_setup, initargs=(task, os.getpid(), max(1, usable_cores() // n)))
     try:
         yield from _in_order(lambda b: pool.submit(_worker_run, b), lambda f: f.result(),
                              chain(head, batches), n * IN_FLIGHT_PER_WORKER)
@@ -158,15 +158,35 @@ def _in_order(submit: Callable[[B], Any], result: Callable[[Any], R], batches: I
 _TASK: Any = None  # the task of this worker process
 
 
-def _worker_setup(task: Task, parent: int) -> None:
+def _worker_setup(task: Task, parent: int, threads: int) -> None:
     global _TASK
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _share_cores(threads)
     # A worker holds both ends of the pool's queues, so it never sees its parent go: when the
     # parent is killed (kill -9), the worker would wait for work forever, models in memory.
     threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="parent-watch").start()
     task.setup()
     _set_models_aside()
     _TASK = task
+
+
+def _share_cores(threads: int) -> None:
+    """Let this worker's math libraries (torch, BLAS, OpenMP) use ``threads`` threads: its share
+    of the cores. Each would otherwise start one thread per core in every worker, and the
+    workers' threads would fight over the same cores (ALOHa's embeddings: 1.16 x for two workers
+    instead of 1.9 x). Thread counts the user set in the environment are kept."""
+    if any(v in os.environ for v in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")):
+        return
+    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ[var] = str(threads)  # for libraries loaded from now on
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=threads)  # the ones already loaded
+    try:
+        import torch
+    except ImportError:
+        return
+    torch.set_num_threads(threads)
 
 
 def _set_models_aside() -> None:

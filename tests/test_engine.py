@@ -42,6 +42,19 @@ class Crash:
         os._exit(3)
 
 
+class Threads:
+    """What a worker's math libraries may use: torch's threads and the BLAS / OpenMP pools."""
+
+    def setup(self) -> None:
+        pass
+
+    def __call__(self, batch: list[int]) -> tuple[int, set[int]]:
+        import torch
+        from threadpoolctl import threadpool_info
+
+        return torch.get_num_threads(), {p["num_threads"] for p in threadpool_info()}
+
+
 def records(n: int) -> list[dict]:
     out = []
     for i in range(n):
@@ -81,6 +94,16 @@ def test_a_pool_returns_results_in_input_order_from_other_processes():
     assert [x for x, _ in got] == [[i * 10] for i in range(8)]
     pids = {pid for _, pid in got}
     assert os.getpid() not in pids and len(pids) == 2
+
+
+def test_pool_workers_share_the_cores_among_their_math_threads(monkeypatch):
+    from cece.engine import usable_cores
+
+    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        monkeypatch.delenv(var, raising=False)
+    share = max(1, usable_cores() // 2)
+    for torch_threads, pools in run_ordered(Threads(), [[0], [1], [2]], workers=2):
+        assert torch_threads == share and pools <= {share}
 
 
 def test_the_default_number_of_workers_keeps_a_short_input_in_this_process():
