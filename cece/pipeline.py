@@ -16,7 +16,6 @@ already done skipped -- nothing is read ahead beyond the batches in flight -- an
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -90,11 +89,6 @@ class Explained:
     row: bytes | dict[str, Any]
     hallucinated: bool
     explanation: Any = None
-
-    @property
-    def data(self) -> dict[str, Any]:
-        """The output row as a dict."""
-        return self.row if isinstance(self.row, dict) else json.loads(self.row)
 
 
 @dataclass
