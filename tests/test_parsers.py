@@ -58,7 +58,7 @@ def test_fast_pipeline_equals_spacys():
                         "You gave it to me and I gave it to you. Do you? I did have one.  \n\n ",
                         "There are two dogs that were being fed, and she'd have done it."]
     assert fast.get_pipe("lemmatizer").lemmatize.__qualname__.startswith("memoized")  # parsers.lemma_memo
-    assert not any(node.ops.use_blis for _, pipe in fast.pipeline if hasattr(pipe, "model")
+    assert not any(node.ops.use_blis for _, pipe in fast.pipeline if getattr(pipe, "model", None) is not None
                    for node in pipe.model.walk())  # numpy's BLAS: the same tags, parses and lemmas
     for _ in range(2):  # the second time, every lemma comes from the memo
         for a, b in zip(stock.pipe(texts), fast.pipe(texts)):
