@@ -81,7 +81,7 @@ def _load(name: str, exclude: tuple[str, ...], fast_attributes: bool) -> Any:
 def _numpy_blas(nlp: Any) -> None:
     """Let the pipeline's layers multiply matrices with numpy's BLAS instead of thinc's bundled
     BLIS: 39 % less time in tok2vec, tagger and parser on one thread here (0.59 -> 0.36 s for
-    the 567 texts of 96 HAT records; ``python -m benchmarks.perf`` measures it), the same models."""
+    the 567 texts of 96 HAT records), the same models and the same annotations."""
     from thinc.api import NumpyOps
 
     ops = NumpyOps(use_blis=False)
