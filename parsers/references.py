@@ -57,6 +57,7 @@ def from_references(references: list[str], parser: "CaptionParser | None",
             raise AnnotationError(f"references[{i}]", f"expected a caption string, got {type(ref).__name__}")
     merged = SceneGraph(text="\n".join(references), kind="references")
     synsets: list[set[str]] = []  # per entity, the synsets of all its names
+    names: list[set[str]] = []    # per entity, its names (Concept.names), kept up to date
     seen: set[tuple[int, str, int]] = set()
     offset = 0
     if graphs is None:
@@ -69,12 +70,14 @@ def from_references(references: list[str], parser: "CaptionParser | None",
         local: list[int] = []
         for c in graph.concepts:
             shifted = _shift(c, offset)
-            k, general = _entity_for(shifted, merged.concepts, synsets, claimed)
+            k, general = _entity_for(shifted, merged.concepts, synsets, names, claimed)
             if k is None:
                 k = merged.add_concept(shifted)
                 synsets.append({c.synset} if c.synset else set())
+                names.append(set(shifted.names()))
             else:
                 pool(merged.concepts[k], shifted, keep_number=not general)
+                names[k] = set(merged.concepts[k].names())
                 if c.synset:
                     synsets[k].add(c.synset)
             claimed.add(k)
@@ -90,21 +93,24 @@ def from_references(references: list[str], parser: "CaptionParser | None",
     return merged
 
 
-def _entity_for(c: Concept, entities: list[Concept], synsets: list[set[str]],
+def _entity_for(c: Concept, entities: list[Concept], synsets: list[set[str]], names: list[set[str]],
                 claimed: set[int]) -> tuple[int | None, bool]:
-    """(the entity ``c`` names or None, whether ``c`` is the more general word of the two)."""
-    names = set(c.names())
-    for k, e in enumerate(entities):
-        if names & set(e.names()) or (c.synset and c.synset in synsets[k]):
+    """(the entity ``c`` names or None, whether ``c`` is the more general word of the two);
+    ``synsets`` and ``names`` are each entity's synsets and names."""
+    own = c.names()
+    for k in range(len(entities)):
+        if not names[k].isdisjoint(own) or (c.synset and c.synset in synsets[k]):
             return k, False
     if not c.synset:
         return None, False
+    c_senses = noun_senses(c.lemma)[:COREF_SENSES]
     best: tuple[int, int, bool] | None = None  # (distance, entity, c is general)
     for k, e in enumerate(entities):
-        if k in claimed:
+        if k in claimed or not synsets[k]:
             continue
-        for s in synsets[k]:
-            if s in noun_senses(c.lemma)[:COREF_SENSES] or c.synset in _senses(e, COREF_SENSES):
+        e_can_mean_c = c.synset in _senses(e, COREF_SENSES)
+        for s in sorted(synsets[k]):  # sorted: ties go the same way in every process
+            if e_can_mean_c or s in c_senses:
                 found = (0, k, False)
             elif (d := corefer_distance(s, c.synset)) is not None:
                 found = (d, k, is_hypernym(c.synset, s))
