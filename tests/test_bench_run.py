@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +23,7 @@ CECE = Path(sys.executable).with_name("cece")
 
 
 from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
+from fixtures.processes import kill_after_lines  # noqa: E402
 
 
 class Keyword(Detector):
@@ -227,14 +226,7 @@ def test_sigkill_mid_run_then_rerun_gives_the_uninterrupted_predictions(tmp_path
     subprocess.run(cmd + [str(tmp_path / "full")], check=True, capture_output=True, timeout=120)
     killed = tmp_path / "killed"
     pred = killed / "predictions" / "lexical.jsonl"
-    proc = subprocess.Popen(cmd + [str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while proc.poll() is None and time.monotonic() < deadline:
-        if pred.exists() and pred.read_bytes().count(b"\n") >= 40:
-            break
-        time.sleep(0.002)
-    proc.send_signal(signal.SIGKILL)
-    assert proc.wait(timeout=30) == -signal.SIGKILL
+    kill_after_lines(cmd + [str(killed)], pred, 40)
     written = pred.read_bytes().count(b"\n")
     assert 40 <= written < 400 and not (killed / "metrics.json").exists()
     with pred.open("ab") as f:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ import pytest
 
 from detectors.vlm import VLMDetector
 from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
+from fixtures.processes import kill_after_lines  # noqa: E402
 
 CECE = Path(sys.executable).with_name("cece")
 
@@ -65,14 +65,7 @@ def test_a_killed_vlm_run_resumes_without_paying_twice(tmp_path: Path, cache: st
             assert len(list((tmp_path / "full.jsonl.answers" / "vlm").rglob("*.json"))) == n
 
         killed = tmp_path / "killed.jsonl"
-        proc = subprocess.Popen(cmd + [str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while proc.poll() is None and time.monotonic() < deadline:
-            if killed.exists() and killed.read_bytes().count(b"\n") >= 8:
-                break
-            time.sleep(0.005)
-        proc.send_signal(signal.SIGKILL)
-        assert proc.wait(timeout=30) == -signal.SIGKILL
+        kill_after_lines(cmd + [str(killed)], killed, 8)
         kept = killed.read_bytes().count(b"\n")
         assert 8 <= kept < n and kept % 4 == 0  # whole batches, each written as it finished
         asked_before = server.count - n

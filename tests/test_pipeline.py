@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from click.testing import CliRunner
 import cece.output
 from cli import main
 from cece.output import JsonlWriter, OutputBusy, OutputError
+from fixtures.processes import wait_for_lines
 
 CECE = str(Path(sys.executable).with_name("cece"))
 CAPTIONS = ["A dog on a sofa.", "A girl eating a pizza.", "A cat sleeping on a bed next to a lamp.",
@@ -41,17 +41,6 @@ def run(*args: str):
 
 def ids(path: Path) -> list[str]:
     return [json.loads(x)["id"] for x in path.read_text().splitlines()]
-
-
-def wait_for_lines(path: Path, n: int, proc: subprocess.Popen, limit: float = 120) -> None:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if path.exists() and path.read_bytes().count(b"\n") >= n:
-            return
-        if proc.poll() is not None:
-            raise AssertionError(f"finished before {n} lines: {proc.stderr.read()}")
-        time.sleep(0.02)
-    raise AssertionError(f"no {n} lines in {limit} s")
 
 
 def test_kill_9_at_several_points_then_resume_gives_the_clean_output(tmp_path: Path):
