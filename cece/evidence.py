@@ -32,9 +32,14 @@ def synsets_of(c: Concept) -> list[str]:
     """The synsets a concept may stand for: its own, its alternatives' and its aliases'."""
     if not c.alternatives and not c.aliases:
         return [c.synset] if c.synset else []
-    out = [c.synset] if c.synset else []
-    out += [s for a in (*c.alternatives, *c.aliases) if (s := noun_synset(a)) and s not in out]
-    return out
+    return list(_synsets(c.synset, tuple(c.alternatives), tuple(c.aliases)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _synsets(synset: str | None, alternatives: tuple[str, ...], aliases: tuple[str, ...]) -> tuple[str, ...]:
+    out = [synset] if synset else []
+    out += [s for a in (*alternatives, *aliases) if (s := noun_synset(a)) and s not in out]
+    return tuple(out)
 
 
 def word_forms(c: Concept) -> frozenset[str]:
@@ -51,20 +56,39 @@ def _word_forms(lemma: str, alternatives: tuple[str, ...], aliases: tuple[str, .
     return frozenset(names)
 
 
+# What same_thing and covers read of a concept; the pairs recur across the passes over a caption
+# and its rewrite, so their answers are kept by these keys.
+_Key = tuple[str, "str | None", tuple[str, ...], tuple[str, ...], bool]
+
+
+def _key(c: Concept) -> _Key:
+    return (c.lemma, c.synset, tuple(c.alternatives), tuple(c.aliases), c.plural)
+
+
 def same_thing(c: Concept, g: Concept) -> bool:
     """Identical or synonymous: a shared name or a shared synset ("couch" / "sofa")."""
-    if word_forms(c) & word_forms(g):
+    return _same_thing(_key(c), _key(g))
+
+
+@lru_cache(maxsize=1 << 16)
+def _same_thing(c: _Key, g: _Key) -> bool:
+    if _word_forms(c[0], c[2], c[3], c[4]) & _word_forms(g[0], g[2], g[3], g[4]):
         return True
-    return bool(set(synsets_of(c)) & set(synsets_of(g)))
+    return bool(set(_synsets(*c[1:4])) & set(_synsets(*g[1:4])))
 
 
 def covers(c: Concept, g: Concept) -> bool:
     """Whether caption concept ``c`` speaks of image concept ``g``: the same thing, one a kind of
     the other, or at most two hypernym edges apart."""
-    if same_thing(c, g):
+    return _covers(_key(c), _key(g))
+
+
+@lru_cache(maxsize=1 << 16)
+def _covers(c: _Key, g: _Key) -> bool:
+    if _same_thing(c, g):
         return True
-    for a in synsets_of(c):
-        for b in synsets_of(g):
+    for a in _synsets(*c[1:4]):
+        for b in _synsets(*g[1:4]):
             d = path_distance(a, b)
             if d is not None and (d <= 2 or is_hypernym(a, b) or is_hypernym(b, a)):
                 return True

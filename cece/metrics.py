@@ -27,7 +27,7 @@ triples the image side neither supports nor contradicts)::
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 from cece.edits import Edit
@@ -53,7 +53,7 @@ class ObjectMetrics:
     unverified: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return dict(vars(self))  # flat scalar fields, in declaration order: a shallow copy is whole
 
 
 @dataclass
@@ -68,7 +68,7 @@ class RoleMetrics:
     unverified: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return dict(vars(self))  # flat scalar fields, in declaration order: a shallow copy is whole
 
 
 def _rate(count: int, total: int) -> float:

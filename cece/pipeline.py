@@ -109,7 +109,7 @@ class ExplainTask:
     keep: bool = False
 
     def setup(self) -> None:
-        self.explainer.parser  # load spaCy now, not inside the first batch
+        self.explainer.load()  # spaCy, WordNet, inflections: now, not inside the first batch
 
     def __call__(self, batch: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
         from cece.explanation import Explanation

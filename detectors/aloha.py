@@ -103,6 +103,9 @@ class ALOHaDetector(BatchDetector):
         self._nlp = nlp
         self._cache: dict[str, np.ndarray] = {}
 
+    def load(self) -> None:
+        self.nlp, self.encoder  # noqa: B018 -- the properties load them
+
     @property
     def nlp(self) -> Any:
         if self._nlp is None:

@@ -118,6 +118,10 @@ class Detector:
                 ready.append(k)
         return out, ready
 
+    def load(self) -> None:
+        """Load the detector's models now rather than inside its first batch (a run's workers
+        call it at start-up). Optional: detectors load lazily; the default loads nothing."""
+
     def detect(self, sample: Sample) -> Detection:
         raise NotImplementedError
 
@@ -145,6 +149,15 @@ class BatchDetector(Detector):
 
     def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
         raise NotImplementedError
+
+
+def load_or_defer(detector: Detector) -> None:
+    """``detector.load()``; if that fails, nothing: the models are tried again in the first
+    batch, whose samples then carry the failure as their errors (a run does not stop for it)."""
+    try:
+        detector.load()
+    except Exception:  # noqa: BLE001
+        pass
 
 
 def iter_ok(detections: Iterable[Detection]) -> Iterable[Detection]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from detectors import registry
-from detectors.base import BatchDetector, Detection, Detector, Sample, SentenceScore, SpanScore
+from detectors.base import BatchDetector, Detection, Detector, Sample, SentenceScore, SpanScore, load_or_defer
 from parsers.sentences import split_sentences
 
 
@@ -56,6 +56,10 @@ class EnsembleDetector(BatchDetector):
             options = {k: v for k, v in spec.items() if k != "name"}
             return registry.create(spec["name"], **options)
         raise TypeError(f"an ensemble member must be a Detector or {{'name': ..., **options}}, not {spec!r}")
+
+    def load(self) -> None:
+        for m in self.members:
+            load_or_defer(m)
 
     def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
         per_member = []

@@ -63,6 +63,9 @@ class HalCECEDetector(BatchDetector):
         self.batch_size = batch_size
         self.explain = explain
 
+    def load(self) -> None:
+        self.explainer.load()
+
     def missing(self, sample: Sample) -> str | None:
         if not isinstance(sample.get("caption"), str):
             return "sample has no 'caption' string"

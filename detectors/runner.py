@@ -37,7 +37,7 @@ from cece.engine import EngineOptions
 from cece.output import JsonlWriter, OutputBusy, Summary
 from cece.record_checks import MAX_CAPTION_CHARS, id_problem, resolve_paths
 from cece.records import RecordError, iter_records
-from detectors.base import Detection, Detector, Sample
+from detectors.base import Detection, Detector, Sample, load_or_defer
 from detectors.configure import keep_answers
 
 
@@ -227,12 +227,14 @@ class DetectWork:
 @dataclass
 class DetectTask:
     """What a worker does with a :class:`DetectWork`: each detector's Detections, in order. The
-    detectors travel to each worker as they are before their first use (models load lazily)."""
+    detectors travel to each worker as they are before their first use, and load their models
+    there (:meth:`Detector.load`)."""
 
     detectors: dict[str, Detector]
 
     def setup(self) -> None:
-        pass
+        for detector in self.detectors.values():
+            load_or_defer(detector)
 
     def __call__(self, todo: DetectWork) -> list[list[Detection]]:
         return [_detect(self.detectors[name], name, samples) if samples else [] for name, samples in todo.todo]

@@ -16,6 +16,8 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from knowledge.distance import ancestors, is_hypernym, path_distance, root_distance
 
 PERSON = "person.n.01"
@@ -45,6 +47,7 @@ def people_clash(a: str, b: str) -> bool:
     return bool(sa and sb and sa != sb) or bool(ya and yb and ya != yb)
 
 
+@lru_cache(maxsize=1 << 16)  # a pure function of two names, asked for every pair of reference mentions
 def corefer_distance(a: str, b: str, max_distance: int = 3, min_depth: int = 3,
                      max_person_distance: int = 6) -> int | None:
     """How far apart two synsets are if they may name one thing (see the module docstring), else

@@ -112,6 +112,7 @@ def _path_distance_ids(i: int, j: int) -> int | None:
     return _distance(i, j, simulate_root=bool(h.is_verb[i]))
 
 
+@lru_cache(maxsize=1 << 18)  # by name: the hot callers ask about the same few pairs per caption
 def path_distance(a: str, b: str) -> int | None:
     """Edges on the shortest hypernym path between two synsets, through a common ancestor
     (NLTK ``shortest_path_distance``; simulated root for verbs). None for noun vs verb.
@@ -170,6 +171,7 @@ def num_ancestors(a: str) -> int:
     return len(_ancestor_dists(_id(a))) - 1
 
 
+@lru_cache(maxsize=1 << 18)
 def is_hypernym(general: str, specific: str) -> bool:
     """Whether ``general`` is ``specific`` or one of its (instance) hypernym ancestors.
     Reflexive on purpose: an identical concept is neither over- nor under-specialised.
@@ -223,6 +225,7 @@ def _wup_ids(i: int, j: int) -> float:
     return 2.0 * depth / (len1 + len2 + 2 * depth)
 
 
+@lru_cache(maxsize=1 << 18)
 def wup_similarity(a: str, b: str) -> float:
     """Wu-Palmer similarity, equal to NLTK's ``a.wup_similarity(b)`` (simulated root whenever a
     verb is involved, so noun vs verb gets NLTK's small positive score, not None).

@@ -73,6 +73,8 @@ class CaptionParser:
     the parser never uses, and with the equivalent fast attribute ruler of
     :mod:`parsers.attribute_ruler`). ``recover`` adds the nouns spaCy mis-tagged back as concepts
     (:mod:`parsers.recovery`). Results are deterministic and do not depend on batching.
+    ``doc_memory`` is how many of the latest Docs :meth:`doc` hands back without parsing again
+    (default: two batches); a caller that re-reads a batch's texts raises it to fit the batch.
     """
 
     def __init__(self, nlp: Any = None, batch_size: int = 256, recover: bool = True) -> None:
@@ -84,6 +86,7 @@ class CaptionParser:
         self._synsets: dict[str, str | None] = {}
         self._predicates: dict[str, tuple[str, str | None]] = {}
         self._docs: OrderedDict[str, Any] = OrderedDict()  # recent parses, for rewriting captions
+        self.doc_memory = 2 * batch_size
 
     # -- public API --------------------------------------------------------------------------
     def parse(self, text: str) -> SceneGraph:
@@ -117,7 +120,7 @@ class CaptionParser:
 
     def _remember(self, text: str, doc: Any) -> None:
         self._docs[text] = doc
-        while len(self._docs) > 2 * self.batch_size:
+        while len(self._docs) > self.doc_memory:
             self._docs.popitem(last=False)
 
     def parse_doc(self, doc: Any) -> SceneGraph:

@@ -323,3 +323,38 @@ def test_cece_detect_rejects_unknown_detectors_and_options(tmp_path):
     r = CliRunner().invoke(main, ["detect", str(FIXTURE), "-o", str(out), "-d", "lexical",
                                   "--option", "lexical.colour=red"])
     assert r.exit_code == 2 and "detector 'lexical'" in r.output and not out.exists()
+
+
+def test_a_worker_loads_its_detectors_first_and_a_failed_load_fails_only_that_detectors_samples():
+    from detectors.ensemble import EnsembleDetector
+    from detectors.runner import DetectTask, DetectWork
+
+    class Loads(Detector):
+        name = "loads"
+        loaded = False
+
+        def load(self) -> None:
+            self.loaded = True
+
+        def detect(self, sample):
+            return Detection(id=sample["id"], detector=self.name, score=1.0 if self.loaded else 0.0)
+
+    class NoWeights(Detector):
+        name = "noweights"
+
+        def load(self) -> None:
+            raise RuntimeError("no weights at /models/x")
+
+        def detect(self, sample):
+            self.load()
+
+    halcece, member = HalCECEDetector(), Loads()
+    task = DetectTask({"loads": Loads(), "noweights": NoWeights(), "halcece": halcece,
+                       "ensemble": EnsembleDetector(members=[NoWeights(), member])})
+    task.setup()
+    assert halcece.explainer._parser is not None and member.loaded
+    sample = {"id": "s1", "caption": "A dog on a sofa.", "references": ["A dog lies on a couch."]}
+    got = task(DetectWork([(name, [sample]) for name in task.detectors], 1))
+    assert got[0][0].score == 1.0
+    assert got[1][0].error == "RuntimeError: no weights at /models/x"
+    assert got[2][0].error is None and got[3][0].error is None

@@ -4,6 +4,7 @@ speed report of ``cece bench perf``."""
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 
 import networkx as nx
 import pytest
@@ -40,6 +41,20 @@ def test_to_networkx_of_a_parsed_caption_matches_its_triples():
     triples = {(nxg.nodes[u]["lemma"], d["canonical"], nxg.nodes[v]["lemma"]) for u, v, d in nxg.edges(data=True)}
     assert triples == {(g.concepts[r.subject].lemma, r.canonical, g.concepts[r.object].lemma) for r in g.relations}
     assert len(triples) >= 2
+
+
+def test_to_dict_writes_every_field_in_declaration_order_and_copies_the_lists():
+    c = Concept(text="dogs", lemma="dog", synset="dog.n.01", attributes={"colour": ["brown"]}, spans=[(2, 6)],
+                phrase_span=(0, 6), uncertain=True, alternatives=["cat"], plural=True, source_id="7",
+                aliases=["puppy"], recovered=True)
+    r = Relation(0, "lying on", 1, canonical="lie on", verb_synset="lie.v.02", span=(7, 15))
+    for obj in (c, r):
+        d = obj.to_dict()
+        assert list(d) == [f.name for f in fields(obj)]  # a new field must reach the output too
+        assert type(obj).from_dict(json.loads(json.dumps(d))) == obj
+    d = c.to_dict()
+    d["attributes"]["colour"].append("white"), d["aliases"].append("hound"), d["alternatives"].clear()
+    assert c.attributes == {"colour": ["brown"]} and c.aliases == ["puppy"] and c.alternatives == ["cat"]
 
 
 def test_register_backend_makes_a_kind_that_detectors_can_name():
