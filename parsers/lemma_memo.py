@@ -6,6 +6,11 @@ is examined again at every occurrence (its morphology turned into a dict each ti
 every answer on all that the answer depends on -- the form, its part of speech and its
 morphology -- so the lemmas are exactly spaCy's, each computed once.
 
+A form seen for the first time still pays for the rules, and each rule asks whether its result is
+a known word of the part of speech: spaCy's tables hold those words as lists (57,528 nouns), so
+every question was a scan of the list. :func:`install` turns them into sets; membership is all
+the rules ask of them.
+
 >>> from parsers.spacy_model import load_spacy
 >>> nlp = load_spacy(exclude=("ner",), fast_attributes=True)
 >>> [t.lemma_ for t in nlp("Two dogs were sitting on the benches.")]
@@ -29,6 +34,11 @@ def install(nlp: Any) -> bool:
     if getattr(lemmatizer, "mode", None) != "rule" or not hasattr(lemmatizer, "rule_lemmatize"):
         return False
     lemmatizer.lemmatize = memoized(lemmatizer.rule_lemmatize)
+    if lemmatizer.lookups.has_table("lemma_index"):
+        index = lemmatizer.lookups.get_table("lemma_index")
+        for pos, words in list(index.items()):
+            if isinstance(words, list):
+                index[pos] = frozenset(words)
     return True
 
 
