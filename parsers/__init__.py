@@ -5,16 +5,44 @@
 [('dog', 'sit on', 'lap')]
 >>> to_scene_graph(["dog", "laptop"]).concepts[1].synset
 'laptop.n.01'
+
+The names below are imported on first use (PEP 562), so that a light submodule
+(``parsers.language``, ``parsers.scene_graph``) does not bring spaCy and torch in with it: the
+command line answers ``--help`` without loading them.
 """
 
-from parsers.annotations import (AnnotationError, from_coco, from_labels, from_references,
-                                 from_visual_genome, to_scene_graph)
-from parsers.caption import CaptionParser
-from parsers.scene_graph import Concept, Relation, SceneGraph, Span
-from parsers.spacy_model import ModelStatus, SpacyModelError, find_spacy_model, load_spacy
+from __future__ import annotations
 
-__all__ = [
-    "AnnotationError", "CaptionParser", "Concept", "ModelStatus", "Relation", "SceneGraph", "Span",
-    "SpacyModelError", "find_spacy_model", "from_coco", "from_labels", "from_references",
-    "from_visual_genome", "load_spacy", "to_scene_graph",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from parsers.annotations import (AnnotationError, from_coco, from_labels, from_references,
+                                     from_visual_genome, to_scene_graph)
+    from parsers.caption import CaptionParser
+    from parsers.scene_graph import Concept, Relation, SceneGraph, Span
+    from parsers.spacy_model import ModelStatus, SpacyModelError, find_spacy_model, load_spacy
+
+_HOME = {
+    "AnnotationError": "annotations", "from_coco": "annotations", "from_labels": "annotations",
+    "from_references": "annotations", "from_visual_genome": "annotations", "to_scene_graph": "annotations",
+    "CaptionParser": "caption",
+    "Concept": "scene_graph", "Relation": "scene_graph", "SceneGraph": "scene_graph", "Span": "scene_graph",
+    "ModelStatus": "spacy_model", "SpacyModelError": "spacy_model", "find_spacy_model": "spacy_model",
+    "load_spacy": "spacy_model",
+}
+
+__all__ = sorted(_HOME)
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'parsers' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"parsers.{home}"), name)
+    globals()[name] = value  # later lookups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

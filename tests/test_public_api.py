@@ -131,3 +131,19 @@ def test_the_scaling_harness_answers_help_without_running(capsys):
     with pytest.raises(SystemExit) as exit_:
         scaling_main(["--help"])
     assert exit_.value.code == 0 and "--quick" in capsys.readouterr().out
+
+
+def test_the_command_line_answers_help_without_loading_spacy_or_torch():
+    import subprocess
+    import sys
+
+    code = ("import sys; from click.testing import CliRunner; from cli import main; "
+            "r = CliRunner().invoke(main, ['--help']); "
+            "print(r.exit_code, 'explain' in r.output, sorted(m for m in ('spacy', 'torch', 'thinc') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", "True", "[]"]
+    import parsers
+
+    assert {"CaptionParser", "SceneGraph", "to_scene_graph"} <= set(dir(parsers))
+    with pytest.raises(AttributeError, match="no attribute 'Parser'"):
+        parsers.Parser  # noqa: B018
