@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -28,67 +28,72 @@ from knowledge.concepts import morphy_forms
 from parsers import Concept, SceneGraph
 
 
+class _Names(NamedTuple):
+    """What :func:`synsets_of`, :func:`word_forms`, :func:`same_thing` and :func:`covers` read of
+    a concept. The same pairs recur across the passes over a caption and its rewrite, so their
+    answers are cached by these."""
+
+    lemma: str
+    synset: str | None
+    alternatives: tuple[str, ...]
+    aliases: tuple[str, ...]
+    plural: bool
+
+
+def _names(c: Concept) -> _Names:
+    return _Names(c.lemma, c.synset, tuple(c.alternatives), tuple(c.aliases), c.plural)
+
+
 def synsets_of(c: Concept) -> list[str]:
     """The synsets a concept may stand for: its own, its alternatives' and its aliases'."""
     if not c.alternatives and not c.aliases:
         return [c.synset] if c.synset else []
-    return list(_synsets(c.synset, tuple(c.alternatives), tuple(c.aliases)))
+    return list(_synsets(_names(c)))
 
 
 @lru_cache(maxsize=1 << 16)
-def _synsets(synset: str | None, alternatives: tuple[str, ...], aliases: tuple[str, ...]) -> tuple[str, ...]:
-    out = [synset] if synset else []
-    out += [s for a in (*alternatives, *aliases) if (s := noun_synset(a)) and s not in out]
+def _synsets(k: _Names) -> tuple[str, ...]:
+    out = [k.synset] if k.synset else []
+    out += [s for a in (*k.alternatives, *k.aliases) if (s := noun_synset(a)) and s not in out]
     return tuple(out)
 
 
 def word_forms(c: Concept) -> frozenset[str]:
     """The concept's names, and for a plural one the singular forms of its lemma: the parser
     keeps "buns" when WordNet reads it as a thing of its own, but a caption's "bun" is the same."""
-    return _word_forms(c.lemma, tuple(c.alternatives), tuple(c.aliases), c.plural)
+    return _word_forms(_names(c))
 
 
 @lru_cache(maxsize=1 << 16)
-def _word_forms(lemma: str, alternatives: tuple[str, ...], aliases: tuple[str, ...], plural: bool) -> frozenset[str]:
-    names = {x.lower() for x in (lemma, *alternatives, *aliases)}
-    if plural:
-        names.update(morphy_forms(lemma.lower(), "n"))
+def _word_forms(k: _Names) -> frozenset[str]:
+    names = {x.lower() for x in (k.lemma, *k.alternatives, *k.aliases)}
+    if k.plural:
+        names.update(morphy_forms(k.lemma.lower(), "n"))
     return frozenset(names)
-
-
-# What same_thing and covers read of a concept; the pairs recur across the passes over a caption
-# and its rewrite, so their answers are kept by these keys.
-_Key = tuple[str, "str | None", tuple[str, ...], tuple[str, ...], bool]
-
-
-def _key(c: Concept) -> _Key:
-    return (c.lemma, c.synset, tuple(c.alternatives), tuple(c.aliases), c.plural)
 
 
 def same_thing(c: Concept, g: Concept) -> bool:
     """Identical or synonymous: a shared name or a shared synset ("couch" / "sofa")."""
-    return _same_thing(_key(c), _key(g))
+    return _same_thing(_names(c), _names(g))
 
 
 @lru_cache(maxsize=1 << 16)
-def _same_thing(c: _Key, g: _Key) -> bool:
-    if _word_forms(c[0], c[2], c[3], c[4]) & _word_forms(g[0], g[2], g[3], g[4]):
-        return True
-    return bool(set(_synsets(*c[1:4])) & set(_synsets(*g[1:4])))
+def _same_thing(c: _Names, g: _Names) -> bool:
+    return bool(_word_forms(c) & _word_forms(g)) or bool(set(_synsets(c)) & set(_synsets(g)))
 
 
 def covers(c: Concept, g: Concept) -> bool:
     """Whether caption concept ``c`` speaks of image concept ``g``: the same thing, one a kind of
     the other, or at most two hypernym edges apart."""
-    return _covers(_key(c), _key(g))
+    return _covers(_names(c), _names(g))
 
 
 @lru_cache(maxsize=1 << 16)
-def _covers(c: _Key, g: _Key) -> bool:
+def _covers(c: _Names, g: _Names) -> bool:
     if _same_thing(c, g):
         return True
-    for a in _synsets(*c[1:4]):
-        for b in _synsets(*g[1:4]):
+    for a in _synsets(c):
+        for b in _synsets(g):
             d = path_distance(a, b)
             if d is not None and (d <= 2 or is_hypernym(a, b) or is_hypernym(b, a)):
                 return True

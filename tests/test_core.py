@@ -150,3 +150,25 @@ def test_word_forms_and_cuts():
     assert verb_form("hold", "VBZ") == "holds"
 
 
+
+
+def test_a_big_batch_rewrites_from_the_docs_it_parsed_and_never_parses_a_caption_again():
+    from parsers import CaptionParser
+
+    parser = CaptionParser(batch_size=2)  # would keep only the last 4 Docs
+    spacy_nlp, single = parser.nlp, []
+
+    class CountingSingleParses:
+        def __getattr__(self, name):
+            return getattr(spacy_nlp, name)
+
+        def __call__(self, text):
+            single.append(text)
+            return spacy_nlp(text)
+
+    parser.nlp = CountingSingleParses()
+    animals = ["cat", "horse", "cow", "sheep", "bird", "goat"]
+    records = [{"id": a, "caption": f"A {a} on a sofa.", "annotation": ["dog", "sofa"]} for a in animals]
+    results = Explainer(parser=parser).explain_batch(list(enumerate(records)))
+    assert [r.counterfactual for r in results] == ["A dog on a sofa."] * len(animals)
+    assert single == []
