@@ -5,8 +5,8 @@ detect`` with ``-o``) on generated records, or on your own records with ``--data
 Records/s is the steady rate at which rows reach the output file, while the middle 80 % of them
 are written (model loading, the start-up of the last worker and the last batches in flight are
 left out, so the figures compare engines, not start-up; the seconds to the first row are
-reported apart). Explain runs use
-batches of 16 records whatever the engine, so that rows reach the file as they are made. Peak memory is the
+reported apart). Every command runs at its own default batch size, as a user would run it
+(``cece explain``: 256 records in one process, 64 per worker). Peak memory is the
 largest resident set of the command and its workers (``resource.getrusage`` of the children).
 The bound is raw spaCy ``nlp.pipe`` on the same texts in this process: records/s if nothing but
 parsing were done. Run it with ``python -m benchmarks.scaling`` (``make perf`` runs it after
@@ -163,7 +163,7 @@ def scaling(quick: bool = False, workers: int | None = None, ray: bool = True,
 
 
 def _measure(quick: bool, workers: int, ray: str | None, data: Path | None = None) -> list[ScalingRow]:
-    n_ann, n_ref, n_det = (400, 150, 200) if quick else (3000, 1000, 1000)
+    n_ann, n_ref, n_det = (400, 150, 200) if quick else (3000, 2000, 1000)
     small, big = (1000, 5000) if quick else (1000, 50000)
     rows: list[ScalingRow] = []
     with tempfile.TemporaryDirectory() as d:
@@ -182,7 +182,7 @@ def _measure(quick: bool, workers: int, ray: str | None, data: Path | None = Non
             for opts, engine, w in _engines(workers, ray):
                 out = tmp / "out.jsonl"
                 rate, startup, rss = run_command([*CECE, "explain", str(src), "-q", "-o", str(out), "--overwrite",
-                                                  "--batch-size", "16", *opts], out, len(recs))
+                                                  *opts], out, len(recs))
                 rows.append(ScalingRow(job, engine, w, len(recs), rate, startup, rss, round(rate / bound, 2)))
         src = _write(tmp / "det.jsonl", det_recs)
         parallel = _supports("detect", "--workers")

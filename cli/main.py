@@ -53,7 +53,7 @@ def main() -> None:
 @click.option("--overwrite", is_flag=True, help="Start OUTPUT afresh instead of resuming it.")
 @click.option("--keep-errors", is_flag=True, help="On resuming, keep error rows instead of retrying them.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
-              help="Records explained at a time (with several workers, at most 16: batches spread over them).")
+              help="Records explained at a time (with several workers, at most 64: batches spread over them).")
 @click.option("--threshold", type=click.FloatRange(0.0, 1.0), default=None, metavar="T",
               help="Confidence at which an edit, and so a caption, is called hallucinated "
                    "[default: 0.25, chosen on dev data: see the README, 'Choosing the threshold'].")
@@ -312,7 +312,7 @@ def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str
 @click.option("--top", type=int, default=10, show_default=True, help="Frequent edits listed per model and kind.")
 @click.option("--overwrite", is_flag=True, help="Explain everything afresh instead of resuming.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
-              help="Captions explained at a time (with several workers, at most 16).")
+              help="Captions explained at a time (with several workers, at most 64).")
 @engine_options
 def report(captions: str, annotations: tuple[str, ...], outdir: str, with_linguistic: bool, top: int,
            overwrite: bool, batch_size: int, workers: int | None, engine: str, address: str | None) -> None:

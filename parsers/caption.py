@@ -54,11 +54,14 @@ class UpstreamOnDocs:
 
     def parse_doc(self, doc: Any) -> dict:
         """Upstream's ``{"entities": [...], "relations": [...]}`` for an already parsed Doc."""
-        self._doc = doc
+        self._doc, chunker = doc, doc.noun_chunks_iterator
+        if chunker is not None:  # upstream walks the noun chunks twice: find them once
+            chunks = list(chunker(doc))
+            doc.noun_chunks_iterator = lambda _doc: chunks
         try:
             return self._backend.parse("")  # the text is unused: _feed returns the Doc
         finally:
-            self._doc = None
+            self._doc, doc.noun_chunks_iterator = None, chunker
 
 
 def upstream_backend() -> UpstreamOnDocs:

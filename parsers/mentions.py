@@ -69,10 +69,12 @@ def _antecedent(graph: SceneGraph, i: int) -> int | None:
 def merge_definite_mentions(graph: SceneGraph) -> SceneGraph:
     """``graph`` with each definite re-mention merged into its antecedent (module docstring);
     relations are re-pointed and de-duplicated. The input graph is not changed."""
+    antecedents = [_antecedent(graph, i) for i in range(len(graph.concepts))]
+    if all(k is None for k in antecedents):  # most captions: nothing to merge, nothing to copy
+        return graph
     target: list[int] = []  # old index -> new index
     concepts: list[Concept] = []
-    for i, c in enumerate(graph.concepts):
-        k = _antecedent(graph, i)
+    for c, k in zip(graph.concepts, antecedents):
         if k is None:
             target.append(len(concepts))
             concepts.append(replace(c, spans=list(c.spans), aliases=list(c.aliases),
@@ -81,8 +83,6 @@ def merge_definite_mentions(graph: SceneGraph) -> SceneGraph:
         else:
             target.append(target[k])
             pool(concepts[target[k]], c)
-    if len(concepts) == len(graph.concepts):
-        return graph
     relations, seen = [], set()
     for r in graph.relations:
         s, o = target[r.subject], target[r.object]

@@ -19,6 +19,7 @@ neither first a material nor a quantifier ("bunches of"). After "possibly" it is
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
@@ -40,8 +41,6 @@ def _covered(a: int, b: int, spans: list[Span]) -> bool:
 def lost_nouns(graph: SceneGraph) -> list[Concept]:
     """Concepts for the noun-only thing words of ``graph.text`` that the graph reads as no
     concept head, modifier or predicate (see the module docstring)."""
-    h = get_hierarchy()
-    nouns, verbs, adjectives = h.lemmas("n"), h.lemmas("v"), h.adjective_lemmas
     taken = [s for c in graph.concepts for s in c.spans] + [r.span for r in graph.relations if r.span]
     # Inside a concept's phrase its modifiers are read as its attributes; any other word there
     # was swallowed by a misparse ("a *tent* and black sunglasses" as one phrase).
@@ -55,16 +54,10 @@ def lost_nouns(graph: SceneGraph) -> list[Concept]:
             continue
         if any(_covered(m.start(), m.end(), [span]) and word in words for span, words in read):
             continue
-        forms = {word, *morphy_forms(word, "n")}  # "bunches": bunche (Ralph Bunche) and bunch
-        lemma = lemmatize(word)
-        if lemma not in nouns or any(f in verbs or f in adjectives or f in QUANTIFIER_NOUNS or f in FRAME_NOUNS for f in forms):
+        sense = thing_noun(word)
+        if sense is None:
             continue
-        # Its first sense that is a visible thing (the first of "opener" is an event) -- unless
-        # the word is first a material, which as a lost word was a modifier ("a wood burning stove").
-        senses = noun_senses(lemma)
-        synset = next((x for x in senses if lexname(x) in THINGS), None)
-        if synset is None or lexname(senses[0]) == "noun.substance":
-            continue
+        lemma, synset = sense
         # A hedge reaches to the end of its clause ("possibly other fruits or items").
         before = re.findall(r"[a-z]+", re.split(r"[,;.()]", graph.text[:m.start()].lower())[-1])
         if any(w in NEGATIONS for w in before[-3:]):  # "a street with no cars": said to be absent
@@ -73,6 +66,29 @@ def lost_nouns(graph: SceneGraph) -> list[Concept]:
                            phrase_span=(m.start(), m.end()), plural=lemma != word,
                            uncertain=any(w in HEDGE_ADVERBS for w in before), recovered=True))
     return out
+
+
+@lru_cache(maxsize=65536)
+def thing_noun(word: str) -> tuple[str, str] | None:
+    """``(lemma, synset)`` when lower-case ``word`` can only be a noun and names a visible thing;
+    else None.
+
+    >>> thing_noun("cars"), thing_noun("opener"), thing_noun("dog")  # "dog" is a verb too
+    (('car', 'car.n.01'), ('opener', 'undoer.n.02'), None)
+    """
+    h = get_hierarchy()
+    forms = {word, *morphy_forms(word, "n")}  # "bunches": bunche (Ralph Bunche) and bunch
+    lemma = lemmatize(word)
+    if lemma not in h.lemmas("n") or any(f in h.lemmas("v") or f in h.adjective_lemmas or f in QUANTIFIER_NOUNS
+                                         or f in FRAME_NOUNS for f in forms):
+        return None
+    # Its first sense that is a visible thing (the first of "opener" is an event) -- unless
+    # the word is first a material, which as a lost word was a modifier ("a wood burning stove").
+    senses = noun_senses(lemma)
+    synset = next((x for x in senses if lexname(x) in THINGS), None)
+    if synset is None or lexname(senses[0]) == "noun.substance":
+        return None
+    return lemma, synset
 
 
 def recover_nouns(graph: SceneGraph) -> SceneGraph:

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from parsers.draft_graph import (DROPPED, Draft, Link, Mention, flatten, joins_next, prep_predicate, verb_subject,
-                           with_verb)
+from parsers.draft_graph import (DROPPED, HYPHENS, Draft, Link, Mention, flatten, joins_next, prep_predicate,
+                                  verb_subject, with_verb)
 
 # Indefinite pronouns that name a person: kept, and WordNet knows them (someone -> person.n.01).
 # "something" is dropped: no WordNet noun, nothing to verify ("a man holding something").
@@ -40,6 +40,8 @@ def join_hyphenated(d: Draft) -> None:
     """One mention per hyphenated word: where spaCy makes "x", "-" and "ray" of "an x-ray" three
     mentions, the one holding the last part (the head of an English compound) takes the others
     in, so their relations become its relations."""
+    if HYPHENS.isdisjoint(d.doc.text):  # nothing to join (most captions): skip the token walk
+        return
     doc, i = d.doc, 0
     while i < len(doc):
         j = i
