@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from lemminflect import getInflection, getLemma
-
 NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
                 "fifteen sixteen seventeen eighteen nineteen twenty").split()
 # Plurals lemminflect also reads as singular nouns of their own ("a people").
@@ -26,6 +24,8 @@ def noun_form(lemma: str, plural: bool) -> str:
     >>> noun_form("giraffe", True), noun_form("hot_dog", True), noun_form("bicycle", False)
     ('giraffes', 'hot dogs', 'bicycle')
     """
+    from lemminflect import getInflection, getLemma  # on first use: it imports spaCy (and torch)
+
     words = lemma.replace("_", " ").split()
     if words:
         base = _SINGULAR.get(words[-1]) or (getLemma(words[-1], "NOUN") or (words[-1],))[0]
@@ -44,6 +44,8 @@ def plural_only(lemma: str, synset: str | None) -> bool:
     >>> plural_only("sunglasses", "sunglasses.n.01"), plural_only("dog", "dog.n.01")
     (True, False)
     """
+    from lemminflect import getLemma
+
     last = lemma.replace("_", " ").split()[-1:] or [""]
     if not synset or synset.rsplit(".", 2)[0] != lemma.replace(" ", "_"):
         return False
@@ -53,6 +55,8 @@ def plural_only(lemma: str, synset: str | None) -> bool:
 @lru_cache(maxsize=65536)
 def verb_form(lemma: str, tag: str) -> str:
     """A verb lemma in a Penn tag's form ("sit", "VBG" -> "sitting"); the lemma for other tags."""
+    from lemminflect import getInflection, getLemma
+
     lemma = (getLemma(lemma, "VERB") or (lemma,))[0]
     if not tag.startswith("VB") or tag == "VB":
         return lemma

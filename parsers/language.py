@@ -27,10 +27,12 @@ Two signs, no model and nothing downloaded:
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import unicodedata
 import zipfile
 from functools import lru_cache
+from pathlib import Path
 
 MIN_WORDS = 4
 MAX_UNKNOWN_SHARE = 0.5
@@ -74,11 +76,9 @@ def known(word: str) -> bool:
     >>> known("dogs"), known("sitting"), known("beautiful"), known("bigger"), known("hund")
     (True, True, True, True, False)
     """
-    from spacy.lang.en.stop_words import STOP_WORDS
-
     from knowledge.concepts import morphy_forms
 
-    if word in STOP_WORDS or morphy_forms(word, "n") or morphy_forms(word, "v"):
+    if word in stop_words() or morphy_forms(word, "n") or morphy_forms(word, "v"):
         return True
     adjectives, exceptions = _adjectives_and_adverbs()
     if word in adjectives or word in exceptions:
@@ -87,9 +87,30 @@ def known(word: str) -> bool:
 
 
 def _has_function_word(words: list[str]) -> bool:
-    from spacy.lang.en.stop_words import STOP_WORDS
+    stop = stop_words()
+    return any(w in stop for w in words)
 
-    return any(w in STOP_WORDS for w in words)
+
+@lru_cache(maxsize=1)
+def stop_words() -> frozenset[str]:
+    """spaCy's English stop words ("a", "the", "on", "n't"...), read from spaCy's own list
+    without importing spaCy: that import loads thinc and torch (3 s), which the parent process of
+    a run with workers, checking records for them, never needs.
+
+    >>> "the" in stop_words(), "dog" in stop_words()
+    (True, False)
+    """
+    found = importlib.util.find_spec("spacy")  # finds the package, imports nothing
+    try:
+        path = Path(found.submodule_search_locations[0], "lang", "en", "stop_words.py")  # type: ignore[union-attr,index]
+        spec = importlib.util.spec_from_file_location("_spacy_en_stop_words", path)
+        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+        spec.loader.exec_module(module)  # type: ignore[union-attr]  # a plain list, no imports of its own
+        return frozenset(module.STOP_WORDS)
+    except (AttributeError, ImportError, IndexError, OSError, TypeError):  # laid out otherwise: import it
+        from spacy.lang.en.stop_words import STOP_WORDS
+
+        return frozenset(STOP_WORDS)
 
 
 def _latin(ch: str) -> bool:

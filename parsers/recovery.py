@@ -21,11 +21,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from spacy.lang.en.stop_words import STOP_WORDS
-
 from knowledge import THINGS, get_hierarchy, lemmatize, lexname, noun_senses
 from knowledge.concepts import morphy_forms
 from parsers.attributes import HEDGE_ADVERBS, QUANTIFIER_NOUNS
+from parsers.language import stop_words
 from parsers.repairs import FRAME_NOUNS
 from parsers.scene_graph import Concept, SceneGraph, Span
 
@@ -46,11 +45,11 @@ def lost_nouns(graph: SceneGraph) -> list[Concept]:
     # was swallowed by a misparse ("a *tent* and black sunglasses" as one phrase).
     read = [(c.phrase_span, {w for vs in c.attributes.values() for v in vs for w in v.lower().split()})
             for c in graph.concepts if c.phrase_span]
-    out = []
+    out, stop = [], stop_words()
     for m in re.finditer(r"[A-Za-z][A-Za-z-]*", graph.text):
         word = m.group().lower()
         # Function words first: "may" is also a month and a hawthorn to WordNet.
-        if len(word) < 3 or word in STOP_WORDS or _covered(m.start(), m.end(), taken):
+        if len(word) < 3 or word in stop or _covered(m.start(), m.end(), taken):
             continue
         if any(_covered(m.start(), m.end(), [span]) and word in words for span, words in read):
             continue

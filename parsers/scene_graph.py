@@ -53,6 +53,8 @@ class Concept:
 
     def names(self) -> list[str]:
         """Every name this concept answers to, lowercased: lemma, alternatives, aliases."""
+        if not self.alternatives and not self.aliases:  # most concepts: called for every pair of nodes
+            return [self.lemma.lower()]
         return list(dict.fromkeys(x.lower() for x in (self.lemma, *self.alternatives, *self.aliases)))
 
     def to_dict(self) -> dict[str, Any]:

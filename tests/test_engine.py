@@ -134,6 +134,22 @@ def test_two_workers_resume_a_killed_run_and_write_the_bytes_of_one(source: Path
     assert out.read_bytes() == single
 
 
+def test_the_parent_of_two_workers_never_loads_spacy_or_torch(source: Path, single: bytes):
+    """It reads, checks and writes the records; the models load in the workers only (spaCy's
+    import alone, with thinc and torch, held every multi-worker run up by 3 s)."""
+    import subprocess
+    import sys
+
+    out = source.with_name("parent.jsonl")
+    code = ("import sys\nfrom cli import main\ntry:\n"
+            f"    main(['explain', {str(source)!r}, '-q', '-o', {str(out)!r}, '--workers', '2', '--batch-size', '4'])\n"
+            "except SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('spacy', 'torch', 'thinc', 'lemminflect') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.stdout.splitlines()[-1:] == ["[]"], r.stdout[-500:] + r.stderr[-2000:]
+    assert out.read_bytes() == single
+
+
 @pytest.fixture(scope="module")
 def local_ray():
     import ray
