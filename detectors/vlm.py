@@ -116,6 +116,9 @@ class VLMDetector(ModelJudgeDetector):
             self._backend = resolve_backend(self.config.backend)
         return self._backend
 
+    def load(self) -> None:
+        self.backend  # noqa: B018 -- the property builds it (a local model loads its weights)
+
     def missing(self, sample: Sample) -> str | None:
         return super().missing(sample) or evidence_missing(sample, self.config.use_references)
 

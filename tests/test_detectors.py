@@ -325,6 +325,22 @@ def test_cece_detect_rejects_unknown_detectors_and_options(tmp_path):
     assert r.exit_code == 2 and "detector 'lexical'" in r.output and not out.exists()
 
 
+def test_model_judges_build_their_backend_and_parser_when_loaded():
+    from detectors.backends.openai_compat import OpenAIBackend
+    from detectors.faithscore.detector import FaithScoreDetector
+    from detectors.vlm import VLMDetector
+
+    server = {"kind": "openai", "base_url": "http://127.0.0.1:9/v1", "model": "m"}  # built, never called
+    vlm = VLMDetector(backend=server)
+    assert vlm._backend is None  # listing or configuring a detector needs no server
+    vlm.load()
+    assert isinstance(vlm._backend, OpenAIBackend)
+    rules, model = FaithScoreDetector(verifier="graph", backend=server), FaithScoreDetector(labeler="llm", backend=server)
+    rules.load(), model.load()
+    assert rules._parser is not None and rules._backend is None  # rules and graphs only: no model to build
+    assert isinstance(model._backend, OpenAIBackend)
+
+
 def test_a_worker_loads_its_detectors_first_and_a_failed_load_fails_only_that_detectors_samples():
     from detectors.ensemble import EnsembleDetector
     from detectors.runner import DetectTask, DetectWork

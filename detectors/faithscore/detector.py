@@ -80,6 +80,12 @@ class FaithScoreDetector(ModelJudgeDetector):
             self._backend = resolve_backend(self.config.backend)
         return self._backend
 
+    def load(self) -> None:
+        self.parser.parse("A dog.")  # spaCy and WordNet
+        c = self.config
+        if c.labeler == "llm" or c.decomposer == "llm" or c.verifier == "vlm":  # every sample asks the model
+            self.backend  # noqa: B018 -- the property builds it
+
     def verifier_for(self, sample: Sample) -> str:
         if self.config.verifier != "auto":
             return self.config.verifier
