@@ -174,8 +174,9 @@ def _share_cores(threads: int) -> None:
     """Let this worker's math libraries (torch, BLAS, OpenMP) use ``threads`` threads: its share
     of the cores. Each would otherwise start one thread per core in every worker, and the
     workers' threads would fight over the same cores (ALOHa's embeddings: 1.16 x for two workers
-    instead of 1.9 x). Thread counts the user set in the environment are kept."""
-    if any(v in os.environ for v in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")):
+    instead of 1.9 x). Thread counts the user set in the environment are kept (an empty variable
+    sets nothing: the libraries would start one thread per core)."""
+    if any(os.environ.get(v, "").strip() for v in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")):
         return
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[var] = str(threads)  # for libraries loaded from now on
