@@ -6,7 +6,8 @@ Records/s is the steady rate at which rows reach the output file, while the midd
 are written (model loading, the start-up of the last worker and the last batches in flight are
 left out, so the figures compare engines, not start-up; the seconds to the first row are
 reported apart). Every command runs at its own default batch size, as a user would run it
-(``cece explain``: 256 records in one process, 64 per worker). Peak memory is the
+(``cece explain``: 256 records in one process, 64 per worker); ``cece detect`` runs on the
+HAT-shaped records of :func:`benchmarks.synthetic.scene_records`. Peak memory is the
 largest resident set of the command and its workers (``resource.getrusage`` of the children).
 The bound is raw spaCy ``nlp.pipe`` on the same texts in this process: records/s if nothing but
 parsing were done. Run it with ``python -m benchmarks.scaling`` (``make perf`` runs it after
@@ -175,7 +176,7 @@ def _measure(quick: bool, workers: int, ray: str | None, data: Path | None = Non
             jobs = [("explain (annotation)", annotation_records(n_ann)),
                     ("explain (references)", reference_records(n_ref)),
                     ("explain (references, one scene)", scene_records(n_ref))]
-            det_recs = reference_records(n_det, seed=5)
+            det_recs = scene_records(n_det, seed=5)  # HAT's shape: a caption and five references of its scene
         for job, recs in jobs:
             src = _write(tmp / "in.jsonl", recs)
             bound = raw_pipe_records_per_s(recs)
