@@ -11,8 +11,9 @@ HAT-shaped records of :func:`benchmarks.synthetic.scene_records`. Peak memory is
 largest resident set of the command and its workers (``resource.getrusage`` of the children).
 The bound is raw spaCy ``nlp.pipe`` on the same texts in this process: records/s if nothing but
 parsing were done. The machine's speed drifts by a fifth from one run to the next, and the bound
-drifts with it: compare the ratio to it ("x raw nlp.pipe") across runs, not the bare rates. Run it with ``python -m benchmarks.scaling`` (``make perf`` runs it after
-:mod:`benchmarks.perf`); ``--quick`` uses smaller inputs (1k and 5k records for memory).
+drifts with it: compare the ratio to it ("x raw nlp.pipe") across runs, not the bare rates. Run
+it with ``python -m benchmarks.scaling`` (``make perf`` runs it after :mod:`benchmarks.perf`);
+``--quick`` uses smaller inputs (1k and 5k records for memory).
 
 >>> rows = [ScalingRow("explain (annotation)", "local", 1, 1000, 120.0, 3.1, 512.0, 0.5)]
 >>> print(table(rows).splitlines()[2])
