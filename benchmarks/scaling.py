@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import random
 import subprocess
 import sys
@@ -247,6 +248,9 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     result = scaling(quick=args.quick, ray=not args.no_ray and os.environ.get("HALCECE_PERF_RAY", "1") != "0",
                      data=args.data)
+    from cece.engine import usable_cores
+
+    print(f"Python {platform.python_version()} ({sys.executable}), {usable_cores()} usable cores\n")
     print(table(result))
     print(json.dumps(summary(result), indent=1))
 
