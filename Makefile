@@ -5,8 +5,9 @@
 
 # The venv's interpreter: the distribution's /usr/bin/python3 when it is 3.11 or newer and can make
 # a venv, else python3 on the PATH. Distribution builds are compiled for speed (profile-guided,
-# link-time optimised, libpython linked in); a default pyenv build is not, and explaining runs
-# about 13 % slower on it (README, "Speed"). `make PYTHON=/path/to/python3` overrides.
+# link-time optimised, libpython linked in); a default pyenv build is not, and explain runs about
+# 13 % faster on the former (README, "All cores, then a cluster"). `make PYTHON=/path/to/python3`
+# overrides.
 PYTHON ?= $(shell for p in /usr/bin/python3 python3; do \
   $$p -c 'import sys, ensurepip; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && { echo $$p; exit 0; }; \
   done; echo python3)
