@@ -103,7 +103,7 @@ class CaptionParser:
         for doc, text in self.nlp.pipe(pairs, batch_size=size, as_tuples=True):
             self._remember(text, doc)
             graph = self.parse_doc(doc)
-            yield graph if doc.text == text else _told_in(graph, text)
+            yield graph if graph.text == text else _told_in(graph, text)  # graph.text is doc.text, built once
 
     def doc(self, text: str) -> Any:
         """The spaCy Doc of ``text``: one of the last parses when it was just parsed, else a new one."""

@@ -211,11 +211,13 @@ def from_upstream(doc: Any, result: dict, joins: Callable[[str, str], bool] | No
 
     ``joins(word, next_word)`` says whether two words name one thing; it repairs compounds that
     spaCy's small model splits ("A fire hydrant": "hydrant" parsed as an adjective of "fire")."""
+    from spacy.tokens import Span  # here: importing parsers does not load spaCy
+
     tok2m = [-1] * len(doc)
     draft = Draft(doc, [], [], tok2m, doc.text if text is None else text)
     for ent in result["entities"]:
         start, end = ent["span_bounds"]
-        root = doc[start:end].root
+        root = Span(doc, start, end).root  # not doc[start:end]: its slice checks cost 3x the Span
         m = Mention(root=root.i, start=start, end=end)
         if joins is not None and end == root.i + 1 and end < len(doc):
             nxt = doc[end]

@@ -49,12 +49,12 @@ def lost_nouns(graph: SceneGraph) -> list[Concept]:
     for m in re.finditer(r"[A-Za-z][A-Za-z-]*", graph.text):
         word = m.group().lower()
         # Function words first: "may" is also a month and a hawthorn to WordNet.
-        if len(word) < 3 or word in stop or _covered(m.start(), m.end(), taken):
+        # The cached word test first: most words are no lost noun, and the span checks cost more.
+        if len(word) < 3 or word in stop or (sense := thing_noun(word)) is None:
+            continue
+        if _covered(m.start(), m.end(), taken):
             continue
         if any(_covered(m.start(), m.end(), [span]) and word in words for span, words in read):
-            continue
-        sense = thing_noun(word)
-        if sense is None:
             continue
         lemma, synset = sense
         # A hedge reaches to the end of its clause ("possibly other fruits or items").

@@ -40,7 +40,7 @@ def join_hyphenated(d: Draft) -> None:
     """One mention per hyphenated word: where spaCy makes "x", "-" and "ray" of "an x-ray" three
     mentions, the one holding the last part (the head of an English compound) takes the others
     in, so their relations become its relations."""
-    if HYPHENS.isdisjoint(d.doc.text):  # nothing to join (most captions): skip the token walk
+    if HYPHENS.isdisjoint(d.text):  # nothing to join (most captions): skip the token walk
         return
     doc, i = d.doc, 0
     while i < len(doc):
