@@ -205,8 +205,8 @@ def _refine(mapping: list[int], sub, dele, ins, edges_a, edges_b, edge_costs,
     best move, not the first found: a first improvement can lead into a local optimum that a
     better swap avoids -- identical graphs whose assignment swapped two pairs of twins.)"""
     m = sub.shape[1]
-    anchors = None if anchors is None else anchors.tolist()
-    keep = _anchored(mapping, anchors)
+    anchored = None if anchors is None else anchors.tolist()
+    keep = _anchored(mapping, anchored)
     pairs_a, pairs_b = _by_pair(edges_a), _by_pair(edges_b)
     sub, dele, ins = _as_lists(sub, dele, ins)
     best = sum(_induced(mapping, sub, dele, ins, pairs_a, pairs_b, edge_costs))
@@ -221,7 +221,7 @@ def _refine(mapping: list[int], sub, dele, ins, edges_a, edges_b, edge_costs,
                     trial[i], trial[k] = trial[k], trial[i]
                 else:
                     trial[i] = k
-                if trial == mapping or _anchored(trial, anchors) < keep:
+                if trial == mapping or _anchored(trial, anchored) < keep:
                     continue
                 cost = sum(_induced(trial, sub, dele, ins, pairs_a, pairs_b, edge_costs))
                 if cost < step_cost:
