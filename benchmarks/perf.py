@@ -27,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.probe import speed_probe
 from benchmarks.synthetic import make_captions, make_image_graph
 
 
@@ -130,6 +131,7 @@ def run(n: int = 1000) -> dict:
     with_refs = _rate(m, time.perf_counter() - t)
 
     return {
+        "machine_speed_probe_ms": speed_probe(),
         "captions": n,
         "spacy_model": model,
         "raw_nlp_pipe_captions_per_s": raw,

@@ -10,8 +10,9 @@ reported apart). Every command runs at its own default batch size, as a user wou
 HAT-shaped records of :func:`benchmarks.synthetic.scene_records`. Peak memory is the
 largest resident set of the command and its workers (``resource.getrusage`` of the children).
 The bound is raw spaCy ``nlp.pipe`` on the same texts in this process: records/s if nothing but
-parsing were done. The machine's speed drifts by a fifth from one run to the next, and the bound
-drifts with it: compare the ratio to it ("x raw nlp.pipe") across runs, not the bare rates. Run
+parsing were done. The machine's speed can drift by half within the hour, and the bound drifts
+with it: compare the ratio to it ("x raw nlp.pipe") across runs, not the bare rates, and read the
+bare rates beside the speed probe printed above the table (:mod:`benchmarks.probe`). Run
 it with ``python -m benchmarks.scaling`` (``make perf`` runs it after :mod:`benchmarks.perf`);
 ``--quick`` uses smaller inputs (1k and 5k records for memory).
 
@@ -33,6 +34,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.probe import speed_probe
 from benchmarks.synthetic import NOUNS, make_captions, scene_records
 
 CECE = [sys.executable, "-m", "cli"]
@@ -246,11 +248,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--data", type=Path, metavar="FILE",
                     help="explain and detect these records (JSONL, with ids) instead of generated ones")
     args = ap.parse_args(argv)
+    before = speed_probe()
     result = scaling(quick=args.quick, ray=not args.no_ray and os.environ.get("HALCECE_PERF_RAY", "1") != "0",
                      data=args.data)
     from cece.engine import usable_cores
 
-    print(f"Python {platform.python_version()} ({sys.executable}), {usable_cores()} usable cores\n")
+    print(f"Python {platform.python_version()} ({sys.executable}), {usable_cores()} usable cores")
+    print(f"machine speed probe (benchmarks.probe, lower is faster): {before} ms before, {speed_probe()} ms after\n")
     print(table(result))
     print(json.dumps(summary(result), indent=1))
 
