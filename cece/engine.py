@@ -9,10 +9,12 @@ Only a few batches per worker are in flight at a time: memory stays flat however
 
 Engines (``ENGINES``):
 
-- ``"local"``: ``workers`` processes on this machine (default: the usable cores). One worker, a
+- ``"local"``: ``workers`` processes on this machine (default: the usable cores), their math
+  libraries on their share of the cores. One worker, a
   single batch, or -- when ``workers`` is left to its default -- an input of fewer than
   ``AUTO_MIN_RECORDS_PER_WORKER`` records per worker runs in this very process (a worker's
-  start-up, seconds of model loading, would cost more than it saves). The pool
+  start-up, seconds of model loading, would cost more than it saves); ``workers=1`` holds its
+  math libraries to one thread there, one core's worth of work. The pool
   starts processes with ``spawn`` (a forked child would inherit the locked output file), so a
   script that calls this needs the usual ``if __name__ == "__main__":`` guard.
 - ``"ray"``: Ray actors (``pip install 'halcece[ray]'``), one model load per actor. ``address``
@@ -32,12 +34,13 @@ import gc
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar
@@ -125,7 +128,9 @@ def _local(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Ca
                 break
     if size < need or n == 1:  # a short input is done before workers would be up
         task.setup()
-        with _models_set_aside():
+        # One worker asked for is one core's worth: idle BLAS threads spin on the other cores
+        # (171 % CPU for the rate of one), slowing whatever else runs there.
+        with _models_set_aside(), _threads_held(1) if options.workers == 1 else nullcontext():
             for batch in chain(head, batches):
                 yield task(batch)
         return
@@ -170,15 +175,22 @@ def _worker_setup(task: Task, parent: int, threads: int) -> None:
     _TASK = task
 
 
+_THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+
+
+def _threads_set_by_user() -> bool:
+    # An empty variable sets nothing: the libraries would start one thread per core.
+    return any(os.environ.get(v, "").strip() for v in _THREAD_VARIABLES)
+
+
 def _share_cores(threads: int) -> None:
     """Let this worker's math libraries (torch, BLAS, OpenMP) use ``threads`` threads: its share
     of the cores. Each would otherwise start one thread per core in every worker, and the
     workers' threads would fight over the same cores (ALOHa's embeddings: 1.16 x for two workers
-    instead of 1.9 x). Thread counts the user set in the environment are kept (an empty variable
-    sets nothing: the libraries would start one thread per core)."""
-    if any(os.environ.get(v, "").strip() for v in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")):
+    instead of 1.9 x). Thread counts the user set in the environment are kept."""
+    if _threads_set_by_user():
         return
-    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    for var in _THREAD_VARIABLES:
         os.environ[var] = str(threads)  # for libraries loaded from now on
     from threadpoolctl import threadpool_limits
 
@@ -188,6 +200,28 @@ def _share_cores(threads: int) -> None:
     except ImportError:
         return
     torch.set_num_threads(threads)
+
+
+@contextmanager
+def _threads_held(threads: int) -> Iterator[None]:
+    """:func:`_share_cores` for the length of a run in the caller's own process: the math
+    libraries already loaded use ``threads`` threads until the block ends, then what they had.
+    Thread counts the user set in the environment are kept."""
+    if _threads_set_by_user():
+        yield
+        return
+    from threadpoolctl import threadpool_limits
+
+    torch = sys.modules.get("torch")  # only if the task's models brought it in
+    before = torch.get_num_threads() if torch is not None else 0
+    try:
+        with threadpool_limits(limits=threads):
+            if torch is not None:
+                torch.set_num_threads(threads)
+            yield
+    finally:
+        if torch is not None:
+            torch.set_num_threads(before)
 
 
 def _set_models_aside() -> None:
@@ -286,8 +320,9 @@ def click_options(command: Callable) -> Callable:
         help="Where batches run: local processes, or Ray actors (pip install 'halcece[ray]').")(command)
     return click.option(
         "-w", "--workers", type=click.IntRange(min=1), default=None, metavar="N",
-        help="Worker processes (or Ray actors), each loading the models once; the output is the same "
-             "for any N. [default: the usable cores; with --engine ray, the cluster's CPUs]")(command)
+        help="Worker processes (or Ray actors), each loading the models once and using its share of "
+             "the cores (1: this process, on one core); the output is the same for any N. "
+             "[default: the usable cores; with --engine ray, the cluster's CPUs]")(command)
 
 
 ENGINES: dict[str, Callable[[Task, Iterator[Any], EngineOptions, Callable[[Any], int]], Iterator[Any]]] = {

@@ -107,6 +107,24 @@ def test_pool_workers_share_the_cores_among_their_math_threads(monkeypatch):
         assert torch_threads == share and pools <= {share}
 
 
+def test_one_worker_holds_its_math_threads_to_one_core_and_gives_them_back(monkeypatch):
+    import torch
+    from threadpoolctl import threadpool_info
+
+    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        monkeypatch.delenv(var, raising=False)
+    original = torch.get_num_threads()
+    torch.set_num_threads(2)  # as on a 2-core machine: the run must hold it to 1, then give it back
+    before = {p["filepath"]: p["num_threads"] for p in threadpool_info()}
+    try:
+        for torch_threads, pools in run_ordered(Threads(), [[0], [1]], workers=1):
+            assert torch_threads == 1 and pools == {1}
+        assert torch.get_num_threads() == 2
+        assert {p["filepath"]: p["num_threads"] for p in threadpool_info()} == before
+    finally:
+        torch.set_num_threads(original)
+
+
 def test_the_default_number_of_workers_keeps_a_short_input_in_this_process():
     got = list(run_ordered(Slow(), [[i] for i in range(6)]))
     assert {pid for _, pid in got} == {os.getpid()}
