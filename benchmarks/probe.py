@@ -1,7 +1,7 @@
 """How fast the machine is right now, as one number: a fixed piece of pure-Python work, timed.
 
-A shared or virtual machine can change speed within minutes while nothing on it changes (another
-tenant on the same physical core). Our pipeline is about half Python, so its records/s follow
+A shared or virtual machine can change speed within minutes while nothing on it changes (other
+tenants' load on the host). Our pipeline is about half Python, so its records/s follow
 that speed; a speed table printed with the probe taken before and after it can be compared with
 another table taken at a like probe, and not otherwise.
 
