@@ -48,8 +48,8 @@ def lost_nouns(graph: SceneGraph) -> list[Concept]:
     out, stop = [], stop_words()
     for m in re.finditer(r"[A-Za-z][A-Za-z-]*", graph.text):
         word = m.group().lower()
-        # Function words first: "may" is also a month and a hawthorn to WordNet.
-        # The cached word test first: most words are no lost noun, and the span checks cost more.
+        # Function words before WordNet ("may" is also a month and a hawthorn to it), and the
+        # cached word test before the span checks: most words are no lost noun.
         if len(word) < 3 or word in stop or (sense := thing_noun(word)) is None:
             continue
         if _covered(m.start(), m.end(), taken):
