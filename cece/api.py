@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
 from functools import lru_cache
 from itertools import islice
@@ -20,7 +21,8 @@ from cece.rewrite import Counterfactual, rewrite_safely
 from cece.edits import object_edits, role_edits
 from cece.explanation import Explanation
 from cece.ged import match
-from cece.judge import DEFAULT_THRESHOLD, Weights, judge, settle_by_support
+from cece.confidence import ConfidenceModel, resolve
+from cece.judge import judge, settle_by_support
 from cece.metrics import object_metrics, role_metrics
 from cece.record_checks import check_record
 from cece.records import RecordError
@@ -40,16 +42,20 @@ class Explainer:
     sense: ``"context"`` (a word is re-read in the sense the other graph speaks of,
     :mod:`cece.senses`: "bike" beside a bicycle is a bicycle) or ``"first"`` (the first sense, as
     in the paper). ``threshold`` is the confidence at which an edit, and so the caption, is called
-    hallucinated; ``weights`` the evidence weights of :mod:`cece.judge`. ``counterfactuals=False``
+    hallucinated (default: the confidence model's own, fitted with it); ``weights`` the fitted
+    confidence model of :mod:`cece.confidence` (a :class:`~cece.confidence.ConfidenceModel` or the
+    path of a file ``cece calibrate`` wrote; default: the shipped one). ``counterfactuals=False``
     skips writing (and re-explaining) the counterfactual captions -- for scoring large corpora,
     when only verdicts, scores and edits are wanted.
     """
 
     def __init__(self, costs: CostModel | None = None, parser: CaptionParser | None = None,
-                 batch_size: int = 256, senses: str = "context", threshold: float = DEFAULT_THRESHOLD,
-                 weights: Weights | None = None, counterfactuals: bool = True) -> None:
+                 batch_size: int = 256, senses: str = "context", threshold: float | None = None,
+                 weights: ConfidenceModel | str | os.PathLike | None = None, counterfactuals: bool = True) -> None:
         if senses not in ("first", "context"):
             raise ValueError(f"senses must be 'first' or 'context', not {senses!r}")
+        self.weights = resolve(weights)
+        threshold = self.weights.threshold if threshold is None else threshold
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be in [0, 1], not {threshold!r}")
         if batch_size < 1:
@@ -59,7 +65,6 @@ class Explainer:
         self.batch_size = batch_size
         self.senses = senses
         self.threshold = threshold
-        self.weights = weights or Weights()
         self.counterfactuals = counterfactuals
         # Reference texts recur across records (several captions of one image): their graphs,
         # and merged sets, survive from batch to batch (bounded: memory stays flat).

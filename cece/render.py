@@ -75,7 +75,9 @@ def _evidence(ev: dict) -> Text:
         where.append("objects " + ",".join(map(str, ev["objects"])))
     if ev.get("words"):
         where.append("'" + "', '".join(map(str, ev["words"][:4])) + "'")
-    return Text("; ".join(filter(None, [" ".join(where), ev.get("note")])))
+    # The fitted model's main reasons (log-odds contributions), strongest first.
+    reasons = ", ".join(f"{name} {c:+.1f}" for name, c in ev.get("reasons", [])[:2])
+    return Text("; ".join(filter(None, [" ".join(where), ev.get("note"), reasons and f"[{reasons}]"])))
 
 
 def _change(ed) -> Text:

@@ -13,6 +13,7 @@ import click
 
 from benchmarks.loaders import BENCHMARKS
 from cece.engine import click_options
+from cli.weights import detector_weights, weights_option
 
 
 @click.command("run")
@@ -34,10 +35,11 @@ from cece.engine import click_options
               help="A span counts as a predicted hallucination from this score on.")
 @click.option("--limit", type=int, help="Only the first N samples (a quick look).")
 @click.option("--overwrite", is_flag=True, help="Start RUNDIR afresh instead of resuming it.")
+@weights_option("For -d halcece: a confidence model")
 @click_options
 def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple[str, ...], rundir: str,
               options: tuple[str, ...], batch_size: int, threshold: float, limit: int | None,
-              overwrite: bool, workers: int | None, engine: str, address: str | None) -> None:
+              overwrite: bool, weights: str | None, workers: int | None, engine: str, address: str | None) -> None:
     """Score detectors on BENCHMARK and write a leaderboard.
 
     Predictions are written as they are made; a killed run resumes where it stopped when run
@@ -56,6 +58,7 @@ def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple
     from cece.output import OutputBusy, OutputError, Summary
     from detectors.configure import confine_images, create_detectors, parse_options
 
+    options = detector_weights(names, weights) + options
     if images:  # the loaders keep image paths inside --images; the model judges read them there
         options = tuple(f"{n}.image_root={images}" for n in names if n in ("vlm", "faithscore")) + options
     try:

@@ -1,4 +1,5 @@
-"""The `cece` command: explain, detect, report, doctor and bench (with :mod:`cli.bench`)."""
+"""The `cece` command: explain, detect, report, doctor, calibrate (:mod:`cli.calibrate`) and bench
+(with :mod:`cli.bench`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import click
 
 from cece.output import OutputBusy, OutputError
+from cli.weights import detector_weights, load_weights, weights_option
 
 EXIT_BAD_INPUT = 2
 
@@ -56,12 +58,13 @@ def main() -> None:
               help="Records explained at a time (with several workers, at most 64: batches spread over them).")
 @click.option("--threshold", type=click.FloatRange(0.0, 1.0), default=None, metavar="T",
               help="Confidence at which an edit, and so a caption, is called hallucinated "
-                   "[default: 0.25, chosen on dev data: see the README, 'Choosing the threshold'].")
+                   "[default: the confidence model's own, fitted with it; see the README, 'Choosing the threshold'].")
+@weights_option()
 @click.option("--debug", is_flag=True, help="Put the traceback of a failed record in its error row and on standard error.")
 @engine_options
 def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: bool, keep_errors: bool,
-            batch_size: int, threshold: float | None, debug: bool, workers: int | None, engine: str,
-            address: str | None) -> None:
+            batch_size: int, threshold: float | None, weights: str | None, debug: bool, workers: int | None,
+            engine: str, address: str | None) -> None:
     """Explain the hallucinations in the captions of FILE.
 
     FILE holds one JSON record, a JSON list of records, or JSONL (one record per line; gzip is
@@ -84,19 +87,18 @@ def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: boo
 
     from cece.api import Explainer
     from cece.engine import EngineError, run_ordered
-    from cece.judge import DEFAULT_THRESHOLD
     from cece.output import Summary
     from cece.pipeline import PARALLEL_BATCH, ExplainTask, batches, explain_inputs
     from cece.records import RecordError
     from cece.render import render
 
     options = _engine(engine, workers, address)
+    explainer = Explainer(batch_size=batch_size, threshold=threshold, weights=load_weights(weights))
     source, name, base = _open_input(file)
     writer = _open_writer(output, _explained_id, file, overwrite, keep_errors) if output else None
     summary, flagged = Summary(), 0
     tables = not quiet and not writer and fmt == "table"
-    task = ExplainTask(Explainer(batch_size=batch_size, threshold=DEFAULT_THRESHOLD if threshold is None else threshold),
-                       keep=tables)
+    task = ExplainTask(explainer, keep=tables)
     console = Console(highlight=False)
     lines: dict[int, int] = {}
     records = explain_inputs(source, name, base, writer.done if writer else set(), summary, lines)
@@ -245,10 +247,11 @@ def doctor(quiet: bool) -> None:
               help="Send samples' http(s) image URLs (of PNG/JPEG/GIF/WebP/BMP files) to the model "
                    "server, which fetches them; refused by default.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@weights_option("For -d halcece: a confidence model")
 @engine_options
 def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str, ...], batch_size: int,
            overwrite: bool, keep_errors: bool, image_root: str | None, allow_image_urls: bool,
-           quiet: bool, workers: int | None, engine: str, address: str | None) -> None:
+           quiet: bool, weights: str | None, workers: int | None, engine: str, address: str | None) -> None:
     """Score the captions of SAMPLES with hallucination detectors.
 
     SAMPLES is JSONL (or a JSON list; gzip is read too) of {"id", "caption", "references"?,
@@ -272,7 +275,7 @@ def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str
 
     where = _engine(engine, workers, address)
     try:
-        detectors = create_detectors(names, options)
+        detectors = create_detectors(names, detector_weights(names, weights) + options)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     source, name, base = _open_input(samples)
@@ -313,9 +316,11 @@ def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str
 @click.option("--overwrite", is_flag=True, help="Explain everything afresh instead of resuming.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
               help="Captions explained at a time (with several workers, at most 64).")
+@weights_option()
 @engine_options
 def report(captions: str, annotations: tuple[str, ...], outdir: str, with_linguistic: bool, top: int,
-           overwrite: bool, batch_size: int, workers: int | None, engine: str, address: str | None) -> None:
+           overwrite: bool, batch_size: int, weights: str | None, workers: int | None, engine: str,
+           address: str | None) -> None:
     """Per-model edit report of the captions in CAPTIONS (JSONL or a JSON list).
 
     A record is {"id", "model", "caption", "annotation" | "references" | "image_id"}. Explanations
@@ -325,6 +330,7 @@ def report(captions: str, annotations: tuple[str, ...], outdir: str, with_lingui
     summary line closes the run; the exit status is 2 when any record failed, 1 when the report
     cannot be written, 130 when interrupted.
     """
+    from cece.api import Explainer
     from cece.engine import EngineError
     from cece.output import Summary
     from cece.report import AnnotationsFileError, run_report
@@ -339,7 +345,7 @@ def report(captions: str, annotations: tuple[str, ...], outdir: str, with_lingui
     try:
         result = run_report(captions, outdir, annotations=annotations, linguistic=with_linguistic,
                             overwrite=overwrite, batch_size=batch_size, top=top, on_error=on_error,
-                            engine=where)
+                            engine=where, explainer=Explainer(batch_size=batch_size, weights=load_weights(weights)))
     except AnnotationsFileError as exc:
         raise click.ClickException(str(exc)) from exc
     except KeyboardInterrupt:
@@ -376,6 +382,16 @@ def _add_benchmark_commands() -> None:
 
 
 _add_benchmark_commands()
+
+
+def _add_calibrate_command() -> None:
+    """`cece calibrate` lives in cli.calibrate."""
+    from cli.calibrate import calibrate
+
+    main.add_command(calibrate)
+
+
+_add_calibrate_command()
 
 
 if __name__ == "__main__":

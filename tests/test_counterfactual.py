@@ -340,15 +340,19 @@ def test_rewrites_of_the_bundled_captions_are_grammatical():
 def test_the_verdict_rests_on_enough_edits_that_fixing_them_settles_it():
     """What is left once the hallucinated edits are undone stays below the threshold, unless the
     silent triples alone reach it (then the verdict rests on the most confident claim)."""
-    from cece.judge import _keep, _silent
+    from cece.confidence import default_model, noisy_or
+    from cece.judge import _silent
 
+    model = default_model()
     records = [json.loads(line) for line in BUNDLED.read_text().splitlines()]
     for e in Explainer(counterfactuals=False).explain_many(records):
         if not e.hallucinated:
             continue
         left = [x for x in e.edits if x.status == "unverified"]
-        silence = 1 - _keep([x for x in left if _silent(x)])
-        assert silence >= e.threshold or 1 - _keep(left) < e.threshold, (e.caption, left)
+        silent = [x.confidence for x in left if _silent(x)]
+        claims = [x.confidence for x in left if not _silent(x)]
+        score = model.record_score(claims, silent) if e.mode == "references" else noisy_or(claims + silent)
+        assert score < e.threshold or model.record_score([], silent) >= e.threshold, (e.caption, left)
 
 
 def test_most_bundled_rewrites_are_fixed_points():

@@ -1,0 +1,269 @@
+"""Fit the confidence model of :mod:`cece.confidence` on labelled captions.
+
+Labelled captions are HAT files (word labels, ``grounding``), nocaps-FOIL files (a clean and a
+foiled caption per record) or what :mod:`benchmarks.generate` writes from reference sets (HAT's
+shape). Each caption is explained against its references; every claim it gets becomes one row:
+its evidence features (:mod:`cece.edit_features`) and label 1 when its words overlap a labelled
+hallucinated word. nocaps-FOIL labels only the swapped object, so of its captions only the
+object claims (and noun modifiers, where a foil word may sit) are labelled rows; their other
+claims still count in their caption's score. Then:
+
+1. the edit model, a logistic regression of the labels on the features (scikit-learn, L2, its
+   strength chosen by grouped cross-validation over records);
+2. the record model, a logistic regression of the caption labels on its terms
+   (:func:`cece.confidence.record_terms`) from out-of-fold edit confidences, so that it learns
+   how far the edit model's confidences can be trusted on unseen captions;
+3. the threshold: the record score that maximises the balanced accuracy of the verdicts on the
+   out-of-fold record scores.
+
+Out-of-fold figures (AUROC, expected calibration error, balanced accuracy) go into the model's
+``provenance`` with what it was fitted on, so a model file says how it came about.
+
+>>> rows = [Row("r1", dict.fromkeys(FEATURES, 0.0) | {"object deleted": 1.0}, 1)]
+>>> rows[0].label
+1
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+
+from benchmarks.loaders import foil as foil_loader
+from benchmarks.loaders import hat as hat_loader
+from benchmarks.loaders.common import CaptionGold, DataError, benchmark_records
+from benchmarks.metrics import auroc, spans_overlap
+from cece.api import Explainer
+from cece.confidence import RECORD_TERMS, ConfidenceModel, record_terms
+from cece.edit_features import FEATURES, Context, edit_features
+from cece.explanation import Explanation
+from cece.records import RecordError
+
+#: The L2 strengths tried (scikit-learn's ``C``, the inverse of the penalty).
+C_GRID = (0.01, 0.1, 1.0, 10.0)
+FOLDS = 5
+
+
+@dataclass
+class Row:
+    """One claim: its record, features and label (1 = its words are labelled hallucinated)."""
+
+    record: str
+    x: dict[str, float]
+    label: int
+    silent: bool = False
+    labelled: bool = True  # False: the data say nothing of these words (fitted on no such row)
+
+
+@dataclass
+class Record:
+    """One labelled caption, how many objects it names and the indices of its claim rows."""
+
+    id: str
+    label: int
+    rows: list[int] = field(default_factory=list)
+    objects: int = 1
+
+
+#: The claims each format labels (level, or level and op): HAT and generated files label every word.
+LABELLED = {"hat": None, "foil": {"object", ("attribute", "delete")}}
+
+
+def read_labelled(path: str | os.PathLike) -> tuple[list[dict], dict[str, CaptionGold], str]:
+    """Samples, gold labels and format (``"hat"`` or ``"foil"``) of a HAT-shaped or
+    nocaps-FOIL-shaped file (told apart by the first record's keys: ``grounding`` or
+    ``baseline`` / ``foil``)."""
+    first = next((rec for _, rec in benchmark_records(path)), None)
+    if not isinstance(first, dict):
+        raise DataError(path, "record 1", "file", "expected labelled captions (HAT or nocaps-FOIL records)")
+    if "grounding" in first:
+        kind, (samples, gold) = "hat", hat_loader.load(path)
+    elif "baseline" in first and "foil" in first:
+        kind, (samples, gold) = "foil", foil_loader.load(path)
+    else:
+        raise DataError(path, "record 1", "file", "expected HAT records (caption, grounding, references) or "
+                        "nocaps-FOIL records (baseline, foil, replacement, references)")
+    prefix = Path(path).stem
+    samples = [{**s, "id": f"{prefix}/{s['id']}"} for s in samples]
+    gold = {f"{prefix}/{k}": g for k, g in gold.items()}
+    return samples, gold, kind
+
+
+def claims(e: Explanation) -> list:
+    """The edits of an explanation that are claims: not insertions, not U suggestions."""
+    return [x for x in e.edits if x.op != "insert" and x.cls != "U" and x.status != "suggestion"]
+
+
+def collect(explainer: Explainer, samples: Sequence[dict], gold: dict[str, CaptionGold], labelled=None,
+            progress: Callable[[int], None] | None = None) -> tuple[list[Row], list[Record]]:
+    """Explain every sample against its references; one :class:`Row` per claim. ``labelled``
+    (a value of :data:`LABELLED`) says which claims the gold labels speak of (None: all)."""
+    rows: list[Row] = []
+    records: list[Record] = []
+    for k, e in enumerate(explainer.explain_many(samples)):
+        if progress:
+            progress(1)
+        if isinstance(e, RecordError) or e.mode != "references":
+            continue
+        g = gold[samples[k]["id"]]
+        rec = Record(str(samples[k]["id"]), g.label, objects=len(e.caption_graph.concepts))
+        ctx = Context.of(e.edits, e.caption_graph, e.image_graph)
+        for x in claims(e):
+            label = int(any(spans_overlap(s, t) for s in x.spans for t in g.spans))
+            rec.rows.append(len(rows))
+            known = labelled is None or x.level in labelled or (x.level, x.op) in labelled
+            rows.append(Row(rec.id, edit_features(x, ctx), label,
+                            silent=x.level == "relation" and x.target_index is None, labelled=known))
+        records.append(rec)
+    return rows, records
+
+
+def _matrix(rows: Sequence[Row]) -> np.ndarray:
+    return np.array([[r.x[f] for f in FEATURES] for r in rows], dtype=float)
+
+
+def _record_matrix(records: Sequence[Record], rows: Sequence[Row], conf: np.ndarray) -> np.ndarray:
+    out = []
+    for rec in records:
+        claim = [conf[i] for i in rec.rows if not rows[i].silent]
+        silent = [conf[i] for i in rec.rows if rows[i].silent]
+        out.append(record_terms(claim, silent, rec.objects))
+    return np.array(out, dtype=float).reshape(-1, len(RECORD_TERMS) - 1)
+
+
+def expected_calibration_error(y_true: Iterable[int], y_prob: Iterable[float], *, n_bins: int = 10) -> float:
+    """ECE = sum_b (n_b / n) |mean(y_b) - mean(p_b)| over ``n_bins`` equal-width bins of [0, 1]."""
+    y, p = np.asarray(list(y_true), dtype=float), np.asarray(list(y_prob), dtype=float)
+    bins = np.minimum((p * n_bins).astype(int), n_bins - 1)
+    return float(sum(abs(y[bins == b].mean() - p[bins == b].mean()) * np.sum(bins == b)
+                     for b in range(n_bins) if np.any(bins == b)) / max(len(y), 1))
+
+
+def _balanced_accuracy(y: np.ndarray, pred: np.ndarray) -> float:
+    pos, neg = y == 1, y == 0
+    if not pos.any() or not neg.any():
+        return float("nan")
+    return float((pred[pos].mean() + (1 - pred[neg]).mean()) / 2)
+
+
+def best_threshold(y: Sequence[int], score: Sequence[float]) -> float:
+    """The score cut that maximises balanced accuracy (the midpoint between the two scores it
+    falls between; among ties, the one closest to 0.5)."""
+    y_, s = np.asarray(y, dtype=int), np.asarray(score, dtype=float)
+    cuts = np.unique(s)
+    mids = np.concatenate([[0.0], (cuts[1:] + cuts[:-1]) / 2, [1.0]])
+    scored = [(_balanced_accuracy(y_, (s >= t).astype(int)), -abs(t - 0.5), t) for t in mids]
+    return float(max(scored)[2])
+
+
+def _fit_lr(x: np.ndarray, y: np.ndarray, c: float):
+    from sklearn.linear_model import LogisticRegression
+
+    if len(set(y.tolist())) < 2:
+        raise ValueError("the labelled data need both wrong and right claims to fit on")
+    return LogisticRegression(C=c, max_iter=2000).fit(x, y)
+
+
+def _folds(records: Sequence[Record], k: int = FOLDS) -> list[np.ndarray]:
+    """Record indices of each fold: records dealt out in a fixed order (pairs of one image stay
+    together: a FOIL record's clean and foiled caption share their id's prefix)."""
+    keys = sorted({r.id.rsplit(":", 1)[0] for r in records})
+    fold_of = {key: i % k for i, key in enumerate(keys)}
+    return [np.array([j for j, r in enumerate(records) if fold_of[r.id.rsplit(":", 1)[0]] == f]) for f in range(k)]
+
+
+def _out_of_fold(rows, records, c: float) -> np.ndarray:
+    """Each claim's confidence from an edit model fitted on the labelled rows of the other folds."""
+    x, y = _matrix(rows), np.array([r.label for r in rows])
+    conf = np.zeros(len(rows))
+    for fold in _folds(records):
+        test = [i for j in fold for i in records[j].rows]
+        train = sorted(set(range(len(rows))) - set(test) - {i for i, r in enumerate(rows) if not r.labelled})
+        if test and train:
+            conf[test] = _fit_lr(x[train], y[train], c).predict_proba(x[test])[:, 1]
+    return conf
+
+
+def _log_loss(y: np.ndarray, p: np.ndarray) -> float:
+    p = np.clip(p, 1e-6, 1 - 1e-6)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def fit(rows: Sequence[Row], records: Sequence[Record], sources: Sequence[str] = ()) -> ConfidenceModel:
+    """The confidence model fitted on ``rows`` / ``records`` (see the module docstring)."""
+    if not rows:
+        raise ValueError("no claims to fit on: the labelled captions gave no edits")
+    y_edit = np.array([r.label for r in rows])
+    known = np.array([r.labelled for r in rows])
+    losses = {c: _log_loss(y_edit[known], _out_of_fold(rows, records, c)[known]) for c in C_GRID}
+    c = min(losses, key=lambda k: (losses[k], -k))
+    oof = _out_of_fold(rows, records, c)
+    y_rec = np.array([r.label for r in records])
+    xr = _record_matrix(records, rows, oof)
+    rec_oof = np.zeros(len(records))
+    for fold in _folds(records):
+        train = sorted(set(range(len(records))) - set(fold.tolist()))
+        if len(fold) and train:
+            rec_oof[fold] = _fit_lr(xr[train], y_rec[train], 1.0).predict_proba(xr[fold])[:, 1]
+    threshold = best_threshold(y_rec, rec_oof)
+    edit_lr = _fit_lr(_matrix(rows)[known], y_edit[known], c)
+    record_lr = _fit_lr(xr, y_rec, 1.0)
+    pred = (rec_oof >= threshold).astype(int)
+    provenance: dict[str, Any] = {
+        "fitted_on": list(sources), "claims": int(known.sum()), "wrong_claims": int(y_edit[known].sum()),
+        "captions": len(records), "hallucinated_captions": int(y_rec.sum()), "C": c,
+        "cross_validated": {
+            "folds": FOLDS,
+            "edit_auroc": round(auroc(y_edit[known], oof[known]), 4),
+            "edit_ece": round(expected_calibration_error(y_edit[known], oof[known]), 4),
+            "record_auroc": round(auroc(y_rec, rec_oof), 4),
+            "record_ece": round(expected_calibration_error(y_rec, rec_oof), 4),
+            "record_balanced_accuracy": round(_balanced_accuracy(y_rec, pred), 4),
+        },
+    }
+    return ConfidenceModel(
+        coef={f: round(float(w), 6) for f, w in zip(FEATURES, edit_lr.coef_[0])},
+        intercept=round(float(edit_lr.intercept_[0]), 6),
+        record={"intercept": round(float(record_lr.intercept_[0]), 6)}
+        | {k: round(float(w), 6) for k, w in zip(RECORD_TERMS[1:], record_lr.coef_[0])},
+        threshold=round(threshold, 4), provenance=provenance)
+
+
+def calibrate(paths: Sequence[str | os.PathLike], explainer: Explainer | None = None,
+              progress: Callable[[int], None] | None = None) -> ConfidenceModel:
+    """Read the labelled files, explain them, fit: the whole of ``cece calibrate``."""
+    explainer = explainer or Explainer(counterfactuals=False)
+    rows: list[Row] = []
+    records: list[Record] = []
+    for path in paths:
+        samples, gold, kind = read_labelled(path)
+        r, rec = collect(explainer, samples, gold, LABELLED[kind], progress)
+        offset = len(rows)
+        for x in rec:
+            x.rows = [i + offset for i in x.rows]
+        rows += r
+        records += rec
+    return fit(rows, records, [Path(p).name for p in paths])
+
+
+def top_features(model: ConfidenceModel, k: int = 8) -> list[tuple[str, float]]:
+    """The ``k`` features with the largest weights in absolute value."""
+    return sorted(model.coef.items(), key=lambda kv: -abs(kv[1]))[:k]
+
+
+def describe(model: ConfidenceModel) -> str:
+    """A few lines on a fitted model: what it was fitted on, its cross-validated figures, its
+    strongest features."""
+    p = model.provenance
+    cv = p.get("cross_validated", {})
+    lines = [f"fitted on {', '.join(p.get('fitted_on', [])) or '?'}: {p.get('captions')} captions "
+             f"({p.get('hallucinated_captions')} hallucinated), {p.get('claims')} claims ({p.get('wrong_claims')} wrong)",
+             "cross-validated: " + ", ".join(f"{k} {v}" for k, v in cv.items() if k != "folds"),
+             f"threshold {model.threshold} (best balanced accuracy out of fold)",
+             "strongest features: " + ", ".join(f"{f} {w:+.2f}" for f, w in top_features(model))]
+    return "\n".join(lines)
+

@@ -1,0 +1,152 @@
+"""The evidence features of an edit judged against reference captions.
+
+Reference captions are partial and paraphrased, so whether an edit's words are really wrong is a
+matter of evidence. Each claim (an object, relation, attribute or count edit that is not a
+suggestion) is described by a few interpretable numbers, each in [0, 1]; the fitted model of
+:mod:`cece.confidence` turns them into the edit's confidence. Exactly one *kind* feature is 1 per
+edit (it gives each kind its own intercept); the others weigh the evidence:
+
+=====================  ========================================================================
+feature                what it measures
+=====================  ========================================================================
+object deleted         kind: no reference names the object or anything close (class D)
+object replaced        kind: the references name something else in its place (class R)
+object over-specific   kind: they only name something more general (class O)
+relation contradicted  kind: the references relate the two things in a way that excludes it
+relation silent        kind: no reference says how the two things relate
+count exact            kind: an exact number the references contradict
+count plural           kind: plural where the references only ever say one
+attribute clash        kind: a colour, size or material the references contradict
+modifier unnamed       kind: a noun modifier naming a thing no reference names
+dissimilarity          1 - Wu-Palmer similarity to the closest thing the references name
+near miss              that closest thing is close kin (Wu-Palmer >= 0.8): a sibling, as in a swapped
+                       object ("cat" where they all see a dog), rather than something unrelated
+part                   the object is a body part (there whenever its owner is; rarely said)
+stuff                  a substance, place, setting or scenery (often left unsaid)
+abstract               an abstraction, or a word WordNet does not know
+hedged                 the caption hedges it ("possibly a cat")
+stand-in salience      share of references naming the thing the object most likely stands in for
+word in references     the caption's word occurs in a reference anyway (a parse may have missed it)
+end doubted            a relation, attribute or count whose object is itself unsupported
+against                share of the references speaking of the thing that contradict the claim
+support                share of the references speaking of the thing that agree with the claim
+mentioned              share of all references that mention the thing at all
+references             how many references there are, over 10 (few references leave more unsaid)
+=====================  ========================================================================
+
+>>> from parsers import Concept
+>>> cap = SceneGraph([Concept("cat", "cat", "cat.n.01", spans=[(2, 5)])], text="A cat.")
+>>> img = SceneGraph([Concept("dog", "dog", "dog.n.01", spans=[(2, 5)])], text="A dog.", kind="references",
+...                  parts=[(0, 6)])
+>>> e = Edit("replace", "object", "R", source="cat", target="dog", source_index=0, target_index=0)
+>>> x = edit_features(e, Context.of([e], cap, img))
+>>> x["object replaced"], round(x["dissimilarity"], 2), x["mentioned"], x["word in references"]
+(1.0, 0.14, 1.0, 0.0)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from cece.edits import Edit
+from cece.evidence import mentioned_in, salience, type_support, uncovered_salience
+from knowledge import lemmatize, objecthood
+from parsers import SceneGraph
+
+KINDS = ("object deleted", "object replaced", "object over-specific", "relation contradicted",
+         "relation silent", "count exact", "count plural", "attribute clash", "modifier unnamed")
+EVIDENCE = ("dissimilarity", "near miss", "part", "stuff", "abstract", "hedged", "stand-in salience",
+            "word in references", "end doubted", "against", "support", "mentioned", "references")
+#: Wu-Palmer similarity from which the closest thing the references name is close kin.
+NEAR = 0.8
+#: Every feature, in the order of the model's coefficients.
+FEATURES = KINDS + EVIDENCE
+
+
+@dataclass
+class Context:
+    """What the features of one record's edits share: both graphs, the salience of each image
+    concept, the stand-in salience of each unsupported caption concept and the caption concepts
+    that have an object edit."""
+
+    caption: SceneGraph
+    image: SceneGraph
+    salience: list[float] = field(default_factory=list)
+    standing: dict[int, float] = field(default_factory=dict)
+    doubted: set[int] = field(default_factory=set)
+    reference_words: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, edits: list[Edit], caption: SceneGraph, image: SceneGraph) -> "Context":
+        """The context of ``edits`` (one record's) against ``image``."""
+        sal = salience(image)
+        bad = sorted(e.source_index for e in edits
+                     if e.level == "object" and e.op != "insert" and e.cls in ("D", "R", "O"))
+        standing = uncovered_salience(bad, caption.concepts, image, sal) if bad else {}
+        return cls(caption, image, sal, standing, set(bad), _lemmas(image.text))
+
+
+@lru_cache(maxsize=4096)
+def _lemmas(text: str) -> frozenset[str]:
+    words = re.findall(r"[a-z]+(?:-[a-z]+)*", text.lower())
+    return frozenset(words) | frozenset(lemmatize(w) for w in words)
+
+
+def _kind(e: Edit) -> str:
+    if e.level == "object":
+        return {"D": "object deleted", "O": "object over-specific"}.get(e.cls, "object replaced")
+    if e.level == "relation":
+        return "relation silent" if e.target_index is None else "relation contradicted"
+    if e.level == "count":
+        return "count plural" if e.source == "several" else "count exact"
+    return "modifier unnamed" if e.op == "delete" else "attribute clash"
+
+
+def _agreement(e: Edit) -> dict:
+    a = e.evidence.get("agreement") if isinstance(e.evidence, dict) else None
+    return a if isinstance(a, dict) else {}
+
+
+def edit_features(e: Edit, ctx: Context) -> dict[str, float]:
+    """The features (:data:`FEATURES`) of claim ``e`` of the record ``ctx`` describes."""
+    x = dict.fromkeys(FEATURES, 0.0)
+    x[_kind(e)] = 1.0
+    caption, image = ctx.caption, ctx.image
+    owner = None
+    if e.level == "relation":
+        r = caption.relations[e.source_index]
+        x["end doubted"] = float(r.subject in ctx.doubted or r.object in ctx.doubted)
+        owner = r.subject
+    elif e.source_index is not None:
+        owner = e.source_index
+    refs = len(image.parts) or 1
+    x["references"] = min(refs, 10) / 10
+    if owner is None or owner >= len(caption.concepts):
+        return x
+    c = caption.concepts[owner]
+    x["hedged"] = float(c.uncertain)
+    if e.level == "object":
+        support = type_support(c, image)
+        x["dissimilarity"] = 1.0 - support.wup
+        x["near miss"] = float(support.kind is None and support.wup >= NEAR)
+        kind = objecthood(c.synset)
+        if kind != "thing":
+            x[kind] = 1.0
+        x["stand-in salience"] = ctx.standing.get(owner, 0.0)
+        x["word in references"] = float(c.lemma.lower() in ctx.reference_words
+                                        or c.text.lower() in ctx.reference_words)
+    elif e.level in ("attribute", "count"):
+        x["end doubted"] = float(owner in ctx.doubted)
+    agreement = _agreement(e)
+    if agreement:
+        speaking = max(int(agreement.get("of") or 0), 1)
+        x["against"] = min(float(agreement.get("against") or 0) / speaking, 1.0)
+        x["support"] = min(float(agreement.get("support") or 0) / speaking, 1.0)
+    elif e.target_index is not None and e.level in ("attribute", "count") and image.parts:
+        # Without a tally, the references that mention the thing it was compared with.
+        x["against"] = len(mentioned_in(image, image.concepts[e.target_index])) / refs
+    if e.target_index is not None and e.level != "relation" and e.target_index < len(ctx.salience):
+        x["mentioned"] = ctx.salience[e.target_index]
+    return x

@@ -1,0 +1,187 @@
+"""The fitted confidence model: its file, its fit, and `cece calibrate` / `--weights` as users run them."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from benchmarks.calibrate import Record, Row, best_threshold, expected_calibration_error, fit, read_labelled
+from cece import Explainer
+from cece.confidence import FORMAT, ConfidenceModel, default_model, load_model, noisy_or
+from cece.edit_features import FEATURES, KINDS
+from cli import main
+
+REFS = ["A dog runs across the grass.", "A brown dog running on a lawn.", "A dog playing in a park.",
+        "A dog is running on the grass.", "A small dog runs in a field."]
+
+
+def _model(**changes) -> ConfidenceModel:
+    d = default_model().to_dict()
+    d.update(changes)
+    return ConfidenceModel.from_dict(d)
+
+
+def test_the_shipped_model_is_fitted_and_says_on_what():
+    m = default_model()
+    p = m.provenance
+    assert p["captions"] > 1000 and p["claims"] > 1000, p
+    assert any("train" in name for name in p["fitted_on"]), p["fitted_on"]
+    cv = p["cross_validated"]
+    assert 0.5 < cv["record_auroc"] <= 1 and 0 <= cv["record_ece"] < 0.2, cv
+    # Unsupported things are more likely wrong than silent triples: the fit learnt the obvious.
+    dele = m.confidence({"object deleted": 1.0, "dissimilarity": 0.8, "stand-in salience": 0.6})
+    silent = m.confidence({"relation silent": 1.0})
+    assert dele > silent
+
+
+def test_a_model_file_round_trips_and_bad_files_name_themselves(tmp_path):
+    m = default_model()
+    path = tmp_path / "w.json"
+    m.save(path)
+    assert load_model(path) == m
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"coef": {}}))
+    with pytest.raises(ValueError, match=r"bad\.json: not a halcece confidence model"):
+        load_model(bad)
+    d = m.to_dict()
+    del d["coef"]["hedged"]
+    bad.write_text(json.dumps(d))
+    with pytest.raises(ValueError, match=r"features missing \['hedged'\]"):
+        load_model(bad)
+    bad.write_text("{not json")
+    with pytest.raises(ValueError, match=r"bad\.json: cannot read"):
+        load_model(bad)
+
+
+def test_record_score_grows_with_claims_and_reasons_name_the_heaviest_features():
+    m = default_model()
+    assert m.record_score([]) < m.record_score([0.3]) < m.record_score([0.3, 0.6]) < m.record_score([0.9, 0.6])
+    x = dict.fromkeys(FEATURES, 0.0) | {"object deleted": 1.0, "dissimilarity": 1.0, "hedged": 1.0}
+    names = [name for name, _ in m.reasons(x)]
+    assert set(names) <= {"object deleted", "dissimilarity", "hedged"} and names
+    contributions = [abs(c) for _, c in m.reasons(x)]
+    assert contributions == sorted(contributions, reverse=True)
+    assert noisy_or([0.5, 0.5]) == 0.75
+
+
+def _synthetic(n: int, seed: int = 0) -> tuple[list[Row], list[Record]]:
+    """Claims drawn from a known logistic model: 'dissimilarity' raises the odds, 'hedged' lowers them."""
+    rng = random.Random(seed)
+    rows, records = [], []
+    for k in range(n):
+        rec = Record(f"s/{k}:x", 0)
+        for _ in range(rng.randint(1, 3)):
+            x = dict.fromkeys(FEATURES, 0.0)
+            x[rng.choice(KINDS[:3])] = 1.0
+            x["dissimilarity"] = rng.random()
+            x["hedged"] = float(rng.random() < 0.3)
+            p = 1 / (1 + math.exp(-(-2.0 + 4.0 * x["dissimilarity"] - 2.0 * x["hedged"])))
+            label = int(rng.random() < p)
+            rec.rows.append(len(rows))
+            rows.append(Row(rec.id, x, label))
+            rec.label |= label
+        records.append(rec)
+    return rows, records
+
+
+def test_fit_recovers_the_direction_of_the_evidence_and_is_calibrated_out_of_fold():
+    rows, records = _synthetic(600)
+    m = fit(rows, records, ["synthetic"])
+    assert m.coef["dissimilarity"] > 1.5 and m.coef["hedged"] < -0.5
+    cv = m.provenance["cross_validated"]
+    assert cv["edit_ece"] < 0.06 and cv["edit_auroc"] > 0.7, cv
+    # Fresh data from the same process: confidences are probabilities.
+    test_rows, _ = _synthetic(600, seed=1)
+    y = [r.label for r in test_rows]
+    p = [m.confidence(r.x) for r in test_rows]
+    assert expected_calibration_error(y, p) < 0.06
+
+
+def test_expected_calibration_error_and_best_threshold_by_hand():
+    # Bins [0.1-0.2): mean p .1, rate 0; [0.9-1.0]: mean p .9, rate 1/2 -> (1*.1 + 2*.4)/3.
+    assert expected_calibration_error([0, 1, 0], [0.1, 0.9, 0.9]) == pytest.approx(0.3)
+    assert best_threshold([0, 0, 1, 1], [0.1, 0.2, 0.7, 0.8]) == pytest.approx(0.45)
+
+
+def _hat_record(k: int, caption: str, wrong: set[str], refs: list[str]) -> dict:
+    return {"sample_id": f"h{k}", "caption": caption, "contains_hallucination": bool(wrong),
+            "grounding": [[w, w.strip(".,").lower() in wrong] for w in caption.split()], "references": refs}
+
+
+def _labelled_file(tmp_path):
+    """A small HAT-shaped file: some captions with a swapped object, colour or added thing."""
+    recs = []
+    things = [("dog", "cat"), ("dog", "horse"), ("dog", "cow"), ("dog", "bird")]
+    for k in range(24):
+        a, b = things[k % 4]
+        if k % 2:
+            recs.append(_hat_record(k, f"A {b} runs across the grass.", {b}, REFS))
+        else:
+            recs.append(_hat_record(k, f"A {a} runs across the grass.", set(), REFS))
+    path = tmp_path / "labelled.json"
+    path.write_text(json.dumps(recs))
+    return path
+
+
+def test_cece_calibrate_fits_a_users_labels_and_weights_uses_them(tmp_path):
+    labelled = _labelled_file(tmp_path)
+    foil = tmp_path / "foil.json"
+    foil.write_text(json.dumps([{"baseline": "A dog runs on the grass.", "foil": "A cat runs on the grass.",
+                                 "replacement": ["dog", "cat"], "references": REFS, "domain": "in-domain"}] * 4))
+    weights = tmp_path / "w.json"
+    r = CliRunner().invoke(main, ["calibrate", str(labelled), str(foil), "-o", str(weights), "-q"])
+    assert r.exit_code == 0, r.output
+    assert "cross-validated" in r.output and "strongest features" in r.output
+    m = load_model(weights)
+    assert m.provenance["fitted_on"] == ["labelled.json", "foil.json"]
+    assert json.loads(weights.read_text())["format"] == FORMAT
+
+    caption = tmp_path / "c.jsonl"
+    caption.write_text(json.dumps({"id": "1", "caption": "A cat runs across the grass.", "references": REFS}) + "\n")
+    out = tmp_path / "out.jsonl"
+    r = CliRunner().invoke(main, ["explain", str(caption), "--weights", str(weights), "-o", str(out), "-q", "-w", "1"])
+    assert r.exit_code == 0, r.output
+    row = json.loads(out.read_text())
+    assert row["threshold"] == m.threshold and row["hallucinated"]
+    edit = next(e for e in row["edits"] if e["source"] == "cat")
+    assert edit["evidence"]["reasons"] and edit["confidence"] >= m.threshold
+    assert all(name in FEATURES for name, _ in edit["evidence"]["reasons"])
+
+
+def test_weights_change_the_verdict_and_bad_weights_are_refused(tmp_path):
+    strict = _model(threshold=0.99)
+    e = Explainer(weights=strict, counterfactuals=False).explain("A cat runs across the grass.", references=REFS)
+    lenient = Explainer(weights=_model(threshold=0.01), counterfactuals=False).explain(
+        "A cat runs across the grass.", references=REFS)
+    assert lenient.hallucinated and not e.hallucinated and e.threshold == 0.99
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]")
+    caption = tmp_path / "c.jsonl"
+    caption.write_text(json.dumps({"id": "1", "caption": "A cat.", "references": REFS}) + "\n")
+    r = CliRunner().invoke(main, ["explain", str(caption), "--weights", str(bad)])
+    assert r.exit_code == 2 and "bad.json: not a halcece confidence model" in r.output
+    r = CliRunner().invoke(main, ["detect", str(caption), "-d", "lexical", "-o", str(tmp_path / "d.jsonl"),
+                                  "--weights", str(bad)])
+    assert r.exit_code == 2 and "add -d halcece" in r.output
+
+
+def test_calibrate_refuses_a_file_without_labels(tmp_path):
+    path = tmp_path / "plain.json"
+    path.write_text(json.dumps([{"caption": "A dog.", "references": REFS}]))
+    with pytest.raises(ValueError, match=r"plain\.json:record 1: file: expected HAT records"):
+        read_labelled(path)
+    r = CliRunner().invoke(main, ["calibrate", str(path), "-o", str(tmp_path / "w.json"), "-q"])
+    assert r.exit_code == 1 and "expected HAT records" in r.output
+
+
+def test_an_annotation_keeps_the_papers_certainty():
+    e = Explainer(counterfactuals=False).explain("A cat on a sofa.", annotation=["dog", "sofa"])
+    obj = e.edits_of("object", "R")[0]
+    assert obj.confidence == 1.0 and obj.hallucinated and e.score == 1.0
+    assert "reasons" not in obj.evidence
+    assert np.isclose(Explainer(counterfactuals=False).explain("A dog on a sofa.", annotation=["dog", "sofa"]).score, 0)
