@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Sequence
 from cece.api import Explainer
 from cece.costs import CostModel
 from cece.explanation import Explanation
-from cece.judge import DEFAULT_THRESHOLD, Weights
+from cece.confidence import ConfidenceModel
 from cece.records import RecordError
 from detectors.base import BatchDetector, Detection, Sample, SpanScore
 from detectors.sentence_scores import sentence_scores
@@ -47,17 +47,19 @@ def explanation_spans(e: Explanation) -> list[SpanScore]:
 class HalCECEDetector(BatchDetector):
     """HalCECE against an annotation (preferred) or reference captions.
 
-    Options: ``batch_size`` (captions parsed together), ``threshold`` and ``weights`` (a
-    :class:`cece.judge.Weights` or a dict of its fields) as in :class:`cece.Explainer`,
+    Options: ``batch_size`` (captions parsed together), ``threshold`` and ``weights`` (the
+    fitted confidence model: a :class:`cece.confidence.ConfidenceModel`, the path of a file
+    ``cece calibrate`` wrote, or that file's content) as in :class:`cece.Explainer`,
     ``senses``, ``explain`` (also put the full explanation in ``details``).
     """
 
     name: ClassVar[str] = "halcece"
 
-    def __init__(self, batch_size: int = 64, threshold: float = DEFAULT_THRESHOLD,
-                 weights: Weights | dict[str, float] | None = None, explain: bool = False,
+    def __init__(self, batch_size: int = 64, threshold: float | None = None,
+                 weights: ConfidenceModel | str | dict[str, Any] | None = None, explain: bool = False,
                  costs: CostModel | None = None, senses: str = "context") -> None:
-        weights = weights if isinstance(weights, Weights) else Weights(**(weights or {}))
+        if isinstance(weights, dict):
+            weights = ConfidenceModel.from_dict(weights, "option halcece.weights")
         self.explainer = Explainer(costs=costs, batch_size=batch_size, senses=senses, threshold=threshold,
                                    weights=weights)
         self.batch_size = batch_size
