@@ -65,8 +65,8 @@ class CostModel:
         general = under_specialised(caption, image)
         if general.any():
             depth = np.array([float(root_distance(c.synset)) if c.synset else 0.0 for c in caption.concepts])
-            share = sub / (sub + depth[:, None])
-            sub = np.where(general, share, sub)
+            rows, cols = np.nonzero(general)
+            sub[rows, cols] = sub[rows, cols] / (sub[rows, cols] + depth[rows])
         sub[self.anchors(caption, image) if anchors is None else anchors] = 0.0
         dele = np.array([float(root_distance(c.synset)) if c.synset else self.unknown_delete
                          for c in caption.concepts])
