@@ -6,6 +6,15 @@ WordNet synsets in the hypernym hierarchy, deleting ``a`` costs its distance to 
 hallucinations). So a caption concept is replaced when some image concept is closer to it than the
 root is, and deleted otherwise.
 
+One exception keeps the paper's classes true to their definitions: a caption concept that is a
+hypernym of an image concept ("animal" for a horse) is that concept said more generally -- class
+U, a suggestion, not a hallucination -- however far apart the two are. By path length alone
+"animal" (6 edges below the root) is farther from "horse" (8 edges down) than from the root, so it
+would be deleted as if nothing in the image were an animal. Such a pair costs
+``d / (d + root distance of the caption concept)`` instead: below 1, so below every deletion of a
+known concept and every over-specialisation or replacement (at least 1 edge), and growing with
+how much the caption leaves unsaid, so that of several hyponyms the closest is preferred.
+
 >>> from parsers import Concept, SceneGraph
 >>> cap = SceneGraph([Concept("dog", "dog", "dog.n.01")])
 >>> img = SceneGraph([Concept("cat", "cat", "cat.n.01")])
@@ -22,7 +31,7 @@ import numpy as np
 
 from cece.ged import Edge, EdgeCosts
 from cece.evidence import same_thing, synsets_of
-from knowledge import PREPOSITIONS, distance_matrix, relation_key, root_distance
+from knowledge import PREPOSITIONS, distance_matrix, is_hypernym, relation_key, root_distance
 from parsers import SceneGraph
 
 
@@ -53,6 +62,11 @@ class CostModel:
                 for j, g in enumerate(image.concepts):
                     if extra_c[i] or extra_g[j]:
                         sub[i, j] = distance_matrix(synsets_of(c), synsets_of(g)).min(initial=sub[i, j])
+        general = under_specialised(caption, image)
+        if general.any():
+            depth = np.array([float(root_distance(c.synset)) if c.synset else 0.0 for c in caption.concepts])
+            rows, cols = np.nonzero(general)
+            sub[rows, cols] = sub[rows, cols] / (sub[rows, cols] + depth[rows])
         sub[self.anchors(caption, image) if anchors is None else anchors] = 0.0
         dele = np.array([float(root_distance(c.synset)) if c.synset else self.unknown_delete
                          for c in caption.concepts])
@@ -66,7 +80,21 @@ class CostModel:
                         dtype=bool).reshape(len(caption.concepts), len(image.concepts))
 
 
-__all__ = ["PREPOSITIONS", "CostModel", "edges", "relation_key"]
+def under_specialised(caption: SceneGraph, image: SceneGraph) -> np.ndarray:
+    """Caption x image booleans: the caption concept's synset is a strict hypernym of the image
+    concept's (:func:`cece.edits.object_class` calls the pair U).
+
+    >>> from parsers import Concept, SceneGraph
+    >>> cap = SceneGraph([Concept("animal", "animal", "animal.n.01")])
+    >>> under_specialised(cap, SceneGraph([Concept("horse", "horse", "horse.n.01")])).tolist()
+    [[True]]
+    """
+    return np.array([[bool(c.synset and g.synset and c.synset != g.synset and is_hypernym(c.synset, g.synset))
+                      for g in image.concepts] for c in caption.concepts],
+                    dtype=bool).reshape(len(caption.concepts), len(image.concepts))
+
+
+__all__ = ["PREPOSITIONS", "CostModel", "edges", "relation_key", "under_specialised"]
 
 
 def edges(graph: SceneGraph) -> list[Edge]:

@@ -10,7 +10,9 @@ Each edit kind has its rewrite, made on the caption's dependency tree (:mod:`cec
 - count R: the image's count, with the noun's number and its verb made to agree ("Three giraffes
   are" -> "Two giraffes are", "Two horses are" -> "A horse is");
 - relation R: the image's predicate in the caption's verb form ("standing next to" -> "sitting on");
-- relation D (an annotation's triple between two faithful objects): the relation's object phrase.
+- relation D (an annotation's triple between two faithful objects): "and" for a preposition
+  joining two noun phrases ("A room with a sofa" -> "A room and a sofa"), else the relation's
+  object phrase.
 
 When an edit has no grammatical rewrite (deleting the subject of the only sentence; the object a
 main verb cannot do without) the counterfactual is None and ``note`` says why, rather than broken
@@ -145,9 +147,11 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
 
 def _stand_in(ctx: _Text, i: int) -> Any | None:
     """The image concept that subject ``i`` most likely stands in for, when it is a thing the
-    image side names and no caption concept speaks of (:func:`cece.evidence.stand_ins`)."""
+    image side names and no caption concept speaks of (:func:`cece.evidence.stand_ins`). A
+    subject is a verb's, or the head of a caption that is one noun phrase ("A kid playing
+    baseball.")."""
     heads = [ctx.head(i)] if ctx.caption.concepts[i].spans else []
-    if not heads or heads[0] is None or heads[0].dep_ not in ("nsubj", "nsubjpass"):
+    if not heads or heads[0] is None or heads[0].dep_ not in ("nsubj", "nsubjpass", "ROOT"):
         return None
     j = stand_ins([i], ctx.caption.concepts, ctx.image, salience(ctx.image))[i]
     if j is None or objecthood(ctx.image.concepts[j].synset) != "thing" or j in ctx.used:
@@ -315,11 +319,32 @@ def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
 
 
 def _drop_object(ctx: _Text, r: Any) -> list[Change] | None:
-    """Cut a wrong triple's object phrase ("on a cutting board"), unless another triple needs it."""
+    """Undo a wrong triple between two things the image has, keeping both nouns: a preposition
+    joining two noun phrases becomes "and", which names both things and relates neither ("A room
+    with a sofa." -> "A room and a sofa."); otherwise the object phrase is cut ("on a cutting
+    board"), unless another triple needs it."""
+    joined = _unrelate(ctx, r)
+    if joined is not None:
+        return joined
     if any(x is not r and r.object in (x.subject, x.object) for x in ctx.caption.relations):
         return None
     t = ctx.head(r.object)
     return removal(ctx.doc, t, ctx.keep, ctx.gone) if t is not None else None
+
+
+def _unrelate(ctx: _Text, r: Any) -> list[Change] | None:
+    """``[Change(preposition -> "and")]`` when triple ``r`` is a lone preposition between its
+    subject noun and that preposition's object ("a desk *with* a computer"), and the subject is
+    no verb's subject (whose verb would then have to agree with two things); else None."""
+    s, o = ctx.head(r.subject), ctx.head(r.object)
+    tokens = [t for t in ctx.doc if r.span and r.span[0] <= t.idx < r.span[1]]
+    if s is None or o is None or len(tokens) != 1:
+        return None
+    p, o = tokens[0], members_of(o)[0]  # "with a stove and a sink": the list hangs from "with"
+    if (p.pos_ != "ADP" or p.dep_ != "prep" or p.head.i != s.i or o.head.i != p.i or o.dep_ != "pobj"
+            or s.dep_ in ("nsubj", "nsubjpass")):
+        return None
+    return [Change(p.idx, p.idx + len(p), "and")]
 
 
 def predicate_like(target: str, doc: Any, start: int, end: int) -> str:

@@ -73,15 +73,15 @@ class CaptionParser:
     """Parses captions into scene graphs; load once, then ``parse`` or ``parse_many``.
 
     ``nlp`` is a loaded spaCy pipeline (default: the installed English model without NER, which
-    the parser never uses, and with the equivalent fast attribute ruler of
-    :mod:`parsers.attribute_ruler`). ``recover`` adds the nouns spaCy mis-tagged back as concepts
+    the parser never uses, with the equivalent fast attribute ruler of
+    :mod:`parsers.attribute_ruler`, and with the participle repair of :mod:`parsers.participles`). ``recover`` adds the nouns spaCy mis-tagged back as concepts
     (:mod:`parsers.recovery`). Results are deterministic and do not depend on batching.
     ``doc_memory`` is how many of the latest Docs :meth:`doc` hands back without parsing again
     (default: two batches); a caller that re-reads a batch's texts raises it to fit the batch.
     """
 
     def __init__(self, nlp: Any = None, batch_size: int = 256, recover: bool = True) -> None:
-        self.nlp = nlp if nlp is not None else load_spacy(exclude=("ner",), fast_attributes=True)
+        self.nlp = nlp if nlp is not None else load_spacy(exclude=("ner",), fast_attributes=True, participles=True)
         self.batch_size = batch_size
         self.recover = recover
         self._upstream = UpstreamOnDocs()

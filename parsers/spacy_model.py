@@ -61,7 +61,7 @@ def find_spacy_model() -> ModelStatus:
 
 
 @lru_cache(maxsize=8)
-def _load(name: str, exclude: tuple[str, ...], fast_attributes: bool) -> Any:
+def _load(name: str, exclude: tuple[str, ...], fast_attributes: bool, participles: bool = False) -> Any:
     import spacy
 
     try:
@@ -75,6 +75,10 @@ def _load(name: str, exclude: tuple[str, ...], fast_attributes: bool) -> Any:
         attribute_ruler.install(nlp)
         lemma_memo.install(nlp)
         _numpy_blas(nlp)
+    if participles:
+        from parsers import participles as participle_repair
+
+        participle_repair.install(nlp)
     return nlp
 
 
@@ -93,12 +97,13 @@ def _numpy_blas(nlp: Any) -> None:
 
 
 def load_spacy(exclude: Iterable[str] = ("ner",), model: str | None = None,
-               fast_attributes: bool = False) -> Any:
+               fast_attributes: bool = False, participles: bool = False) -> Any:
     """The spaCy ``Language`` for ``model`` (default: the one :func:`find_spacy_model` finds),
     with the ``exclude``d pipes left out. ``fast_attributes`` swaps in the equivalent, faster
     attribute ruler (:mod:`parsers.attribute_ruler`), puts a memo in front of the lemmatizer
     (:mod:`parsers.lemma_memo`) and has the neural layers use numpy's BLAS: the same models,
-    sooner. Cached per argument set (a separate
+    sooner. ``participles`` re-reads the participles the tagger took for nouns after their
+    subject (:mod:`parsers.participles`: "A kid playing baseball"). Cached per argument set (a separate
     pipeline each, so callers never see each other's changes); raises :class:`SpacyModelError`
     naming the fix when no model is installed."""
     if model is None:
@@ -106,4 +111,4 @@ def load_spacy(exclude: Iterable[str] = ("ner",), model: str | None = None,
         if not st.ok:
             raise SpacyModelError(f"no spaCy English model is installed. Fix: {st.fix}")
         model = st.name
-    return _load(model, tuple(sorted(exclude)), fast_attributes)
+    return _load(model, tuple(sorted(exclude)), fast_attributes, participles)

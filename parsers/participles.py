@@ -1,0 +1,172 @@
+"""A participle after its subject, which spaCy's small model reads as a noun, put back as a verb.
+
+In a caption that is one noun phrase with a participle ("A puppy playing with a ball.", "A kid
+playing baseball.", "A bull standing in front of a fence.") the small English model often tags
+the participle NN and parses the whole caption as one noun phrase: "puppy" an adjective of the
+noun "playing", or "kid" and "playing" modifiers of the noun "baseball". The subject is lost and
+"playing" becomes an object. :func:`repair` (a pipeline component, after the parser) re-reads such
+a phrase the way a reader does -- the noun is the head, the participle modifies it (``acl``), and
+what followed the participle is its object -- so every later step (scene graph, rewrites, grammar
+checks) sees the same corrected tree.
+
+A word ``v`` right after a noun ``n`` is re-read when all of these hold (English morphology and
+WordNet, nothing tuned to a caption):
+
+- ``v`` is an ``-ing`` form lemminflect derives from a verb WordNet knows ("playing" <- play), and
+  is no thing itself: its first noun sense, if any, is not a visible thing ("building",
+  "clothing" and "filling" stay nouns);
+- ``v`` and the word after it do not name one thing WordNet knows ("swimming pool", "cutting
+  board", "playing field");
+- ``n`` can be a subject that does something: a noun whose first sense is a visible thing
+  (:func:`knowledge.is_thing`: a person, an animal, an artifact...), not also an adjective when
+  tagged as one;
+- the phrase the tagger built around them heads the sentence or its subject (not a prepositional
+  object: "a woman in a coat playing harp" is left to the parser), and ``v`` has something after
+  it to govern (an object or a prepositional phrase).
+
+>>> from parsers.spacy_model import load_spacy
+>>> doc = load_spacy(exclude=("ner",), fast_attributes=True, participles=True)("A kid playing baseball.")
+>>> [(t.text, t.tag_, t.dep_, t.head.text) for t in doc][1:4]
+[('kid', 'NN', 'ROOT', 'kid'), ('playing', 'VBG', 'acl', 'kid'), ('baseball', 'NN', 'dobj', 'playing')]
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from spacy.language import Language
+
+_NOUN_TAGS = frozenset(("NN", "NNS", "JJ"))
+#: The deps of a phrase that holds the caption's subject: the sentence itself or its subject.
+_TOP = frozenset(("ROOT", "nsubj", "nsubjpass"))
+#: Modifier deps the tagger gives the words of a phrase it reads as one noun phrase.
+_INSIDE = frozenset(("amod", "compound", "nmod"))
+#: What a participle can govern after it.
+_AFTER = frozenset(("prep", "dobj", "advmod", "prt", "npadvmod", "acomp", "dative", "agent"))
+
+
+@lru_cache(maxsize=8192)
+def verb_participle(word: str) -> bool:
+    """Whether lower-case ``word`` is the present participle of a verb WordNet knows and names
+    no visible thing as a noun.
+
+    >>> verb_participle("playing"), verb_participle("building"), verb_participle("ring")
+    (True, False, False)
+    """
+    from lemminflect import getAllLemmas, getInflection
+
+    from knowledge import get_hierarchy, is_thing, noun_synset
+
+    if not word.endswith("ing"):
+        return False
+    verbs = get_hierarchy().lemmas("v")
+    lemmas = [v for v in getAllLemmas(word, "VERB").get("VERB", ()) if v in verbs]
+    if not any(word in getInflection(v, "VBG") for v in lemmas):
+        return False
+    return not is_thing(noun_synset(word))
+
+
+@lru_cache(maxsize=8192)
+def doer(word: str, adjective_tag: bool) -> bool:
+    """Whether lower-case ``word`` is a noun whose first sense is a visible thing (and, when the
+    tagger called it an adjective, not also an adjective to WordNet).
+
+    >>> doer("puppy", True), doer("black", True), doer("city", False)
+    (True, False, False)
+    """
+    from knowledge import get_hierarchy, is_thing, lemmatize, noun_synset
+
+    h = get_hierarchy()
+    if adjective_tag and word in h.adjective_lemmas:
+        return False
+    return lemmatize(word) in h.lemmas("n") and is_thing(noun_synset(word))
+
+
+@lru_cache(maxsize=8192)
+def _names_one_thing(first: str, second: str) -> bool:
+    from knowledge import noun_synset
+
+    s = noun_synset(f"{first} {second}")
+    return s is not None and s != noun_synset(second)
+
+
+def _phrase_head(v: Any) -> Any:
+    """The head of the noun phrase the tagger built ``v`` into: ``v`` itself, or the noun to its
+    right that ``v`` modifies ("playing" -> "baseball")."""
+    h = v
+    while h.dep_ in _INSIDE and h.head.i > h.i:
+        h = h.head
+    return h
+
+
+def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
+    """``(noun, participle, phrase head)`` when token ``i`` is a misread participle (module
+    docstring), else None."""
+    v = doc[i]
+    if v.tag_ != "NN" or not v.lower_.endswith("ing") or i == 0:
+        return None
+    n = doc[i - 1]
+    if n.tag_ not in _NOUN_TAGS or n.dep_ not in _INSIDE | _TOP:
+        return None
+    h = _phrase_head(v)
+    if h.dep_ not in _TOP or n.head.i not in (v.i, h.i):
+        return None
+    if h.i == v.i:
+        if not any(c.i > v.i and c.dep_ in _AFTER for c in v.children):
+            return None
+    elif h.pos_ not in ("NOUN", "PROPN", "") and h.tag_ not in ("NN", "NNS", "NNP", "NNPS"):
+        return None
+    nxt = doc[i + 1] if i + 1 < len(doc) else None
+    if nxt is not None and nxt.is_alpha and _names_one_thing(v.lower_, nxt.lower_):
+        return None
+    if not verb_participle(v.lower_) or not doer(n.lower_, n.tag_ == "JJ"):
+        return None
+    return n, v, h
+
+
+def _relink(n: Any, v: Any, h: Any) -> None:
+    """Make ``n`` the head of the phrase, ``v`` a participle modifying it, ``h`` (when it is not
+    ``v``) the participle's object; what hung before ``n`` hangs from ``n``, prepositions after
+    the object from the participle, and the sentence's punctuation from ``n`` when it is the
+    root."""
+    doc = n.doc
+    root = h.head.i == h.i
+    dep, top = h.dep_, h.head
+    movers = [t for t in doc if t.head.i in (v.i, h.i) and t.i not in (n.i, v.i, h.i)]
+    n.head, n.dep_ = (n if root else top), dep
+    if n.tag_ == "JJ":
+        n.tag_ = "NN"
+    v.head, v.dep_, v.tag_ = n, "acl", "VBG"
+    if h.i != v.i:
+        h.head, h.dep_ = v, "dobj"
+    for t in movers:
+        if t.i < n.i:
+            t.head = n
+        elif t.is_punct and root and t.head.i == h.i and t.i > h.i and t.text in ".!?;":
+            t.head = n
+        elif t.head.i == h.i and h.i != v.i and t.i > h.i and t.dep_ == "prep":
+            t.head = v
+
+
+def repair(doc: Any) -> Any:
+    """Re-read every misread participle of ``doc`` (module docstring), in place."""
+    for i in range(1, len(doc)):
+        found = _candidate(doc, i)
+        if found is not None:
+            _relink(*found)
+    return doc
+
+
+@Language.component("halcece_participles")
+def _component(doc: Any) -> Any:
+    return repair(doc)
+
+
+def install(nlp: Language) -> bool:
+    """Add :func:`repair` to the pipeline right after its parser (so the attribute ruler and the
+    lemmatizer read the new tags: "playing" -> VERB, lemma "play"). False when there is no parser."""
+    if "parser" not in nlp.pipe_names or "halcece_participles" in nlp.pipe_names:
+        return False
+    nlp.add_pipe("halcece_participles", after="parser")
+    return True
