@@ -400,11 +400,14 @@ def bench_perf(captions: int) -> None:
 
 
 def _add_benchmark_commands() -> None:
-    """`cece bench run | show | list` live in cli.bench (light imports until they run)."""
+    """`cece bench run | show | list` live in cli.bench, `cece chair` in cli.chair (light imports
+    until they run)."""
     from cli.bench import bench_run_group
+    from cli.chair import chair
 
     for command in bench_run_group.commands.values():
         bench.add_command(command)
+    main.add_command(chair)
 
 
 _add_benchmark_commands()
