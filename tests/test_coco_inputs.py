@@ -213,3 +213,38 @@ def test_chair_reports_records_it_cannot_score(tmp_path):
 def test_annotations_from_a_stream_are_read_whole_only_once():
     f = read_annotation_file(io.BytesIO(b'{"1": ["A dog."], "2": ["A cat."]}'), {"2"}, "r.json")
     assert f.by_image == {"2": ["A cat."]} and f.seen == 2
+
+
+# -- intervals and paired tests in the report --------------------------------------------------
+def test_bootstrap_intervals_and_paired_tests_tell_real_differences_from_noise():
+    import numpy as np
+
+    from cece.report.intervals import Row, model_intervals, paired_tests
+
+    rng = np.random.default_rng(1)
+    base = rng.uniform(0, 1, 60)
+    rows = ([Row("a", str(i), float(v), float(v > 0.5), float(v > 0.3)) for i, v in enumerate(base)]
+            + [Row("same", str(i), float(min(1, v + rng.normal(0, 0.05))), float(v > 0.5), float(v > 0.3))
+               for i, v in enumerate(base)]
+            + [Row("worse", str(i), float(min(1, v + 0.3)), 1.0, 1.0) for i, v in enumerate(base)])
+    ivs = model_intervals(rows)
+    a = ivs["a"]["hal_rate"]
+    assert a.low < a.value < a.high and a.n == 60 and a.high - a.low < 0.2
+    assert model_intervals(rows) == ivs  # seeded: the same report every run
+    tests = {(t.a, t.b, t.metric): t for t in paired_tests(rows)}
+    noise, real = tests[("a", "same", "hal_rate")], tests[("a", "worse", "hal_rate")]
+    assert noise.low <= 0 <= noise.high and noise.p_value > 0.05
+    assert real.high < 0 and real.p_value < 0.01 and real.n == 60
+    assert tests[("a", "same", "chair_s")].p_value == 1.0  # identical verdicts: no difference at all
+
+
+def test_report_writes_the_interval_tables(tmp_path):
+    r = run("report", EXAMPLE / "careful.json", EXAMPLE / "confuser.json",
+            "--annotations", EXAMPLE / "captions_example.json", "-o", tmp_path)
+    assert r.exit_code == 0, r.output
+    tables = json.loads((tmp_path / "tables.json").read_text())["tables"]
+    assert [t["model"] for t in tables["intervals"]] == ["careful", "confuser"]
+    assert {t["metric"] for t in tables["paired"]} == {"hal_rate", "chair_s", "verdict"}
+    assert all(t["n"] == 5 for t in tables["paired"])
+    html = (tmp_path / "index.html").read_text()
+    assert "95 % bootstrap intervals" in html and "Paired differences" in html

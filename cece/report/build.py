@@ -31,6 +31,7 @@ from cece.report import tables as tables_mod
 from cece.report.captions import caption_item
 from cece.report.figures import GROUPS, PALETTE, distribution_svg, model_colors
 from cece.report.html import PageData, write_page
+from cece.report.intervals import Row, interval_tables
 from cece.report.linguistic import LinguisticReport, linguistic_report
 
 
@@ -93,7 +94,9 @@ def build_report(explanations: Iterable[Explanation], outdir: str | Path, *,
         models = tables_mod.model_metrics(rows)
         names = [m.model for m in models]
         colors = model_colors(names)
-        tables = tables_mod.all_tables(models)
+        tables = tables_mod.all_tables(models) + interval_tables(
+            [Row(r.model, str(r.id), float(r.objects.hal_rate), float(r.chair[0] > 0), float(r.hallucinated))
+             for r in rows])
         frequent = counter.top(top)
         ling = linguistic_report(rows, refs) if linguistic and references is not None else None
         figures = {g: distribution_svg(rows, g, names, colors) for g in GROUPS} if rows else {}
