@@ -28,11 +28,11 @@ def chair(results: tuple[str, ...], annotations: tuple[str, ...], model: str | N
     scored (an image id in no annotation file...) is reported as FILE:LINE: FIELD: message and
     left out; the exit status is then 2.
     """
-    from cli.main import _inputs, _safe
+    from cli.inputs import run_inputs, safe_text
     from detectors.chair_eval import ChairEvaluation
     from detectors.runner import read_inputs
 
-    inputs, found = _inputs(results, annotations, model, every=True)
+    inputs, found = run_inputs(results, annotations, model, every=True)
     evals: dict[str, ChairEvaluation] = {}
     failed = 0
     for rec in read_inputs(inputs, found):
@@ -40,14 +40,14 @@ def chair(results: tuple[str, ...], annotations: tuple[str, ...], model: str | N
         ev = evals.setdefault(name, ChairEvaluation(name))
         if not isinstance(rec, dict):
             failed += 1
-            click.echo(_safe(str(rec)), err=True)
+            click.echo(safe_text(str(rec)), err=True)
             ev.errors.append(rec.to_dict())
             continue
         try:
             ev.add(rec)
         except ValueError as exc:
             failed += 1
-            click.echo(_safe(f"{rec['id']}: {exc}"), err=True)
+            click.echo(safe_text(f"{rec['id']}: {exc}"), err=True)
             ev.errors.append({"id": rec["id"], "model": name, "error": str(exc)})
     click.echo(f"{'model':<24} {'captions':>8} {'mentions':>8} {'CHAIRs':>7} {'CHAIRi':>7}")
     for name, ev in evals.items():

@@ -9,6 +9,8 @@ from pathlib import Path
 import click
 
 from cece.output import OutputBusy, OutputError
+from cli.inputs import run_inputs as _inputs
+from cli.inputs import safe_text as _safe
 
 EXIT_BAD_INPUT = 2
 
@@ -52,25 +54,6 @@ def input_options(command):
         help="Resolve records' image_id (repeatable): COCO captions or instances, nocaps captions, Visual "
              "Genome scene_graphs.json (or objects.json / relationships.json / attributes.json), or "
              "{image id: [reference captions]}. Read once as a stream, keeping only the images asked for.")(command)
-
-
-def _inputs(paths: tuple[str, ...], annotations: tuple[str, ...], model: str | None, every: bool = False):
-    """(the input files, the annotation set) of a command; an unreadable or unknown file is a
-    one-line error naming it (exit 1)."""
-    from cece.annotation_sets import AnnotationSet, AnnotationsFileError
-    from cece.inputs import open_inputs, wanted_images
-
-    if paths.count("-") > 1:
-        raise click.UsageError("standard input (-) can be given once")
-    try:
-        inputs = open_inputs(paths, model=model, every=every, spool_stdin=bool(annotations))
-    except OSError as exc:
-        raise click.ClickException(f"{exc.filename}: cannot read: {exc.strerror}") from None
-    try:
-        found = AnnotationSet.load(annotations, wanted_images(inputs)) if annotations else AnnotationSet()
-    except AnnotationsFileError as exc:
-        raise click.ClickException(str(exc)) from None
-    return inputs, found
 
 
 @main.command()
@@ -222,11 +205,6 @@ def _finish(summary, output: str | None, flagged: int | None = None, *, interrup
     code = 130 if interrupted else 1 if failure else summary.exit_code
     if code:
         sys.exit(code)
-
-
-def _safe(text: str) -> str:
-    """Text for the terminal: lone surrogates escaped (no encoding can write them)."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 @main.command()
