@@ -56,6 +56,12 @@ install: $(STAMP)
 demo: install
 	$(CECE) explain cece/examples/demo.jsonl
 	$(CECE) report cece/examples/models.jsonl -o out/report
+	# From COCO files: three models' results files, COCO captions and instances (README, "From COCO files")
+	$(CECE) report cece/examples/coco/careful.json cece/examples/coco/eager.json cece/examples/coco/confuser.json \
+	  --annotations cece/examples/coco/captions_example.json -o out/coco
+	$(CECE) chair cece/examples/coco/careful.json cece/examples/coco/eager.json cece/examples/coco/confuser.json \
+	  --annotations cece/examples/coco/instances_example.json --annotations cece/examples/coco/captions_example.json \
+	  -o out/coco/chair.json
 	@echo "Open the report: out/report/index.html"
 
 test: install test-deps

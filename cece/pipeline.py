@@ -2,16 +2,18 @@
 already done skipped -- nothing is read ahead beyond the batches in flight -- and the
 :class:`ExplainTask` the engines (:mod:`cece.engine`) run on batches of them.
 
->>> import io
->>> from cece.output import Summary, encode_row
+>>> import tempfile
+>>> from cece.inputs import open_inputs
+>>> from cece.output import Summary
 >>> s, lines = Summary(), {}
->>> src = io.BytesIO(b'{"id": 1, "caption": "A dog.", "annotation": ["dog"]}\\n'
-...                  b'{"id": 1, "caption": "A cat.", "annotation": ["cat"]}\\n'
-...                  b'{"id": 2, "caption": "A cat.", "annotation": ["cat"]}\\n')
->>> [getattr(r, "field", None) or r["id"] for r in explain_inputs(src, "in.jsonl", Path("."), {"2"}, s, lines)]
+>>> src = Path(tempfile.mkdtemp()) / "in.jsonl"
+>>> _ = src.write_text('{"id": 1, "caption": "A dog.", "annotation": ["dog"]}\\n'
+...                    '{"id": 1, "caption": "A cat.", "annotation": ["cat"]}\\n'
+...                    '{"id": 2, "caption": "A cat.", "annotation": ["cat"]}\\n')
+>>> [getattr(r, "field", None) or r["id"] for r in explain_inputs(open_inputs([str(src)]), {(None, "2")}, s, lines)]
 [1, 'id']
->>> lines, s.skipped
-({0: 1, 1: 2}, 1)
+>>> [line for _, line in lines.values()], s.skipped
+([1, 2], 1)
 """
 
 from __future__ import annotations
@@ -21,45 +23,78 @@ from itertools import islice
 from pathlib import Path
 from typing import IO, Any, Container, Iterable, Iterator
 
+from cece.annotation_sets import AnnotationSet
+from cece.inputs import InputFile
 from cece.output import Summary, encode_row
 from cece.record_checks import check_record, resolve_paths
-from cece.records import RecordError, iter_records
+from cece.records import RecordError
 
 
-def explain_inputs(source: IO[bytes] | str | Path, name: str, base: Path, done: Container[str], summary: Summary,
-                   lines: dict[int, int]) -> Iterator[dict[str, Any] | RecordError]:
-    """The records of ``source`` to explain, in order, each a record or its :class:`RecordError`
-    (file and line set). A record whose id is in ``done`` is skipped (counted in
-    ``summary.skipped``); a repeated id is an error. ``lines`` maps each yielded position to its
-    input line (the caller pops them as results come back, so it stays small). Relative annotation
-    paths are resolved under ``base`` and may not leave it.
+def explain_inputs(inputs: list[InputFile], done: Container[Key], summary: Summary,
+                   lines: dict[int, tuple[str, int]], annotations: AnnotationSet | None = None,
+                   ) -> Iterator[dict[str, Any] | RecordError]:
+    """The records of ``inputs`` (:func:`cece.inputs.open_inputs`) to explain, in order, each a
+    record or its :class:`RecordError` (file and line set). A record whose key
+    (:func:`record_key`: model and id) is in ``done`` is skipped (counted in
+    ``summary.skipped``); a repeated key is an error. ``lines`` maps each yielded position to its
+    input file and line (the caller pops them as results come back, so it stays small). Relative
+    annotation paths are resolved under each file's folder and may not leave it; ``image_id`` is
+    resolved against ``annotations``.
     """
-    seen: dict[str, int] = {}
+    seen: dict[Key, int] = {}
     k = 0
-    for entry in iter_records(source, name):
-        rec = entry.value
-        if not isinstance(rec, RecordError):
-            if isinstance(rec, dict):
-                rec = resolve_paths(rec, base)
-            err = check_record(rec, k)
-            if err is None:
-                rid = str(rec["id"])
-                if rid in seen:
-                    err = RecordError(k, "id", f"duplicate of the record on line {seen[rid]}", rec["id"])
-                else:
-                    seen[rid] = entry.line
-                    if rid in done:
-                        summary.skipped += 1
+    for f in inputs:
+        for entry, rec in f.records():
+            if not isinstance(rec, RecordError):
+                rec, err = checked(rec, k, f, annotations)
+                if err is None:
+                    key = record_key(rec)
+                    if key in seen:
+                        err = RecordError(k, "id", f"duplicate of the record on line {seen[key]}", rec["id"])
+                    else:
+                        seen[key] = entry.line
+                        if key in done:
+                            summary.skipped += 1
+                            continue
+                if err is not None:
+                    if err.field != "id" and err.id is not None and (_model(err.model), str(err.id)) in done:
+                        summary.skipped += 1  # its error row is kept (--keep-errors)
                         continue
-            if err is not None:
-                if err.field != "id" and err.id is not None and str(err.id) in done:
-                    summary.skipped += 1  # its error row is kept (--keep-errors)
-                    continue
-                err.file, err.line = name, entry.line
-                rec = err
-        lines[k] = entry.line
-        k += 1
-        yield rec
+                    err.file, err.line = f.name, entry.line
+                    rec = err
+            lines[k] = (f.name, entry.line)
+            k += 1
+            yield rec
+
+
+Key = tuple[str | None, str]
+
+
+def record_key(row: dict[str, Any]) -> Key:
+    """What identifies a record, and its output row, when resuming: (model, id).
+
+    >>> record_key({"id": 3, "model": "m"}), record_key({"id": "a"})
+    (('m', '3'), (None, 'a'))
+    """
+    return _model(row.get("model")), str(row["id"])
+
+
+def _model(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def checked(rec: Any, index: int, f: InputFile, annotations: AnnotationSet | None
+            ) -> tuple[Any, RecordError | None]:
+    """A record with its paths and ``image_id`` resolved, and its first problem (or None)."""
+    if isinstance(rec, dict):
+        rec = resolve_paths(rec, f.base)
+        if annotations:
+            found = annotations.resolve(rec)
+            if isinstance(found, str):
+                err = check_record({**rec, "references": ["-"]}, index)  # its own fields first
+                return rec, err or RecordError(index, "image_id", found, rec.get("id"), model=rec.get("model"))
+            rec = found
+    return rec, check_record(rec, index)
 
 
 #: Records per batch when batches go to several workers: small enough to spread a short input

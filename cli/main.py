@@ -10,6 +10,8 @@ from pathlib import Path
 import click
 
 from cece.output import OutputBusy, OutputError
+from cli.inputs import run_inputs as _inputs
+from cli.inputs import safe_text as _safe
 from cli.weights import detector_weights, load_weights, weights_option
 
 EXIT_BAD_INPUT = 2
@@ -43,8 +45,21 @@ def main() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
+def input_options(command):
+    """``--annotations FILE`` (repeatable) and ``--model NAME``: the files users already have."""
+    command = click.option(
+        "--model", metavar="NAME",
+        help="The model of records that name none  [default: with several files or COCO results / "
+             "LLaVA answers, each file's stem]")(command)
+    return click.option(
+        "--annotations", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+        help="Resolve records' image_id (repeatable): COCO captions or instances, nocaps captions, Visual "
+             "Genome scene_graphs.json (or objects.json / relationships.json / attributes.json), or "
+             "{image id: [reference captions]}. Read once as a stream, keeping only the images asked for.")(command)
+
+
 @main.command()
-@click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True, dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write explanations as JSONL here (folders created), each as soon as it is made. "
                    "Re-running resumes: records whose id is already in the file are skipped, error "
@@ -61,17 +76,21 @@ def main() -> None:
                    "[default: the confidence model's own, fitted with it; see the README, 'Choosing the threshold'].")
 @weights_option()
 @click.option("--debug", is_flag=True, help="Put the traceback of a failed record in its error row and on standard error.")
+@input_options
 @engine_options
-def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: bool, keep_errors: bool,
-            batch_size: int, threshold: float | None, weights: str | None, debug: bool, workers: int | None,
-            engine: str, address: str | None) -> None:
-    """Explain the hallucinations in the captions of FILE.
+def explain(files: tuple[str, ...], output: str | None, fmt: str, quiet: bool, overwrite: bool, keep_errors: bool,
+            batch_size: int, threshold: float | None, weights: str | None, debug: bool, annotations: tuple[str, ...],
+            model: str | None, workers: int | None, engine: str, address: str | None) -> None:
+    """Explain the hallucinations in the captions of FILES.
 
-    FILE holds one JSON record, a JSON list of records, or JSONL (one record per line; gzip is
+    A FILE holds one JSON record, a JSON list of records, or JSONL (one record per line; gzip is
     read too); `-` reads standard input. A record is {"id", "model", "caption", "annotation" |
-    "references"}: the id a string or an integer, unique in FILE; the annotation a Visual Genome
-    scene graph, {"objects": [...], "relationships": [...]}, COCO-style objects, a list of
-    labels, or a path to a JSON file of any of these inside FILE's folder.
+    "references" | "image_id"}: the id a string or an integer, unique per model; the annotation a
+    Visual Genome scene graph, {"objects": [...], "relationships": [...]}, COCO-style objects, a
+    list of labels, or a path to a JSON file of any of these inside FILE's folder. COCO results
+    ([{"image_id", "caption"}]) and LLaVA / POPE answer files ({"question_id", "text"}) are read
+    as they are; image_id is resolved with --annotations. Several FILES are one model each (named
+    by the file's stem unless its records name one).
 
     Bad records, and records whose explanation fails, are reported as FILE:LINE: FIELD: message on
     standard error and written to OUTPUT as error rows {"id", "error": {"type", "field", "message",
@@ -94,21 +113,21 @@ def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: boo
 
     options = _engine(engine, workers, address)
     explainer = Explainer(batch_size=batch_size, threshold=threshold, weights=load_weights(weights))
-    source, name, base = _open_input(file)
-    writer = _open_writer(output, _explained_id, file, overwrite, keep_errors) if output else None
+    inputs, found = _inputs(files, annotations, model)
+    writer = _open_writer(output, _explained_id, files, overwrite, keep_errors) if output else None
     summary, flagged = Summary(), 0
     tables = not quiet and not writer and fmt == "table"
     task = ExplainTask(explainer, keep=tables)
     console = Console(highlight=False)
-    lines: dict[int, int] = {}
-    records = explain_inputs(source, name, base, writer.done if writer else set(), summary, lines)
+    lines: dict[int, tuple[str, int]] = {}
+    records = explain_inputs(inputs, writer.done if writer else set(), summary, lines, found)
     size = min(batch_size, PARALLEL_BATCH) if options.parallel else batch_size
     bar = tqdm(unit="caption", file=sys.stderr, disable=True if quiet or not writer else None)
     try:
         for done in run_ordered(task, batches(records, size), engine=options.engine, workers=options.workers,
                                 address=options.address):
             for index, result in done:
-                line = lines.pop(index)
+                name, line = lines.pop(index)
                 bar.update(1)
                 if isinstance(result, RecordError):
                     result.file, result.line = name, line
@@ -135,23 +154,14 @@ def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: boo
         bar.close()
         if writer:
             writer.close()
-        source.close()
     _finish(summary, output, flagged)
 
 
-def _explained_id(row: dict) -> str | None:
-    """The resume key of an explanation row: its id."""
-    return None if row.get("id") is None else str(row["id"])
+def _explained_id(row: dict) -> tuple[str | None, str] | None:
+    """The resume key of an explanation row: its model and id (cece.pipeline.record_key)."""
+    from cece.pipeline import record_key
 
-
-def _open_input(file: str):
-    """(binary stream, name for messages, folder that relative paths in records are under)."""
-    if file == "-":
-        return sys.stdin.buffer, "<stdin>", Path.cwd()
-    try:
-        return open(file, "rb"), file, Path(file).resolve().parent
-    except OSError as exc:
-        raise click.ClickException(f"{file}: cannot read: {exc.strerror}") from exc
+    return None if row.get("id") is None else record_key(row)
 
 
 def _open_writer(output: str, key, inputs, overwrite: bool, keep_errors: bool, ascii: bool = True):
@@ -199,11 +209,6 @@ def _finish(summary, output: str | None, flagged: int | None = None, *, interrup
         sys.exit(code)
 
 
-def _safe(text: str) -> str:
-    """Text for the terminal: lone surrogates escaped (no encoding can write them)."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
 @main.command()
 @click.option("-q", "--quiet", is_flag=True, help="Only print what is missing.")
 def doctor(quiet: bool) -> None:
@@ -227,7 +232,7 @@ def doctor(quiet: bool) -> None:
 
 
 @main.command()
-@click.argument("samples", type=click.Path(allow_dash=True, dir_okay=False))
+@click.argument("samples", nargs=-1, required=True, type=click.Path(allow_dash=True, dir_okay=False))
 @click.option("-d", "--detector", "names", multiple=True, required=True, metavar="NAME",
               help="A detector to run (repeatable); unknown names list the available ones.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
@@ -242,20 +247,25 @@ def doctor(quiet: bool) -> None:
 @click.option("--keep-errors", is_flag=True, help="On resuming, keep error lines instead of retrying them.")
 @click.option("--image-root", type=click.Path(exists=True, file_okay=False), metavar="DIR",
               help="The folder samples' image paths must lie in (resolved: '..', absolute paths and "
-                   "symlinks leading out are refused)  [default: SAMPLES' folder; for -, the working directory]")
+                   "symlinks leading out are refused)  [default: the (first) SAMPLES file's folder; for -, "
+                   "the working directory]")
 @click.option("--allow-image-urls", is_flag=True,
               help="Send samples' http(s) image URLs (of PNG/JPEG/GIF/WebP/BMP files) to the model "
                    "server, which fetches them; refused by default.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @weights_option("For -d halcece: a confidence model")
+@input_options
 @engine_options
-def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str, ...], batch_size: int,
+def detect(samples: tuple[str, ...], names: tuple[str, ...], output: str, options: tuple[str, ...], batch_size: int,
            overwrite: bool, keep_errors: bool, image_root: str | None, allow_image_urls: bool,
-           quiet: bool, weights: str | None, workers: int | None, engine: str, address: str | None) -> None:
+           quiet: bool, weights: str | None, annotations: tuple[str, ...], model: str | None, workers: int | None,
+           engine: str, address: str | None) -> None:
     """Score the captions of SAMPLES with hallucination detectors.
 
     SAMPLES is JSONL (or a JSON list; gzip is read too) of {"id", "caption", "references"?,
-    "annotation"?, "image"?}; `-` reads standard input. Each output line is a Detection: {"id",
+    "annotation"?, "image"?, "image_id"?}; `-` reads standard input. COCO results and LLaVA / POPE
+    answer files are read as they are (see `cece explain --help`); several SAMPLES files are one
+    model each, and their lines carry "model". Each output line is a Detection: {"id",
     "detector", "score" (0-1, higher = more likely hallucinated), "spans", "sentences", "error"}.
     An "image" path is read only inside --image-root (default: SAMPLES' folder) and only when it
     is a PNG, JPEG, GIF, WebP or BMP file; an http(s) image URL only with --allow-image-urls.
@@ -271,25 +281,26 @@ def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str
 
     from cece.engine import EngineError
     from detectors.configure import confine_images, create_detectors
-    from detectors.runner import RunStats, detect_to_file, read_samples
+    from detectors.runner import RunStats, detect_to_file, read_inputs
 
     where = _engine(engine, workers, address)
     try:
         detectors = create_detectors(names, detector_weights(names, weights) + options)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
-    source, name, base = _open_input(samples)
+    inputs, found = _inputs(samples, annotations, model)
+    base = inputs[0].base
     confine_images(detectors, image_root or base, override=image_root is not None, allow_urls=allow_image_urls)
     stats = RunStats()
 
     def entries():
-        for e in read_samples(source, name, base):
+        for e in read_inputs(inputs, found):
             if not isinstance(e, dict):
                 click.echo(_safe(str(e)), err=True)
             yield e
 
     try:
-        detect_to_file(detectors, entries(), output, inputs=[samples] if samples != "-" else [],
+        detect_to_file(detectors, entries(), output, inputs=[s for s in samples if s != "-"],
                        overwrite=overwrite, keep_errors=keep_errors, batch_size=batch_size, stats=stats,
                        warn=lambda m: click.echo(_safe(m), err=True),
                        progress=lambda total: tqdm(total=total, unit="detection", file=sys.stderr,
@@ -298,16 +309,11 @@ def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str
         _finish(stats.summary(), output, interrupted=True)
     except (OutputBusy, OutputError, EngineError) as exc:
         _finish(stats.summary(), output, failure=str(exc))
-    finally:
-        source.close()
     _finish(stats.summary(), output)
 
 
 @main.command()
-@click.argument("captions", type=click.Path(exists=True, dir_okay=False))
-@click.option("--annotations", multiple=True, type=click.Path(exists=True, dir_okay=False),
-              help="Resolves records' image_id: a Visual Genome scene-graph list, COCO instances, or "
-                   "{image id: [reference captions]} (repeatable: e.g. scene graphs and references).")
+@click.argument("captions", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--output", "outdir", required=True, type=click.Path(file_okay=False), metavar="REPORTDIR",
               help="The report directory (index.html, tables, explanations.jsonl for resuming).")
 @click.option("--with-linguistic", is_flag=True,
@@ -317,18 +323,21 @@ def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str
 @click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
               help="Captions explained at a time (with several workers, at most 64).")
 @weights_option()
+@input_options
 @engine_options
-def report(captions: str, annotations: tuple[str, ...], outdir: str, with_linguistic: bool, top: int,
-           overwrite: bool, batch_size: int, weights: str | None, workers: int | None, engine: str,
-           address: str | None) -> None:
-    """Per-model edit report of the captions in CAPTIONS (JSONL or a JSON list).
+def report(captions: tuple[str, ...], outdir: str, with_linguistic: bool, top: int, overwrite: bool,
+           batch_size: int, weights: str | None, annotations: tuple[str, ...], model: str | None,
+           workers: int | None, engine: str, address: str | None) -> None:
+    """Per-model edit report of the captions in CAPTIONS (JSONL or JSON lists), with 95 % bootstrap
+    intervals per model and paired tests between models on the same images.
 
-    A record is {"id", "model", "caption", "annotation" | "references" | "image_id"}. Explanations
-    (and error rows) are written to REPORTDIR/explanations.jsonl as they are made, and a re-run
-    skips the (model, id) pairs already explained there and retries the errors. Bad records are
-    reported as FILE:LINE: FIELD: message on standard error, the others are still reported on. A
-    summary line closes the run; the exit status is 2 when any record failed, 1 when the report
-    cannot be written, 130 when interrupted.
+    A record is {"id", "model", "caption", "annotation" | "references" | "image_id"}; COCO results
+    and LLaVA / POPE answer files are read as they are. Each CAPTIONS file is one model, named by
+    its stem unless its records name one. Explanations (and error rows) are written to
+    REPORTDIR/explanations.jsonl as they are made, and a re-run skips the (model, id) pairs already
+    explained there and retries the errors. Bad records are reported as FILE:LINE: FIELD: message
+    on standard error, the others are still reported on. A summary line closes the run; the exit
+    status is 2 when any record failed, 1 when the report cannot be written, 130 when interrupted.
     """
     from cece.api import Explainer
     from cece.engine import EngineError
@@ -343,9 +352,10 @@ def report(captions: str, annotations: tuple[str, ...], outdir: str, with_lingui
         click.echo(_safe(str(err)), err=True)
 
     try:
-        result = run_report(captions, outdir, annotations=annotations, linguistic=with_linguistic,
+        result = run_report(list(captions), outdir, annotations=annotations, linguistic=with_linguistic,
                             overwrite=overwrite, batch_size=batch_size, top=top, on_error=on_error,
-                            engine=where, explainer=Explainer(batch_size=batch_size, weights=load_weights(weights)))
+                            engine=where, model=model,
+                            explainer=Explainer(batch_size=batch_size, weights=load_weights(weights)))
     except AnnotationsFileError as exc:
         raise click.ClickException(str(exc)) from exc
     except KeyboardInterrupt:
@@ -374,11 +384,14 @@ def bench_perf(captions: int) -> None:
 
 
 def _add_benchmark_commands() -> None:
-    """`cece bench run | show | list` live in cli.bench (light imports until they run)."""
+    """`cece bench run | show | list` live in cli.bench, `cece chair` in cli.chair (light imports
+    until they run)."""
     from cli.bench import bench_run_group
+    from cli.chair import chair
 
     for command in bench_run_group.commands.values():
         bench.add_command(command)
+    main.add_command(chair)
 
 
 _add_benchmark_commands()

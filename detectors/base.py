@@ -65,12 +65,13 @@ class Detection:
     details: dict[str, Any] = field(default_factory=dict)
     hallucinated: bool | None = None  # the detector's verdict, when it gives one
     threshold: float | None = None  # the score from which it calls a caption / span hallucinated
+    model: str | None = None  # the sample's model, when it names one (one input file per model)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         if not self.details:
             d.pop("details")
-        for key in ("hallucinated", "threshold"):
+        for key in ("hallucinated", "threshold", "model"):
             if d[key] is None:
                 d.pop(key)
         return d
@@ -81,13 +82,15 @@ class Detection:
         return cls(id=d["id"], detector=d["detector"], score=d.get("score"),
                    spans=[SpanScore(**s) for s in d.get("spans", [])],
                    sentences=[SentenceScore(**s) for s in d.get("sentences", [])],
-                   error=d.get("error"), details=d.get("details", {}),
+                   error=d.get("error"), details=d.get("details", {}), model=d.get("model"),
                    hallucinated=None if verdict is None else bool(verdict),
                    threshold=None if threshold is None else float(threshold))
 
     @classmethod
     def failed(cls, sample: Sample, detector: str, error: str) -> "Detection":
-        return cls(id=str(sample.get("id")), detector=detector, error=error)
+        model = sample.get("model")
+        return cls(id=str(sample.get("id")), detector=detector, error=error,
+                   model=None if model is None else str(model))
 
 
 class Detector:

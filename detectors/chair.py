@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 from detectors.base import Detection, Detector, Sample, SpanScore
 from detectors.sentence_scores import sentence_scores
 from parsers import to_scene_graph
-from parsers.coco_objects import coco_categories, coco_mentions
+from parsers.coco_objects import coco_categories, coco_mentions, synonyms
 
 GROUND_TRUTHS = ("auto", "union")
 
@@ -72,13 +72,30 @@ class CHAIRDetector(Detector):
         found: set[str] = set()
         sources: list[str] = []
         if sample.get("annotation") is not None:
-            graph = to_scene_graph(annotation=sample["annotation"])
-            found |= coco_categories(name for c in graph.concepts for name in (c.text, *c.names()))
+            found |= instance_categories(sample["annotation"])
             sources.append("annotation")
         if sample.get("references") and (not sources or self.ground_truth == "union"):
             found |= coco_categories(_strings(sample["references"]))
             sources.append("references")
         return found, sources
+
+
+def instance_categories(annotation: Any) -> set[str]:
+    """The COCO categories of an image's annotation. COCO instances (``{"annotations",
+    "categories"}``) are read as the published CHAIR reads them: each instance's category name
+    through the synonym table, without parsing it; other annotations by their objects' names."""
+    if isinstance(annotation, dict) and isinstance(annotation.get("categories"), list) \
+            and isinstance(annotation.get("annotations"), list):
+        names = {c.get("id"): c.get("name") for c in annotation["categories"] if isinstance(c, dict)}
+        table = synonyms()
+        found = set()
+        for ann in annotation["annotations"]:
+            name = names.get(ann.get("category_id")) if isinstance(ann, dict) else None
+            if isinstance(name, str):
+                found |= {table[name.lower()]} if name.lower() in table else coco_categories([name])
+        return found
+    graph = to_scene_graph(annotation=annotation)
+    return coco_categories(name for c in graph.concepts for name in (c.text, *c.names()))
 
 
 def _strings(references: Any) -> list[str]:

@@ -95,24 +95,56 @@ def check_sample(record: Any, index: int) -> RecordError | None:
 def read_samples(stream: IO | str | Path, name: str, base: Path | None = None
                  ) -> Iterator[Sample | RecordError]:
     """Samples of a JSON / JSON list / JSONL file or stream, streamed, or a :class:`RecordError`
-    (with file and line) for each bad one; a repeated id is an error (resuming keys on it).
-    Relative ``annotation`` paths are made relative to ``base`` and may not leave it."""
-    seen: dict[str, int] = {}
-    for k, (line, rec) in enumerate((r.line, r.value) for r in iter_records(stream, name)):
-        if not isinstance(rec, RecordError) and isinstance(rec, dict) and base is not None:
-            rec = resolve_paths(rec, base)
-        err = rec if isinstance(rec, RecordError) else check_sample(rec, k)
-        if err is None:
-            rid = str(rec["id"])
-            if rid in seen:
-                err = RecordError(k, "id", f"duplicate id {rid!r} (first on line {seen[rid]})", rid)
-            else:
-                seen[rid] = line
-        if err is not None:
-            err.file, err.line = name, line
-            yield err
-            continue
-        yield {**rec, "id": str(rec["id"])}
+    (with file and line) for each bad one (see :func:`read_inputs`, which reads several files)."""
+    from cece.inputs import InputFile, Naming
+
+    if isinstance(stream, (str, Path)):
+        f = InputFile(str(stream), name, base or Path(stream).resolve().parent, Naming())
+    else:
+        f = InputFile(name, name, base or Path.cwd(), Naming(), stream)
+    return read_inputs([f], resolve=base is not None)
+
+
+def read_inputs(inputs: list, annotations: Any = None, resolve: bool = True) -> Iterator[Sample | RecordError]:
+    """Samples of the input files (:func:`cece.inputs.open_inputs`), in order, or a
+    :class:`RecordError` (with file and line) for each bad one; a repeated (model, id) is an error
+    (resuming keys on it). Relative ``annotation`` paths are made relative to each file's folder
+    and may not leave it; ``image_id`` is resolved against ``annotations``
+    (:class:`cece.annotation_sets.AnnotationSet`)."""
+    seen: dict[tuple, int] = {}
+    k = 0
+    for f in inputs:
+        for entry, rec in f.records():
+            line = entry.line
+            if not isinstance(rec, RecordError) and isinstance(rec, dict):
+                if resolve:
+                    rec = resolve_paths(rec, f.base)
+                if annotations:
+                    found = annotations.resolve(rec)
+                    if isinstance(found, str):
+                        err = check_sample(rec, k) or RecordError(k, "image_id", found, rec.get("id"),
+                                                                  model=rec.get("model"))
+                        err.file, err.line = f.name, line
+                        k += 1
+                        yield err
+                        continue
+                    rec = found
+            err = rec if isinstance(rec, RecordError) else check_sample(rec, k)
+            if err is None:
+                key = (rec.get("model"), str(rec["id"]))
+                if key in seen:
+                    err = RecordError(k, "id", f"duplicate id {key[1]!r} (first on line {seen[key]})", key[1])
+                else:
+                    seen[key] = line
+            if err is not None:
+                if err.model is None and isinstance(rec, dict) and rec.get("model") is not None:
+                    err.model = str(rec["model"])
+                err.file, err.line = f.name, line
+                k += 1
+                yield err
+                continue
+            k += 1
+            yield {**rec, "id": str(rec["id"])}
 
 
 def contract_problem(d: Detection, caption: str) -> str | None:
@@ -155,6 +187,7 @@ def _detect(detector: Detector, name: str, batch: Sequence[Sample]) -> list[Dete
         if problem:
             d = Detection.failed(s, name, f"contract: {problem}")
         d.id, d.detector = s["id"], name  # the sample's id and the name it was run under
+        d.model = None if s.get("model") is None else str(s["model"])
         out.append(d)
     return out
 
@@ -193,7 +226,8 @@ def run_detectors(detectors: dict[str, Detector], samples: Iterable[Sample | Rec
                     if _pair(s, name) in done:
                         stats.skipped += 1
                     elif isinstance(s, RecordError):  # a bad id (a duplicate...) is no key for its line
-                        lines.append(Detection(id=None if s.field == "id" else s.id, detector=name, error=str(s)))
+                        lines.append(Detection(id=None if s.field == "id" else s.id, detector=name, error=str(s),
+                                               model=None if s.model is None else str(s.model)))
                     else:
                         mine.append(s)
                 errors.append(lines)
@@ -240,12 +274,16 @@ class DetectTask:
         return [_detect(self.detectors[name], name, samples) if samples else [] for name, samples in todo.todo]
 
 
-def _pair(sample: Sample | RecordError, name: str) -> tuple[str, str] | None:
+def _pair(sample: Sample | RecordError, name: str) -> tuple[str, ...] | None:
+    """The resume key of a (sample, detector) line: (id, detector), and the model when the sample
+    names one (several input files: one model each, ids repeat across them)."""
     if isinstance(sample, RecordError):
-        rid = None if sample.field == "id" else sample.id
+        rid, model = (None if sample.field == "id" else sample.id), sample.model
     else:
-        rid = sample["id"]
-    return None if rid is None else (str(rid), name)
+        rid, model = sample["id"], sample.get("model")
+    if rid is None:
+        return None
+    return (str(rid), name) if model is None else (str(rid), name, str(model))
 
 
 def _text_writer(sink: TextIO) -> Callable[[dict], None]:
@@ -291,10 +329,11 @@ def detect_to_file(detectors: dict[str, Detector], samples: Iterable[Sample | Re
                 bar.close()
 
 
-def _row_pair(row: dict[str, Any]) -> tuple[str, str] | None:
+def _row_pair(row: dict[str, Any]) -> tuple[str, ...] | None:
     if row.get("id") is None or not row.get("detector"):
         return None
-    return str(row["id"]), str(row["detector"])
+    pair = str(row["id"]), str(row["detector"])
+    return pair if row.get("model") is None else (*pair, str(row["model"]))
 
 
 def pending(samples: Sequence[Sample | RecordError], names: Iterable[str], done: set) -> int:

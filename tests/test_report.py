@@ -16,7 +16,8 @@ from click.testing import CliRunner
 from cece import Explainer, aggregate_metrics
 from cli import main
 from cece.edits import Edit
-from cece.report import AnnotationIndex, AnnotationsFileError, load_items
+from cece.annotation_sets import AnnotationSet
+from cece.report import AnnotationsFileError, load_items
 from cece.report.captions import highlight
 from cece.report.figures import bins_for
 
@@ -64,7 +65,7 @@ def records() -> list[dict]:
     return out
 
 
-BAD = [('{"id": "x1", "caption": "A dog.", "annotation": ["dog"]}', "model"),
+BAD = [('{"model": "eager", "caption": "A dog.", "annotation": ["dog"]}', "id"),
        ('{"id": "x2", "model": "eager", "caption": "A dog.", "image_id": 99}', "image_id"),
        ('{"id": "img1-eager", "model": "eager", "caption": "A dog.", "annotation": ["dog"]}', "id"),
        ('{"id": "x3", "model": "eager", "caption": "A dog.", "annotation": {"what": 1}}', "annotation"),
@@ -189,25 +190,29 @@ def test_resume_skips_done_captions_and_redoes_a_cut_line(inputs, built, tmp_pat
 
 
 def test_annotation_files_are_recognised(tmp_path):
+    def load(value, name):
+        (tmp_path / name).write_text(json.dumps(value))
+        return AnnotationSet.load([str(tmp_path / name)], None).files[0]
+
     coco = {"images": [{"id": 5}, {"id": 6}], "categories": [{"id": 1, "name": "dog"}],
             "annotations": [{"id": 1, "image_id": 5, "category_id": 1}]}
-    idx = AnnotationIndex.from_value(coco, "coco.json")
-    assert idx.kind == "coco" and idx.by_image["6"]["annotations"] == []
+    idx = load(coco, "coco.json")
+    assert idx.kind == "coco_instances" and idx.by_image["6"]["annotations"] == []
     caps = {"images": [{"id": 5}], "annotations": [{"id": 1, "image_id": 5, "caption": "A dog."}]}
-    assert AnnotationIndex.from_value(caps, "c.json").by_image == {"5": ["A dog."]}
-    assert AnnotationIndex.from_value(VG, "vg.json").kind == "visual_genome"
-    assert AnnotationIndex.from_value(REFS, "r.json").kind == "references"
+    assert load(caps, "c.json").by_image == {"5": ["A dog."]}
+    assert load(VG, "vg.json").kind == "visual_genome"
+    assert load(REFS, "r.json").kind == "references"
     with pytest.raises(AnnotationsFileError, match="not an annotations file"):
-        AnnotationIndex.from_value({"a": 1}, "x.json")
+        load({"a": 1}, "x.json")
     src = tmp_path / "c.jsonl"
     src.write_text(json.dumps({"id": "a", "model": "m", "caption": "A dog.", "image_id": 5}) + "\n")
-    items, errors = load_items(src, [idx, AnnotationIndex.from_value(caps, "c.json")])
+    items, errors = load_items(src, AnnotationSet([idx, load(caps, "c.json")]))
     assert not errors and items[0].record["annotation"]["annotations"][0]["category_id"] == 1
     assert items[0].references == ["A dog."]
     (tmp_path / "broken.json").write_text("{oops")
     r = CliRunner().invoke(main, ["report", str(src), "--annotations", str(tmp_path / "broken.json"),
                                   "-o", str(tmp_path / "o")])
-    assert r.exit_code == 1 and "broken.json: cannot read as JSON" in r.output
+    assert r.exit_code == 1 and "broken.json: cannot read as JSON" in r.output, r.output
     r = CliRunner().invoke(main, ["report", str(src), "--annotations", str(src), "-o", str(tmp_path / "o")])
     assert r.exit_code == 1 and "c.jsonl: not an annotations file" in r.output
 

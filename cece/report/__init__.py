@@ -12,6 +12,6 @@ page), ``build`` (putting it together).
 """
 
 from cece.report.build import Report, build_report, run_report
-from cece.report.inputs import AnnotationIndex, AnnotationsFileError, load_items
+from cece.report.inputs import AnnotationsFileError, load_items
 
-__all__ = ["AnnotationIndex", "AnnotationsFileError", "Report", "build_report", "load_items", "run_report"]
+__all__ = ["AnnotationsFileError", "Report", "build_report", "load_items", "run_report"]

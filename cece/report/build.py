@@ -31,6 +31,7 @@ from cece.report import tables as tables_mod
 from cece.report.captions import caption_item
 from cece.report.figures import GROUPS, PALETTE, distribution_svg, model_colors
 from cece.report.html import PageData, write_page
+from cece.report.intervals import Row, interval_tables
 from cece.report.linguistic import LinguisticReport, linguistic_report
 
 
@@ -93,7 +94,9 @@ def build_report(explanations: Iterable[Explanation], outdir: str | Path, *,
         models = tables_mod.model_metrics(rows)
         names = [m.model for m in models]
         colors = model_colors(names)
-        tables = tables_mod.all_tables(models)
+        tables = tables_mod.all_tables(models) + interval_tables(
+            [Row(r.model, str(r.id), float(r.objects.hal_rate), float(r.chair[0] > 0), float(r.hallucinated))
+             for r in rows])
         frequent = counter.top(top)
         ling = linguistic_report(rows, refs) if linguistic and references is not None else None
         figures = {g: distribution_svg(rows, g, names, colors) for g in GROUPS} if rows else {}
@@ -149,26 +152,31 @@ def _linguistic_markdown(ling: LinguisticReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_report(captions: str | Path, outdir: str | Path, *, annotations: Sequence[str | Path] = (),
+def run_report(captions: str | Path | Sequence[str | Path], outdir: str | Path, *, annotations: Sequence[str | Path] = (),
                linguistic: bool = False, overwrite: bool = False, batch_size: int = 256, top: int = 10,
                on_error: Callable[[RecordError], None] | None = None, progress: bool | None = None,
-               explainer=None, title: str | None = None, engine=None) -> Report:
+               explainer=None, title: str | None = None, engine=None, model: str | None = None) -> Report:
     """``cece report``: read, check, explain resumably into ``outdir/explanations.jsonl``, build.
 
+    ``captions`` is one captions file or several (one model each, named by its stem unless its
+    records name one; ``model`` names the records that name none instead).
     Bad records are passed to ``on_error`` as they are found (``FILE:LINE: FIELD: message``) and
     listed in ``Report.errors``; the others are reported on. Raises
     :class:`cece.report.inputs.AnnotationsFileError` for an unreadable captions or annotations file.
     ``engine`` (:class:`cece.engine.EngineOptions`) says where captions are explained.
     """
     from cece.api import Explainer
-    from cece.report.inputs import AnnotationIndex, iter_items
+    from cece.annotation_sets import AnnotationSet
+    from cece.inputs import wanted_images
+    from cece.report.inputs import iter_items, open_captions
     from cece.report.run import EXPLANATIONS, explain_items
 
-    indexes = [AnnotationIndex.load(p) for p in annotations]
+    inputs = open_captions(captions, model)  # opened now: an unreadable file is refused before any output
+    found = AnnotationSet.load([str(p) for p in annotations], wanted_images(inputs)) if annotations else None
     errors: list[RecordError] = []
     refs: dict[tuple[str, str], list[str] | None] = {}
-
-    entries = iter_items(captions, indexes)  # opened now: an unreadable file is refused before any output
+    names = ", ".join(Path(f.path).name for f in inputs)
+    entries = iter_items(inputs, found)
 
     def good_items():
         """The usable records as they are read; the others reported at once."""
@@ -184,10 +192,10 @@ def run_report(captions: str | Path, outdir: str | Path, *, annotations: Sequenc
 
     items = good_items()
     explainer = explainer or Explainer(batch_size=batch_size)
-    exps, failed, stats = explain_items(items, Path(outdir) / EXPLANATIONS, explainer, source=str(captions),
+    exps, failed, stats = explain_items(items, Path(outdir) / EXPLANATIONS, explainer, source=[f.path for f in inputs],
                                         overwrite=overwrite, on_error=on_error, progress=progress, engine=engine)
     report = build_report(exps, outdir, references=refs, linguistic=linguistic, top=top,
-                          title=title or f"HalCECE report: {Path(captions).name}",
+                          title=title or f"HalCECE report: {names}",
                           errors=len(errors) + len(failed))
     report.errors = errors + failed
     report.resumed, report.written = stats.resumed, stats.explained + stats.failed

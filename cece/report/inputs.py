@@ -1,89 +1,29 @@
 """What a report reads: caption records from several models, with the image side resolved by image id.
 
-A record is ``{"id", "model", "caption", "annotation" | "references" | "image_id"}``. An ``image_id``
-is looked up in the ``--annotations`` files, each one of:
-
-- a Visual Genome scene-graph file: a JSON list of VG records, each with ``image_id``;
-- COCO instances: ``{"images", "annotations", "categories"}``, annotations grouped by ``image_id``
-  (COCO *captions* files -- annotations with a ``caption`` -- are read as references);
-- references: a JSON object mapping image id -> list of reference captions.
+A record is ``{"id", "model", "caption", "annotation" | "references" | "image_id"}``, or a COCO
+result / LLaVA answer (:mod:`cece.inputs`); several files are one model each, and a record that
+names no model takes its file's stem. An ``image_id`` is looked up in the ``--annotations`` files
+(:class:`cece.annotation_sets.AnnotationSet`: COCO captions or instances, nocaps, Visual Genome
+scene graphs or its split files, ``{image id: [references]}``), streamed once.
 
 A record's own ``annotation`` / ``references`` win over the files. Problems become
 :class:`cece.records.RecordError` (``FILE:LINE: FIELD: message``), never exceptions.
-
->>> idx = AnnotationIndex.from_value([{"image_id": 7, "objects": ["dog"]}], "vg.json")
->>> idx.kind, idx.by_image["7"]["objects"]
-('visual_genome', ['dog'])
->>> AnnotationIndex.from_value({"7": ["A dog."]}, "refs.json").kind
-'references'
 """
 
 from __future__ import annotations
 
-import json
-from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
+from cece.annotation_sets import AnnotationSet, AnnotationsFileError
+from cece.inputs import InputFile, open_inputs
 from cece.record_checks import resolve_paths
-from cece.records import RecordError, iter_records
+from cece.records import RecordError
 
 Key = tuple[str, str]  # (model, id): what identifies a caption in a report and in its resume file
 
-
-class AnnotationsFileError(ValueError):
-    """An ``--annotations`` file that cannot be read or whose shape is not one of the three."""
-
-
-@dataclass
-class AnnotationIndex:
-    """One ``--annotations`` file, as image id (a string) -> annotation or list of references."""
-
-    path: str
-    kind: str  # "visual_genome" | "coco" | "references"
-    by_image: dict[str, Any]
-
-    @classmethod
-    def load(cls, path: str | Path) -> "AnnotationIndex":
-        """Read and index a file; raises :class:`AnnotationsFileError` naming the file."""
-        try:
-            value = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise AnnotationsFileError(f"{path}: cannot read as JSON: {exc}") from None
-        return cls.from_value(value, str(path))
-
-    @classmethod
-    def from_value(cls, value: Any, path: str = "<annotations>") -> "AnnotationIndex":
-        if isinstance(value, list):
-            if value and all(isinstance(r, dict) and "image_id" in r for r in value):
-                return cls(path, "visual_genome", {str(r["image_id"]): r for r in value})
-            raise AnnotationsFileError(f"{path}: a list must hold Visual Genome records, each with an image_id")
-        if isinstance(value, dict) and isinstance(value.get("annotations"), list):
-            return cls._from_coco(value, path)
-        if isinstance(value, dict) and all(isinstance(v, list) and all(isinstance(c, str) for c in v)
-                                           for v in value.values()):
-            return cls(path, "references", {str(k): v for k, v in value.items()})
-        raise AnnotationsFileError(
-            f"{path}: not an annotations file: expected a JSON list of Visual Genome records, COCO "
-            "instances ({images, annotations, categories}) or {image id: [reference captions]}")
-
-    @classmethod
-    def _from_coco(cls, value: dict[str, Any], path: str) -> "AnnotationIndex":
-        anns = value["annotations"]
-        if not all(isinstance(a, dict) and "image_id" in a for a in anns):
-            raise AnnotationsFileError(f"{path}: every COCO annotation needs an image_id")
-        grouped: dict[str, list[dict]] = defaultdict(list)
-        for a in anns:
-            grouped[str(a["image_id"])].append(a)
-        if anns and all(isinstance(a.get("caption"), str) for a in anns):
-            return cls(path, "references", {k: [a["caption"] for a in v] for k, v in grouped.items()})
-        # Images listed without any instance are known to hold none of the categories.
-        for img in value.get("images") or []:
-            if isinstance(img, dict) and "id" in img:
-                grouped.setdefault(str(img["id"]), [])
-        cats = value.get("categories") or []
-        return cls(path, "coco", {k: {"annotations": v, "categories": cats} for k, v in grouped.items()})
+__all__ = ["AnnotationsFileError", "ReportItem", "iter_items", "load_items", "open_captions"]
 
 
 @dataclass
@@ -93,66 +33,78 @@ class ReportItem:
     line: int
     record: dict[str, Any]
     references: list[str] | None = None
+    source: str = "<input>"  # the captions file it came from
 
     @property
     def key(self) -> Key:
         return str(self.record["model"]), str(self.record["id"])
 
 
-def load_items(path: str | Path, annotations: Iterable[AnnotationIndex] = ()) -> tuple[list[ReportItem], list[RecordError]]:
-    """Read a captions file into report items and the errors of the records that cannot be used
+def open_captions(paths: str | Path | Iterable[str | Path], model: str | None = None) -> list[InputFile]:
+    """The captions files of a report (each one model unless its records name theirs); one that
+    cannot be read raises :class:`AnnotationsFileError` naming it."""
+    paths = [str(paths)] if isinstance(paths, (str, Path)) else [str(p) for p in paths]
+    try:
+        return open_inputs(paths, model=model, every=True)
+    except OSError as exc:
+        raise AnnotationsFileError(f"{exc.filename}: cannot read: {exc.strerror}") from None
+
+
+def load_items(path: str | Path | Iterable[str | Path], annotations: AnnotationSet | None = None
+               ) -> tuple[list[ReportItem], list[RecordError]]:
+    """Read captions files into report items and the errors of the records that cannot be used
     (all of :func:`iter_items`, in two lists).
 
     >>> import tempfile
-    >>> p = Path(tempfile.mkdtemp()) / "c.jsonl"
+    >>> p = Path(tempfile.mkdtemp()) / "modelB.jsonl"
     >>> _ = p.write_text('{"id": "1", "model": "m", "caption": "A dog.", "annotation": ["dog"]}\\n'
-    ...                  '{"id": "2", "caption": "A cat.", "annotation": ["cat"]}\\n')
+    ...                  '{"id": "2", "caption": "A cat.", "annotation": ["cat"]}\\n'
+    ...                  '{"model": "m", "caption": "A cat."}\\n')
     >>> items, errors = load_items(p)
     >>> [i.key for i in items], [str(e).split(": ", 1)[1] for e in errors]
-    ([('m', '1')], ['model: missing'])
+    ([('m', '1'), ('modelB', '2')], ['id: missing'])
     """
     items: list[ReportItem] = []
     errors: list[RecordError] = []
-    for entry in iter_items(path, annotations):
+    for entry in iter_items(open_captions(path), annotations):
         (errors if isinstance(entry, RecordError) else items).append(entry)
     return items, errors
 
 
-def iter_items(path: str | Path, annotations: Iterable[AnnotationIndex] = ()) -> Iterator[ReportItem | RecordError]:
-    """The report items of a captions file, or the error of each record that cannot be used, in
-    file order, read as a stream through the one reader (:func:`cece.records.iter_records`).
-    The file is opened at once: one that cannot be read raises :class:`AnnotationsFileError`."""
-    name = str(path)
-    try:
-        stream = open(path, "rb")
-    except OSError as exc:
-        raise AnnotationsFileError(f"{name}: cannot read: {exc.strerror}") from None
-    return _items(stream, name, Path(path).resolve().parent, list(annotations))
-
-
-def _items(stream: IO[bytes], name: str, base: Path, indexes: list[AnnotationIndex]) -> Iterator[ReportItem | RecordError]:
+def iter_items(inputs: list[InputFile], annotations: AnnotationSet | None = None) -> Iterator[ReportItem | RecordError]:
+    """The report items of the captions files, or the error of each record that cannot be used,
+    in file order, read as a stream through the one reader (:func:`cece.records.iter_records`)."""
     seen: dict[Key, int] = {}  # keys only: a duplicate is an error, and the records are not kept
-    with stream:
-        for index, (line, rec) in enumerate((r.line, r.value) for r in iter_records(stream, name)):
+    index = 0
+    for f in inputs:
+        for entry, rec in f.records():
+            line = entry.line
             if isinstance(rec, RecordError):
+                index += 1
                 yield rec
                 continue
-            err = _check(rec, index, line, name, seen)
+            err = _check(rec, index, seen)
             if err is None:
-                rec = _resolve(resolve_paths(rec, base), indexes)
-                if rec.get("annotation") is None and rec.get("references") is None and "image_id" in rec:
-                    where = ", ".join(i.path for i in indexes) or "no --annotations file given"
-                    err = RecordError(index, "image_id", f"{rec['image_id']!r} not found ({where})", rec["id"])
+                rec = resolve_paths(rec, f.base)
+                found = annotations.resolve(rec) if annotations else rec
+                if isinstance(found, str):
+                    err = RecordError(index, "image_id", found, rec["id"], model=str(rec["model"]))
+                elif found.get("annotation") is None and found.get("references") is None and "image_id" in found:
+                    err = RecordError(index, "image_id", f"{rec['image_id']!r}: no --annotations file given",
+                                      rec["id"], model=str(rec["model"]))
+                rec = found
+            index += 1
             if err is not None:
-                err.file, err.line = name, line
+                err.file, err.line = f.name, line
                 yield err
                 continue
-            item = ReportItem(line, rec, rec.get("references") if _is_refs(rec.get("references")) else None)
+            item = ReportItem(line, rec, rec.get("references") if _is_refs(rec.get("references")) else None,
+                              source=f.name)
             seen[item.key] = line
             yield item
 
 
-def _check(rec: Any, index: int, line: int, name: str, seen: dict[Key, int]) -> RecordError | None:
+def _check(rec: Any, index: int, seen: dict[Key, int]) -> RecordError | None:
     """The report's own needs; caption and annotation shapes are checked by the explainer."""
     if not isinstance(rec, dict):
         return RecordError(index, "record", f"expected a JSON object, got {type(rec).__name__}")
@@ -166,21 +118,6 @@ def _check(rec: Any, index: int, line: int, name: str, seen: dict[Key, int]) -> 
     if key in seen:
         return RecordError(index, "id", f"duplicate of line {seen[key]} for model {key[0]!r}", rec["id"])
     return None
-
-
-def _resolve(rec: dict[str, Any], indexes: list[AnnotationIndex]) -> dict[str, Any]:
-    """Fill a missing annotation / references from the files, by ``image_id``; the first file wins."""
-    if "image_id" not in rec or not indexes:
-        return rec
-    image = str(rec["image_id"])
-    out = dict(rec)
-    for idx in indexes:
-        if image not in idx.by_image:
-            continue
-        field = "references" if idx.kind == "references" else "annotation"
-        if out.get(field) is None:
-            out[field] = idx.by_image[image]
-    return out
 
 
 def _is_refs(value: Any) -> bool:

@@ -53,7 +53,7 @@ class ExplainStats:
 
 
 def explain_items(items: Iterable[ReportItem], out_path: Path, explainer: Explainer, *,
-                  source: str = "<input>", overwrite: bool = False, on_error: Callable[[RecordError], None] | None = None,
+                  source: str | Sequence[str] = "<input>", overwrite: bool = False, on_error: Callable[[RecordError], None] | None = None,
                   progress: bool | None = None, engine: EngineOptions | None = None,
                   ) -> tuple["ExplanationsFile", list[RecordError], ExplainStats]:
     """Explain what is not yet in ``out_path`` and return the explanations of all ``items``, in
@@ -62,7 +62,7 @@ def explain_items(items: Iterable[ReportItem], out_path: Path, explainer: Explai
     ``items`` may be a stream: each is explained and written as it comes, and only its key is
     kept. ``out_path`` is written through :class:`cece.output.JsonlWriter` (locked; error rows
     of a previous run are retried; raises its :class:`cece.output.OutputBusy` / ``OutputError``).
-    ``source`` names the captions file in errors and may not be ``out_path``; ``progress``: True
+    ``source`` names the captions file(s), which may not be ``out_path``; ``progress``: True
     shows a tqdm bar, None shows one only on a terminal, False never. ``engine`` says where
     batches are explained (:mod:`cece.engine`; default this process): workers get a copy of
     ``explainer``'s settings and build the image sides themselves; rows are written here, in order.
@@ -77,7 +77,8 @@ def explain_items(items: Iterable[ReportItem], out_path: Path, explainer: Explai
     keys: list[Key] = []
     in_flight: deque[ReportItem] = deque()  # items handed to the explainer, not yet answered
 
-    with JsonlWriter(out_path, key=key_of, inputs=[source] if source != "<input>" else [],
+    sources = [source] if isinstance(source, str) else list(source)
+    with JsonlWriter(out_path, key=key_of, inputs=[s for s in sources if s not in ("<input>", "-")],
                      overwrite=overwrite, warn=lambda m: print(m, file=sys.stderr)) as sink:
         def todo() -> Iterator[ReportItem]:
             for it in items:
@@ -102,7 +103,7 @@ def explain_items(items: Iterable[ReportItem], out_path: Path, explainer: Explai
                     item = in_flight.popleft()  # one result per record, in order
                     bar.update(1)
                     if isinstance(result, RecordError):
-                        result.file, result.line, result.model = source, item.line, item.record.get("model")
+                        result.file, result.line, result.model = item.source, item.line, item.record.get("model")
                         errors.append(result)
                         sink.write(result.to_dict())
                         stats.failed += 1

@@ -54,11 +54,12 @@ class CaptionRow:
     objects: Any  # ObjectMetrics
     roles: Any  # RoleMetrics
     chair: tuple[int, int]
+    hallucinated: bool = False  # the caption's verdict
 
     @classmethod
     def of(cls, e: Explanation) -> "CaptionRow":
         return cls(e.id, str(e.model), e.caption, e.objects, e.roles,
-                   chair_counts(e.caption, image_categories(e.image_graph)))
+                   chair_counts(e.caption, image_categories(e.image_graph)), bool(e.hallucinated))
 
 
 def model_metrics(explanations: Iterable[Explanation | CaptionRow]) -> list[ModelMetrics]:

@@ -1,0 +1,29 @@
+"""What several commands share: their input files and annotation set, and text safe to print."""
+
+from __future__ import annotations
+
+import click
+
+
+def run_inputs(paths: tuple[str, ...], annotations: tuple[str, ...], model: str | None, every: bool = False):
+    """(the input files, the annotation set) of a command; an unreadable or unknown file is a
+    one-line error naming it (exit 1)."""
+    from cece.annotation_sets import AnnotationSet, AnnotationsFileError
+    from cece.inputs import open_inputs, wanted_images
+
+    if paths.count("-") > 1:
+        raise click.UsageError("standard input (-) can be given once")
+    try:
+        inputs = open_inputs(paths, model=model, every=every, spool_stdin=bool(annotations))
+    except OSError as exc:
+        raise click.ClickException(f"{exc.filename}: cannot read: {exc.strerror}") from None
+    try:
+        found = AnnotationSet.load(annotations, wanted_images(inputs)) if annotations else AnnotationSet()
+    except AnnotationsFileError as exc:
+        raise click.ClickException(str(exc)) from None
+    return inputs, found
+
+
+def safe_text(text: str) -> str:
+    """Text for the terminal: lone surrogates escaped (no encoding can write them)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
