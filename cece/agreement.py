@@ -89,39 +89,50 @@ def tally(image: SceneGraph, found: list[int], kinds: tuple[str, ...], agrees: C
     return Tally(label, support, against, speakers(image, found), len(image.parts)), others
 
 
-def state_agrees(mine: str) -> Callable[[list[str]], bool | None]:
+def state_agrees(mine: str, animate: bool = True) -> Callable[[list[str]], bool | None]:
     """A reference supports state ``mine`` when it says the same state, is against it when it
-    only says states that exclude it."""
+    only says states that exclude it (of a person or animal when ``animate``)."""
     def agrees(values: list[str]) -> bool | None:
         if mine in values:
             return True
-        if any(states_exclude(mine, v) for v in values):
+        if any(states_exclude(mine, v, animate) for v in values):
             return False
         return None
     return agrees
 
 
 def count_agrees(n: str) -> Callable[[list[str]], bool | None]:
-    """A reference supports exact count ``n`` when it says ``n`` (or "one" of one, a plural of
-    several); it is against it when it gives other exact numbers only, or says one of several,
-    or several of one."""
+    """A reference supports exact count ``n`` when it says ``n`` (or a plural, of several); it
+    is against it when it gives other exact numbers only, or a plural of one. A singular
+    mention without a number ("a girl") is weak: see :func:`weigh_singular`."""
     def agrees(values: list[str]) -> bool | None:
         exact = {v for v in values if v.isdigit()}
         if exact:
             return n in exact
-        if "one" in values and "several" not in values:
-            return n == "1"
-        if "several" in values or any(v in ("several", "many", "few") for v in values):
+        if any(v in ("several", "many", "few") for v in values):
             return n != "1"
+        if "one" in values:
+            return True if n == "1" else None
         return None
     return agrees
 
 
 def number_agrees(values: list[str]) -> bool | None:
-    """For a plural caption mention without a number: a reference saying one only is against it."""
+    """For a plural caption mention without a number: a reference giving a number above one or
+    a plural supports it; one saying one only is weak (:func:`weigh_singular`)."""
     exact = {v for v in values if v.isdigit()}
     if exact:
         return exact != {"1"}
-    if "one" in values and "several" not in values:
-        return False
-    return True if values else None
+    if any(v in ("several", "many", "few") for v in values):
+        return True
+    return None
+
+
+def weigh_singular(t: Tally, image: SceneGraph, found: list[int]) -> Tally:
+    """An indefinite singular ("a girl") does not deny others ("a girl and another girl"), so it
+    only counts against a number above one when no reference says otherwise at all: then every
+    reference speaking of the thing saw one."""
+    if t.support or t.against:
+        return t
+    singular = [k for k, values in said(image, found, ("count", "number")).items() if values == ["one"]]
+    return Tally(t.kind, 0, len(singular), t.of, t.refs)

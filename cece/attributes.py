@@ -30,9 +30,10 @@ agree with it, and where as many do as not (a split, for the judge an unverified
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Callable, Sequence
 
-from cece.agreement import Tally, count_agrees, number_agrees, tally
+from cece.agreement import Tally, count_agrees, number_agrees, tally, weigh_singular
 from cece.edits import Edit
 from cece.evidence import covers, evidence_of, same_thing, type_support
 from knowledge import get_hierarchy, is_thing, noun_synset
@@ -74,12 +75,16 @@ def image_count(image: SceneGraph, found: list[int]) -> list[str] | None:
 def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> Edit | None:
     """A count edit against references, by their tally (module docstring)."""
     c = caption.concepts[i]
+    found = _closest(c, image, found)
     exact = [v for v in c.attributes.get("count", []) if v.isdigit()]
     if len(exact) > 1:
         return None
     if exact:
         n = exact[0]
         t, others = tally(image, found, ("count", "number"), count_agrees(n), "count")
+        if n != "1":
+            t = weigh_singular(t, image, found)
+            others = others or Counter({"one": t.against})
         span = _word_span(caption.text, c.phrase_span, lambda w: count_value(w) == n)
         source = n
     else:
@@ -91,6 +96,8 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
         if not same:
             return None
         t, others = tally(image, same, ("count", "number"), number_agrees, "number")
+        t = weigh_singular(t, image, same)
+        others = others or Counter({"one": t.against})
         span, source = (c.spans[0] if c.spans else None), "several"
     if span is None or t.verdict() is None:
         return None
@@ -98,6 +105,13 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
     target = next((v for v in values if v.isdigit()), None) or ("1" if "one" in values else "several")
     return Edit("replace", "count", "R", source=source, target=target, spans=[span], source_index=i,
                 target_index=found[0], evidence=_agreed(image, found, t, f"the references say {target}"))
+
+
+def _closest(c: Concept, image: SceneGraph, found: list[int]) -> list[int]:
+    """Of the reference entities a caption concept speaks of, those that are the same thing when
+    there are any: the colour of the apples is not the pear's ("a yellow pear" beside "red
+    apples")."""
+    return [j for j in found if same_thing(c, image.concepts[j])] or found
 
 
 def _agreed(image: SceneGraph, found: list[int], t: Tally, note: str) -> dict:
@@ -140,6 +154,7 @@ def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[i
         theirs = [v for j in found for v in image.concepts[j].attributes.get(kind, [])]
         t = None
         if image.kind == "references" and mine:
+            found = _closest(c, image, found)
             t, others = tally(image, found, (kind,), lambda values: None if not values else not clash(mine, values), kind)
             if t.verdict() is None:
                 continue

@@ -39,8 +39,8 @@ from typing import Any
 from cece.evidence import same_thing
 from cece.ged import Match
 from cece.roles import Judged, judge_against_references
-from knowledge import (canonicals_agree, inverse_key, lowest_common_hypernym, predicates_agree, relation_key,
-                       wup_similarity)
+from knowledge import (canonicals_agree, inverse_key, is_animate, lowest_common_hypernym, predicates_agree,
+                       relation_key, wup_similarity)
 from parsers import Concept, SceneGraph, Span
 from parsers.attributes import HEDGE_ADVERBS
 
@@ -227,7 +227,8 @@ def role_edits(caption: SceneGraph, image: SceneGraph, match: Match,
                 decided[k] = judged
             unmatched.append(k)
             continue
-        agree = [f for f in forward if canonicals_agree(r.canonical, image.relations[f].canonical)]
+        animate = is_animate(caption.concepts[r.subject].synset)
+        agree = [f for f in forward if canonicals_agree(r.canonical, image.relations[f].canonical, animate)]
         inv = inverse_key(relation_key(r.canonical))
         agree += [b for b in backward if inv is not None
                   and predicates_agree(inv, relation_key(image.relations[b].canonical))]
@@ -270,7 +271,8 @@ def _pair_post_hoc(caption: SceneGraph, image: SceneGraph, r, mapping: list[int]
     best, best_diffs = None, 2
     for f in free:
         t = image.relations[f]
-        diffs = ((mapped[0] != t.subject) + (not canonicals_agree(r.canonical, t.canonical))
+        animate = is_animate(caption.concepts[r.subject].synset)
+        diffs = ((mapped[0] != t.subject) + (not canonicals_agree(r.canonical, t.canonical, animate))
                  + (mapped[2] != t.object))
         if mapped[0] == t.subject and r.subject not in faithful:
             diffs += 1

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cece.agreement import Tally, state_agrees, tally
-from knowledge import (canonicals_agree, canonicals_contradict, inverse_key, predicates_agree,
+from knowledge import (canonicals_agree, canonicals_contradict, inverse_key, is_animate, predicates_agree,
                        predicates_contradict, relation_key, state_of_predicate, states_exclude)
 from parsers import Relation, SceneGraph
 
@@ -70,19 +70,20 @@ def _pair_votes(image: SceneGraph, s: int, o: int) -> dict[int, tuple[list[str],
     return out
 
 
-def _pair_verdict(mine: str, forward: list[str], backward: list[str], verbs: bool) -> tuple[bool | None, str]:
+def _pair_verdict(mine: str, forward: list[str], backward: list[str], verbs: bool,
+                  animate: bool) -> tuple[bool | None, str]:
     """Whether one reference's predicates for the pair agree with ``mine`` (True), contradict it
     (False) or neither (None), and the kind of contradiction; ``verbs``: verb states count."""
     key = relation_key(mine)
     inv = inverse_key(key)
-    if any(canonicals_agree(mine, c) if verbs else predicates_agree(key, relation_key(c)) for c in forward):
+    if any(canonicals_agree(mine, c, animate) if verbs else predicates_agree(key, relation_key(c)) for c in forward):
         return True, ""
     if inv is not None and any(predicates_agree(inv, relation_key(c)) for c in backward):
         return True, ""
     if any(predicates_contradict(key, relation_key(c)) for c in forward) or (
             inv not in (None, key) and any(relation_key(c) == key for c in backward)):
         return False, "spatial"
-    if verbs and any(canonicals_contradict(mine, c) for c in forward):
+    if verbs and any(canonicals_contradict(mine, c, animate) for c in forward):
         return False, "exclusive"
     return None, ""
 
@@ -94,13 +95,14 @@ def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int,
     mine = state_of_predicate(r.canonical)
     if mine is None:
         return None
-    t, others = tally(image, [s], ("state",), state_agrees(mine), "state")
+    animate = is_animate(caption.concepts[r.subject].synset)
+    t, others = tally(image, [s], ("state",), state_agrees(mine, animate), "state")
     verdict = t.verdict()
     if verdict is None:
         return None
     against = sorted({k for v in others for k in image.concepts[s].votes["state"].get(v, [])})
     excluding = [x for x, rel in enumerate(image.relations)
-                 if rel.subject == s and states_exclude(mine, state_of_predicate(rel.canonical))]
+                 if rel.subject == s and states_exclude(mine, state_of_predicate(rel.canonical), animate)]
     same = [x for x in excluding if x in forward]
     if same:
         t.kind = "exclusive"
@@ -127,14 +129,15 @@ def judge_against_references(caption: SceneGraph, image: SceneGraph, r: Relation
     if state is not None:
         return state
     mine = state_of_predicate(r.canonical)
+    animate = is_animate(caption.concepts[r.subject].synset)
     verbs = True
     if mine is not None:
-        st, _ = tally(image, [s], ("state",), state_agrees(mine), "state")
+        st, _ = tally(image, [s], ("state",), state_agrees(mine, animate), "state")
         verbs = not st.support  # the references back the subject's state: only places can clash
     support = against = 0
     kinds, against_refs = set(), []
     for ref, (fw, bw) in _pair_votes(image, s, o).items():
-        agrees, why = _pair_verdict(r.canonical, fw, bw, verbs)
+        agrees, why = _pair_verdict(r.canonical, fw, bw, verbs, animate)
         if agrees:
             support += 1
         elif agrees is False:
@@ -144,7 +147,7 @@ def judge_against_references(caption: SceneGraph, image: SceneGraph, r: Relation
     kind = "exclusive" if kinds == {"exclusive"} else "spatial"
     rels = image.relations
     key, inv = relation_key(r.canonical), inverse_key(relation_key(r.canonical))
-    agree = [f for f in forward if (canonicals_agree(r.canonical, rels[f].canonical) if verbs
+    agree = [f for f in forward if (canonicals_agree(r.canonical, rels[f].canonical, animate) if verbs
                                     else predicates_agree(key, relation_key(rels[f].canonical)))]
     agree += [b for b in backward if inv is not None and predicates_agree(inv, relation_key(rels[b].canonical))]
     mentioning = len(set.intersection(*({k for a, _ in image.concepts[j].spans if (k := image.part_of(a)) is not None}
@@ -155,7 +158,7 @@ def judge_against_references(caption: SceneGraph, image: SceneGraph, r: Relation
         return Judged(agree=agree)
     if verdict == "split":
         return Judged(tally=t, against_refs=against_refs)
-    contra = [f for f in forward if (canonicals_contradict(r.canonical, rels[f].canonical) if verbs
+    contra = [f for f in forward if (canonicals_contradict(r.canonical, rels[f].canonical, animate) if verbs
                                      else predicates_contradict(key, relation_key(rels[f].canonical)))]
     contra += [b for b in backward if key == relation_key(rels[b].canonical) and inv not in (None, key)]
     if not contra:

@@ -27,7 +27,7 @@ from knowledge.hierarchy import Hierarchy, get_hierarchy
 from knowledge.objecthood import THINGS, is_thing, objecthood
 from knowledge.relations import (PREPOSITIONS, canonicals_agree, canonicals_contradict, inverse_key,
                                  predicates_agree, predicates_contradict, relation_key, verbs_exclude)
-from knowledge.states import participle_tag, state_of_predicate, states_exclude
+from knowledge.states import is_animate, participle_tag, state_of_predicate, states_exclude
 from knowledge.provision import (
     WordNetMissingError,
     WordNetSource,
@@ -53,6 +53,7 @@ __all__ = [
     "distance_matrix",
     "find_wordnet",
     "get_hierarchy",
+    "is_animate",
     "is_hypernym",
     "inverse_key",
     "is_thing",

@@ -88,18 +88,19 @@ def inverse_key(p: str) -> str | None:
     return INVERSE.get(p)
 
 
-def canonicals_agree(p: str, q: str) -> bool:
+def canonicals_agree(p: str, q: str, animate: bool = True) -> bool:
     """Whether canonical predicates ``p`` and ``q`` say the same about one ordered pair: their
-    keys agree and their verbs do not put the subject in states that exclude each other."""
-    return predicates_agree(relation_key(p), relation_key(q)) and not verbs_exclude(p, q)
+    keys agree and their verbs do not put the subject (``animate``: a person or animal) in
+    states that exclude each other."""
+    return predicates_agree(relation_key(p), relation_key(q)) and not verbs_exclude(p, q, animate)
 
 
-def canonicals_contradict(p: str, q: str) -> bool:
+def canonicals_contradict(p: str, q: str, animate: bool = True) -> bool:
     """Whether canonical predicates ``p`` and ``q`` cannot both hold of one ordered pair: their
     keys are spatial opposites or their verbs' states exclude each other."""
-    return predicates_contradict(relation_key(p), relation_key(q)) or verbs_exclude(p, q)
+    return predicates_contradict(relation_key(p), relation_key(q)) or verbs_exclude(p, q, animate)
 
 
-def verbs_exclude(p: str, q: str) -> bool:
+def verbs_exclude(p: str, q: str, animate: bool = True) -> bool:
     """Whether the subject states of canonical predicates ``p`` and ``q`` exclude each other."""
-    return states_exclude(state_of_predicate(p), state_of_predicate(q))
+    return states_exclude(state_of_predicate(p), state_of_predicate(q), animate)

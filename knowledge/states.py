@@ -32,7 +32,8 @@ travel     travel.v.01                              -         moving  -        n
 =========  =======================================  ========  ======  =======  ==========
 
 Two states *exclude* each other when they give different values of one dimension ("-" says
-nothing): sitting and standing (posture), standing and walking (motion), walking and running or
+nothing; postures are a person's or an animal's: a thing that sits, stands or lies somewhere is
+only at rest there): sitting and standing (posture), standing and walking (motion), walking and running or
 riding (manner), parked and driving (motion), lying and running (posture). Choices the table
 makes, and why:
 
@@ -141,13 +142,35 @@ def state_of_modifier(word: str) -> str | None:
     return state_of_verb(w)
 
 
-def states_exclude(a: str | None, b: str | None) -> bool:
-    """Whether state classes ``a`` and ``b`` cannot both hold of one thing (module docstring)."""
+_POSTURES = frozenset({"seated", "upright", "lying", "kneeling", "crouched"})
+
+
+def _dimensions(s: State, animate: bool) -> tuple[str | None, str | None, str | None]:
+    if not animate and s.posture in _POSTURES:
+        # a thing has no posture: "a sandwich sitting (lying, standing) on a plate" is at rest there
+        return None, "still", s.manner
+    return s.posture, s.motion, s.manner
+
+
+def states_exclude(a: str | None, b: str | None, animate: bool = True) -> bool:
+    """Whether state classes ``a`` and ``b`` cannot both hold of one thing (module docstring);
+    of a thing that is not ``animate`` (not a person or animal) the postures only say it is at
+    rest.
+
+    >>> states_exclude("sit", "lie"), states_exclude("sit", "lie", animate=False)
+    (True, False)
+    """
     if a is None or b is None or a == b:
         return False
-    x, y = BY_NAME[a], BY_NAME[b]
-    return any(p is not None and q is not None and p != q
-               for p, q in ((x.posture, y.posture), (x.motion, y.motion), (x.manner, y.manner)))
+    x, y = _dimensions(BY_NAME[a], animate), _dimensions(BY_NAME[b], animate)
+    return any(p is not None and q is not None and p != q for p, q in zip(x, y))
+
+
+def is_animate(synset: str | None) -> bool:
+    """Whether a noun synset names a person or an animal (what has a posture)."""
+    from knowledge.distance import lexname
+
+    return synset is not None and lexname(synset) in ("noun.person", "noun.animal")
 
 
 def participle_tag(state: str) -> str:
