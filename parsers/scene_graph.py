@@ -71,8 +71,7 @@ class Concept:
             "phrase_span": list(self.phrase_span) if self.phrase_span else None,
             "uncertain": self.uncertain, "alternatives": list(self.alternatives), "plural": self.plural,
             "source_id": self.source_id, "aliases": list(self.aliases), "recovered": self.recovered,
-            **({"votes": {k: {v: list(r) for v, r in d.items()} for k, d in self.votes.items()}}
-               if self.votes else {}),
+            "votes": {k: {v: list(r) for v, r in d.items()} for k, d in self.votes.items()},
         }
 
     @classmethod
