@@ -121,6 +121,7 @@ def state_of_verb(word: str, transitive: bool = False) -> str | None:
     return None
 
 
+@lru_cache(maxsize=65536)
 def state_of_predicate(canonical: str) -> str | None:
     """The subject's state a canonical predicate states ("sit on" -> sit, "ride" -> ride), or
     None. A bare verb is transitive (its object follows); a verb with a preposition is not."""
