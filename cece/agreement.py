@@ -7,8 +7,10 @@ its state (posture, motion: :mod:`knowledge.states`) -- is tallied per reference
 excludes it, and says nothing either way otherwise (``of`` counts the references that mention the
 thing at all). Then (:meth:`Tally.verdict`):
 
-- ``contradicted`` when more references are against the claim than for it (a plurality: one
-  reference among five saying otherwise, while four agree, does not contradict it);
+- ``contradicted`` when more references are against the claim than for it -- and, where those
+  against it disagree among themselves, when more say the likeliest other value than the claim
+  (a plurality: one reference among five saying otherwise, while four agree, does not
+  contradict it; "gold eyes" where two say yellow, two orange and one brown is a split);
 - ``split`` when as many are against as for it (two say "two dogs", two "three dogs"): the edit
   is made, but it is for the judge an unverified doubt;
 - None otherwise (supported, or nobody says).
@@ -41,11 +43,18 @@ class Tally:
     against: int
     of: int
     refs: int
+    #: how many references say the likeliest other value, when the ones against the claim
+    #: disagree among themselves (None: they are one voice)
+    plurality: int | None = None
 
     def verdict(self) -> str | None:
-        if self.against > self.support:
+        """``contradicted``, ``split`` or None (module docstring): the claim's support against
+        the likeliest other value ("gold eyes" where two say yellow, two orange, one brown is a
+        split, not a contradiction)."""
+        top = self.against if self.plurality is None else self.plurality
+        if top > self.support:
             return "contradicted"
-        if self.against and self.against == self.support:
+        if top and top == self.support:
             return "split"
         return None
 
@@ -72,13 +81,16 @@ def speakers(image: SceneGraph, found: Iterable[int]) -> int:
 
 
 def tally(image: SceneGraph, found: list[int], kinds: tuple[str, ...], agrees: Callable[[list[str]], bool | None],
-          label: str) -> tuple[Tally, Counter]:
+          label: str, group: Callable[[str], str] | None = None) -> tuple[Tally, Counter]:
     """The tally of a claim over what each reference says (:func:`said`) of ``found``: ``agrees``
     maps one reference's values to True (support), False (against) or None (neither). Also the
-    values of the references against it, by how many said each (the likeliest truth first)."""
+    values of the references against it, by how many said each (the likeliest truth first).
+    ``group`` maps a value to what it says ("crimson" -> red): given, the plurality is counted
+    over groups."""
     by_ref = said(image, found, kinds)
     support = against = 0
     others: Counter = Counter()
+    groups: Counter = Counter()
     for values in by_ref.values():
         verdict = agrees(values)
         if verdict is True:
@@ -86,6 +98,13 @@ def tally(image: SceneGraph, found: list[int], kinds: tuple[str, ...], agrees: C
         elif verdict is False:
             against += 1
             others.update(values)
+            if group is not None:
+                groups.update({group(v) for v in values})
+    if group is not None and groups:
+        order = {g: k for k, (g, _) in enumerate(groups.most_common())}
+        others = Counter(dict(sorted(others.items(), key=lambda kv: (order[group(kv[0])], -kv[1]))))
+        return Tally(label, support, against, speakers(image, found), len(image.parts),
+                     groups.most_common(1)[0][1]), others
     return Tally(label, support, against, speakers(image, found), len(image.parts)), others
 
 

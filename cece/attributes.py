@@ -38,7 +38,8 @@ from cece.edits import Edit
 from cece.evidence import covers, evidence_of, same_thing, type_support
 from knowledge import get_hierarchy, is_thing, noun_synset
 from parsers import Concept, SceneGraph, Span
-from parsers.attributes import attribute_kind, colours_clash, count_value, materials_clash, sizes_clash
+from parsers.attributes import (attribute_kind, base_colour, colours_clash, count_value, materials_clash,
+                                sizes_clash)
 
 _CLASHES: dict[str, Callable] = {"colour": colours_clash, "size": sizes_clash, "material": materials_clash}
 
@@ -81,7 +82,7 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
         return None
     if exact:
         n = exact[0]
-        t, others = tally(image, found, ("count", "number"), count_agrees(n), "count")
+        t, others = tally(image, found, ("count", "number"), count_agrees(n), "count", str)
         if n != "1":
             t = weigh_singular(t, image, found)
             others = others or Counter({"one": t.against})
@@ -101,7 +102,7 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
         span, source = (c.spans[0] if c.spans else None), "several"
     if span is None or t.verdict() is None:
         return None
-    values = [v for v, _ in others.most_common()]
+    values = list(others)
     target = next((v for v in values if v.isdigit()), None) or ("1" if "one" in values else "several")
     return Edit("replace", "count", "R", source=source, target=target, spans=[span], source_index=i,
                 target_index=found[0], evidence=_agreed(image, found, t, f"the references say {target}"))
@@ -155,10 +156,11 @@ def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[i
         t = None
         if image.kind == "references" and mine:
             found = _closest(c, image, found)
-            t, others = tally(image, found, (kind,), lambda values: None if not values else not clash(mine, values), kind)
+            t, others = tally(image, found, (kind,), lambda values: None if not values else not clash(mine, values), kind,
+                              base_colour if kind == "colour" else str)
             if t.verdict() is None:
                 continue
-            theirs = [v for v, _ in others.most_common()]
+            theirs = list(others)
         elif not clash(mine, theirs):
             continue
         words = {w for v in mine for w in v.split()}
