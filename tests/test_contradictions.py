@@ -123,3 +123,16 @@ def test_annotation_predicates_are_compared_whole():
     assert [(x.cls, x.source, x.target) for x in e.edits_of("relation")] == [
         ("R", ["man", "stand on", "skateboard"], ["man", "sit on", "skateboard"])]
     assert e.counterfactual == "A man sitting on a skateboard."
+
+
+def test_against_a_divided_majority_the_likeliest_other_value_decides():
+    from cece.agreement import Tally
+
+    refs = ["An owl with yellow eyes.", "A bird with yellow eyes.", "An owl with orange eyes.",
+            "An owl with bright orange eyes.", "An owl with brown eyes."]
+    colour = explain("An owl with gold eyes.", references=refs).edits_of("attribute")
+    assert [x.evidence["agreement"] for x in colour] == [
+        {"kind": "colour", "support": 2, "against": 3, "of": 5, "refs": 5}]
+    assert colour[0].target.startswith("orange") and "as many references" in colour[0].evidence["note"]
+    assert Tally("colour", 2, 3, 5, 5, plurality=2).verdict() == "split"
+    assert Tally("colour", 1, 3, 5, 5, plurality=2).verdict() == "contradicted"
