@@ -8,11 +8,16 @@ count); against references, with every reference entity it speaks of
 (:func:`cece.evidence.covers`).
 
 - level ``count``: the caption gives an exact number ``n`` and the image side's number is known
-  and different (references: they give exact numbers and none is ``n``, or they only ever say
-  one); or the caption says several ("some *donuts*") where the image side has exactly one.
+  and different; or the caption says several ("some *donuts*") where the image side has exactly
+  one.
 - level ``attribute``: colour, size or material that clash (:mod:`parsers.attributes`); and a
   noun modifier naming a visible thing the image side never names ("a *carrot* window"), which
   is claimed as much as its head is (op ``delete``).
+
+Against references, counts and colours, sizes and materials are tallied per reference
+(:mod:`cece.agreement`): an edit is made where more references contradict the caption than
+agree with it, and where as many do as not (a split, for the judge an unverified doubt); its
+``evidence["agreement"]`` says how many did which.
 
 >>> from parsers import Concept, SceneGraph
 >>> cap = SceneGraph([Concept("horses", "horse", "horse.n.01", {"count": ["2"]}, [(4, 10)], (0, 10))],
@@ -25,13 +30,16 @@ count); against references, with every reference entity it speaks of
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Callable, Sequence
 
+from cece.agreement import Tally, count_agrees, number_agrees, tally, weigh_singular
 from cece.edits import Edit
 from cece.evidence import covers, evidence_of, same_thing, type_support
-from knowledge import get_hierarchy, is_thing, lemmatize, noun_synset
+from knowledge import get_hierarchy, is_thing, noun_synset
 from parsers import Concept, SceneGraph, Span
-from parsers.attributes import attribute_kind, colours_clash, count_value, materials_clash, sizes_clash
+from parsers.attributes import (attribute_kind, base_colour, colours_clash, count_value, materials_clash,
+                                sizes_clash)
 
 _CLASHES: dict[str, Callable] = {"colour": colours_clash, "size": sizes_clash, "material": materials_clash}
 
@@ -56,31 +64,66 @@ def _word_span(text: str, span: Span | None, test: Callable[[str], bool]) -> Spa
     return None
 
 
-def _said_once(image: SceneGraph, found: list[int]) -> bool:
-    """Every reference mention of these entities is singular and none is counted or plural."""
-    gs = [image.concepts[j] for j in found]
-    if any(g.plural or g.attributes.get("count") for g in gs):
-        return False
-    words = [image.text[a:b].lower().split() for g in gs for a, b in g.spans]
-    return bool(words) and all(w and lemmatize(w[-1]) == w[-1] for w in words)
-
-
 def image_count(image: SceneGraph, found: list[int]) -> list[str] | None:
-    """What the image side says of how many there are: the exact numbers it gives, or ``["1"]``
-    / ``[str(n)]`` when that is certain; None when it does not say."""
+    """What an annotation says of how many there are: the exact numbers it gives, else how many
+    instances it has; None without any (references are tallied instead: :mod:`cece.agreement`)."""
     if not found:
         return None
-    if image.kind != "references":
-        said = [v for j in found for v in image.concepts[j].attributes.get("count", []) if v.isdigit()]
-        return sorted(set(said)) if said else [str(len(found))]
-    said = [v for j in found for v in image.concepts[j].attributes.get("count", [])]
-    numbers = sorted({v for v in said if v.isdigit()})
-    if said:
-        return numbers if numbers and len(numbers) == len(set(said)) else None
-    return ["1"] if _said_once(image, found) else None
+    said = [v for j in found for v in image.concepts[j].attributes.get("count", []) if v.isdigit()]
+    return sorted(set(said)) if said else [str(len(found))]
+
+
+def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> Edit | None:
+    """A count edit against references, by their tally (module docstring)."""
+    c = caption.concepts[i]
+    found = _closest(c, image, found)
+    exact = [v for v in c.attributes.get("count", []) if v.isdigit()]
+    if len(exact) > 1:
+        return None
+    if exact:
+        n = exact[0]
+        t, others = tally(image, found, ("count", "number"), count_agrees(n), "count", str)
+        if n != "1":
+            t = weigh_singular(t, image, found)
+            others = others or Counter({"one": t.against})
+        span = _word_span(caption.text, c.phrase_span, lambda w: count_value(w) == n)
+        source = n
+    else:
+        # Several without a number, where references say one -- of this very word ("people"
+        # over "a man" and "a woman" is no contradiction).
+        if not c.plural or c.attributes.get("count"):
+            return None
+        same = [j for j in found if image.concepts[j].lemma.lower() == c.lemma.lower()]
+        if not same:
+            return None
+        t, others = tally(image, same, ("count", "number"), number_agrees, "number")
+        t = weigh_singular(t, image, same)
+        others = others or Counter({"one": t.against})
+        span, source = (c.spans[0] if c.spans else None), "several"
+    if span is None or t.verdict() is None:
+        return None
+    values = list(others)
+    target = next((v for v in values if v.isdigit()), None) or ("1" if "one" in values else "several")
+    return Edit("replace", "count", "R", source=source, target=target, spans=[span], source_index=i,
+                target_index=found[0], evidence=_agreed(image, found, t, f"the references say {target}"))
+
+
+def _closest(c: Concept, image: SceneGraph, found: list[int]) -> list[int]:
+    """Of the reference entities a caption concept speaks of, those that are the same thing when
+    there are any: the colour of the apples is not the pear's ("a yellow pear" beside "red
+    apples")."""
+    return [j for j in found if same_thing(c, image.concepts[j])] or found
+
+
+def _agreed(image: SceneGraph, found: list[int], t: Tally, note: str) -> dict:
+    """The evidence of an edit tallied over references: who said it, and the tally."""
+    split = " (as many references agree as contradict it)" if t.verdict() == "split" else ""
+    return {**evidence_of(image, found, note + split), "agreement": t.to_dict()}
 
 
 def _count_edit(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> Edit | None:
+    if image.kind == "references":
+        return _reference_count(caption, image, i, found)
     c = caption.concepts[i]
     exact = [v for v in c.attributes.get("count", []) if v.isdigit()]
     theirs = image_count(image, found)
@@ -93,11 +136,8 @@ def _count_edit(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]
         span = _word_span(caption.text, c.phrase_span, lambda w: count_value(w) == n)
         source = n
     else:
-        # Several without a number, where the image side has exactly one -- of this very word
-        # in references ("people" over "a man" and "a woman" is no contradiction).
+        # Several without a number, where the annotation has exactly one.
         if not c.plural or theirs != ["1"] or c.attributes.get("count"):
-            return None
-        if image.kind == "references" and any(image.concepts[j].lemma.lower() != c.lemma.lower() for j in found):
             return None
         span, source = (c.spans[0] if c.spans else None), "several"
     if span is None:
@@ -113,17 +153,25 @@ def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[i
     for kind, clash in _CLASHES.items():
         mine = c.attributes.get(kind, [])
         theirs = [v for j in found for v in image.concepts[j].attributes.get(kind, [])]
-        if not clash(mine, theirs):
+        t = None
+        if image.kind == "references" and mine:
+            found = _closest(c, image, found)
+            t, others = tally(image, found, (kind,), lambda values: None if not values else not clash(mine, values), kind,
+                              base_colour if kind == "colour" else str)
+            if t.verdict() is None:
+                continue
+            theirs = list(others)
+        elif not clash(mine, theirs):
             continue
         words = {w for v in mine for w in v.split()}
         span = _word_span(caption.text, c.phrase_span, lambda w: w in words)
         with_value = [j for j in found if image.concepts[j].attributes.get(kind)]
         if span:
+            note = f"{kind}: the image side says " + ", ".join(dict.fromkeys(theirs))
             out.append(Edit("replace", "attribute", "R", source=" ".join(mine),
                             target=" / ".join(dict.fromkeys(theirs)), spans=[span], source_index=i,
                             target_index=with_value[0],
-                            evidence=evidence_of(image, with_value, f"{kind}: the image side says "
-                                                 + ", ".join(dict.fromkeys(theirs)))))
+                            evidence=_agreed(image, with_value, t, note) if t else evidence_of(image, with_value, note)))
     return out
 
 

@@ -17,8 +17,11 @@ in exactly one position (subject, predicate or object under the node map): that 
 ``R``. Image triples left over are ``I``.
 
 Against reference captions, which are partial, a triple between two faithful ends is only wrong
-when the references *contradict* it (the same two entities in a spatially opposite relation:
-:func:`knowledge.predicates_contradict`); a triple they do not state either way is ``unverified``.
+when the references *contradict* it (:mod:`cece.roles`): the same two entities in a spatially
+opposite relation (:func:`knowledge.predicates_contradict`) or one whose verb excludes the
+caption's, or the subject in a state that excludes the caption's whatever the other end ("a man
+*standing* by his car" where the references see him sitting in it); and only when more references
+say so than agree. A triple they do not state either way is ``unverified``.
 
 Every edit carries how sure it is (``confidence``), whether it counts as a hallucination, what it
 rests on (``evidence``) and, for a triple wrong only because an end is, the edit of that end
@@ -35,7 +38,8 @@ from typing import Any
 
 from cece.evidence import same_thing
 from cece.ged import Match
-from knowledge import (inverse_key, lowest_common_hypernym, predicates_agree, predicates_contradict,
+from cece.roles import Judged, judge_against_references
+from knowledge import (canonicals_agree, inverse_key, is_animate, lowest_common_hypernym, predicates_agree,
                        relation_key, wup_similarity)
 from parsers import Concept, SceneGraph, Span
 from parsers.attributes import HEDGE_ADVERBS
@@ -186,11 +190,13 @@ def _predicate_span(caption: SceneGraph, r) -> list[Span]:
 def role_edits(caption: SceneGraph, image: SceneGraph, match: Match,
                classes: dict[int, str | None], substitute_cost: float = 1.0,
                delete_cost: float = 1.0) -> list[Edit]:
-    """Triple-level edits under the node map (see the module docstring). Against references,
-    a triple whose ends both map is kept when the references relate the two entities in an
-    agreeing way (either direction, through :func:`knowledge.inverse_key`), replaced (``R``)
-    when they relate them only in contradicting ways, and else left for the judge to call
-    unverified (a ``D`` edit without target)."""
+    """Triple-level edits under the node map (see the module docstring). Predicates are compared
+    whole (:func:`knowledge.canonicals_agree`: "sit on" is not "stand on"), and "X with Y" / "X
+    has Y" is supported by any relation between the two, either way round ("a desk with a
+    computer" by "a computer on a desk"). Against references (:mod:`cece.roles`), a triple whose
+    ends both map is kept when the references' tally agrees with it, replaced (``R``) when more
+    of them contradict it -- the pair's predicate, or the subject's state whatever the other end
+    -- and else left for the judge to call unverified (a ``D`` edit without target)."""
     mapping = match.mapping
     faithful = {i for i, cls in classes.items() if cls in (None, "U")}
     partial = image.kind == "references"
@@ -199,45 +205,58 @@ def role_edits(caption: SceneGraph, image: SceneGraph, match: Match,
         by_pair.setdefault((t.subject, t.object), []).append(k)
     reached: set[int] = set()
     unmatched: list[int] = []
-    contradicted: dict[int, int] = {}
+    decided: dict[int, Judged] = {}
     for k, r in enumerate(caption.relations):
         s, o = mapping[r.subject], mapping[r.object]
-        key = relation_key(r.canonical)
         if s < 0 or o < 0 or r.subject not in faithful or r.object not in faithful:
             unmatched.append(k)
             continue
         forward = by_pair.get((s, o), [])
         backward = by_pair.get((o, s), [])
-        inv = inverse_key(key)
-        agree = [f for f in forward if predicates_agree(key, relation_key(image.relations[f].canonical))]
-        agree += [b for b in backward if inv is not None and predicates_agree(inv, relation_key(image.relations[b].canonical))]
-        hit = next((f for f in agree if f not in reached), agree[0] if agree and partial else None)
+        if relation_key(r.canonical) == "have" and (forward or backward):
+            # "with" / "has" says only that the two go together: any relation says as much
+            reached.add(next((f for f in forward + backward if f not in reached), (forward + backward)[0]))
+            continue
+        if partial:
+            judged = judge_against_references(caption, image, r, s, o, forward, backward)
+            if judged.target is None and judged.tally is None:
+                reached.update(judged.agree[:1])
+                if judged.agree:
+                    continue
+            else:
+                decided[k] = judged
+            unmatched.append(k)
+            continue
+        animate = is_animate(caption.concepts[r.subject].synset)
+        agree = [f for f in forward if canonicals_agree(r.canonical, image.relations[f].canonical, animate)]
+        inv = inverse_key(relation_key(r.canonical))
+        agree += [b for b in backward if inv is not None
+                  and predicates_agree(inv, relation_key(image.relations[b].canonical))]
+        hit = next((f for f in agree if f not in reached), None)
         if hit is not None:
             reached.add(hit)
             continue
-        if partial:
-            against = [f for f in forward if predicates_contradict(key, relation_key(image.relations[f].canonical))]
-            against += [b for b in backward if key == relation_key(image.relations[b].canonical)
-                        and inverse_key(key) not in (None, key)]
-            if against:
-                contradicted[k] = against[0]
         unmatched.append(k)
 
     edits: list[Edit] = []
     free = [k for k in range(len(image.relations)) if k not in reached]
     for k in unmatched:
         r = caption.relations[k]
-        best = contradicted.get(k) if partial else _pair_post_hoc(caption, image, r, mapping, faithful, free)
+        judged = decided.get(k)
+        best = (judged.target if judged else None) if partial else _pair_post_hoc(caption, image, r, mapping, faithful, free)
         spans = _predicate_span(caption, r)
         if best is None:
             edits.append(Edit("delete", "relation", "D", source=list(r.triple(caption)), cost=delete_cost,
-                              spans=spans, source_index=k))
+                              spans=spans, source_index=k, evidence=judged.evidence(image) if judged else {}))
         else:
             if best in free:
                 free.remove(best)
-            edits.append(Edit("replace", "relation", "R", source=list(r.triple(caption)),
-                              target=list(image.relations[best].triple(image)), cost=substitute_cost,
-                              spans=spans, source_index=k, target_index=best))
+            target = list(image.relations[best].triple(image))
+            if judged and judged.predicate:
+                target = [image.concepts[mapping[r.subject]].lemma, judged.predicate, image.concepts[mapping[r.object]].lemma]
+            edits.append(Edit("replace", "relation", "R", source=list(r.triple(caption)), target=target,
+                              cost=substitute_cost, spans=spans, source_index=k, target_index=best,
+                              evidence=judged.evidence(image) if judged else {}))
     for f in free:
         edits.append(Edit("insert", "relation", "I", target=list(image.relations[f].triple(image)),
                           target_index=f))
@@ -252,7 +271,8 @@ def _pair_post_hoc(caption: SceneGraph, image: SceneGraph, r, mapping: list[int]
     best, best_diffs = None, 2
     for f in free:
         t = image.relations[f]
-        diffs = ((mapped[0] != t.subject) + (not predicates_agree(mapped[1], relation_key(t.canonical)))
+        animate = is_animate(caption.concepts[r.subject].synset)
+        diffs = ((mapped[0] != t.subject) + (not canonicals_agree(r.canonical, t.canonical, animate))
                  + (mapped[2] != t.object))
         if mapped[0] == t.subject and r.subject not in faithful:
             diffs += 1

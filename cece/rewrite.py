@@ -35,7 +35,8 @@ from cece.evidence import salience, stand_ins
 from cece.rewrite_text import Change, apply
 from cece.rewrite_tree import agreement, members_of, modifier_removal, removal, token_at
 from cece.rewrite_words import article, case_like, noun_form, number_word, plural_only, verb_form
-from knowledge import PREPOSITIONS, is_hypernym, noun_senses, noun_synset, objecthood, relation_key
+from knowledge import (PREPOSITIONS, is_hypernym, noun_senses, noun_synset, objecthood, participle_tag,
+                       relation_key, state_of_predicate, verbs_exclude)
 from parsers import SceneGraph
 
 
@@ -301,6 +302,9 @@ def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
     r = caption.relations[e.source_index]
     if e.op == "delete":  # an annotation's triple between two faithful objects: drop its object
         return _drop_object(ctx, r)
+    if (e.evidence.get("agreement") or {}).get("kind") in ("state", "exclusive"):
+        # the subject's posture or motion: only the predicate changes, its ends stay
+        return [Change(*r.span, predicate_like(e.target[1], doc, *r.span))] if r.span else None
     t = ctx.image.relations[e.target_index]
     out = []
     for end, other in ((r.subject, t.subject), (r.object, t.object)):
@@ -313,7 +317,7 @@ def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
             if any(x.lemma == g.lemma for x in caption.concepts):
                 return None  # the caption names that thing already: "a bus and a car" is no "a bus and a bus"
             out += [x for a, b in c.spans[:1] for x in _noun(doc, a, b, c, g)]
-    if r.span and relation_key(t.canonical) != relation_key(r.canonical):
+    if r.span and (relation_key(t.canonical) != relation_key(r.canonical) or verbs_exclude(t.canonical, r.canonical)):
         out.append(Change(*r.span, predicate_like(t.canonical, doc, *r.span)))
     return out or None
 
@@ -359,8 +363,12 @@ def predicate_like(target: str, doc: Any, start: int, end: int) -> str:
     if words[0] in PREPOSITIONS or " ".join(words) in PREPOSITIONS:
         return f"{verb.text} {target}" if verb is not None and tokens and tokens[0].i == verb.i else target
     # a verb in the caption's verb's form; in place of a bare preposition, a participle ("A woman
-    # in a kitchen" -> "A woman holding a knife")
-    words[0] = verb_form(words[0], verb.tag_ if verb is not None else "VBG")
+    # in a kitchen" -> "A woman holding a knife"); a participle in the form its state takes
+    # ("parked" -> "driving", not "driven")
+    tag = verb.tag_ if verb is not None else "VBG"
+    if tag in ("VBN", "VBG") and (state := state_of_predicate(target)) is not None:
+        tag = participle_tag(state)
+    words[0] = verb_form(words[0], tag)
     return " ".join(words)
 
 

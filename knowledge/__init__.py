@@ -25,8 +25,9 @@ from knowledge.distance import (
 )
 from knowledge.hierarchy import Hierarchy, get_hierarchy
 from knowledge.objecthood import THINGS, is_thing, objecthood
-from knowledge.relations import (PREPOSITIONS, inverse_key, predicates_agree, predicates_contradict,
-                                 relation_key)
+from knowledge.relations import (PREPOSITIONS, canonicals_agree, canonicals_contradict, inverse_key,
+                                 predicates_agree, predicates_contradict, relation_key, verbs_exclude)
+from knowledge.states import is_animate, participle_tag, state_of_predicate, states_exclude
 from knowledge.provision import (
     WordNetMissingError,
     WordNetSource,
@@ -46,10 +47,13 @@ __all__ = [
     "ancestors",
     "cache_dir",
     "canonical_predicate",
+    "canonicals_agree",
+    "canonicals_contradict",
     "corefer_distance",
     "distance_matrix",
     "find_wordnet",
     "get_hierarchy",
+    "is_animate",
     "is_hypernym",
     "inverse_key",
     "is_thing",
@@ -60,6 +64,7 @@ __all__ = [
     "noun_senses",
     "noun_synset",
     "num_ancestors",
+    "participle_tag",
     "objecthood",
     "path_distance",
     "people_clash",
@@ -68,6 +73,9 @@ __all__ = [
     "predicate_verb_synset",
     "relation_key",
     "root_distance",
+    "state_of_predicate",
+    "states_exclude",
     "verb_synset",
+    "verbs_exclude",
     "wup_similarity",
 ]

@@ -13,9 +13,19 @@ else is neither: a different thing said, which a partial description leaves unve
 ('on', 'hold', 'in front of')
 >>> predicates_agree("have", "hold"), predicates_contradict("on", "under"), predicates_contradict("on", "hold")
 (True, True, False)
+
+Whole canonical predicates also carry what their verb says of the subject
+(:mod:`knowledge.states`): "sit on" and "stand on" share the key "on" but put the subject in two
+postures that exclude each other, so :func:`canonicals_agree` is false and
+:func:`canonicals_contradict` true for them.
+
+>>> canonicals_agree("sit on", "on"), canonicals_agree("sit on", "stand on"), canonicals_contradict("ride", "walk next to")
+(True, False, True)
 """
 
 from __future__ import annotations
+
+from knowledge.states import state_of_predicate, states_exclude
 
 #: Spatial prepositions that decide a relation when present.
 PREPOSITIONS = frozenset({
@@ -76,3 +86,21 @@ def predicates_contradict(p: str, q: str) -> bool:
 def inverse_key(p: str) -> str | None:
     """The key of the reversed pair, for the spatial keys that have one."""
     return INVERSE.get(p)
+
+
+def canonicals_agree(p: str, q: str, animate: bool = True) -> bool:
+    """Whether canonical predicates ``p`` and ``q`` say the same about one ordered pair: their
+    keys agree and their verbs do not put the subject (``animate``: a person or animal) in
+    states that exclude each other."""
+    return predicates_agree(relation_key(p), relation_key(q)) and not verbs_exclude(p, q, animate)
+
+
+def canonicals_contradict(p: str, q: str, animate: bool = True) -> bool:
+    """Whether canonical predicates ``p`` and ``q`` cannot both hold of one ordered pair: their
+    keys are spatial opposites or their verbs' states exclude each other."""
+    return predicates_contradict(relation_key(p), relation_key(q)) or verbs_exclude(p, q, animate)
+
+
+def verbs_exclude(p: str, q: str, animate: bool = True) -> bool:
+    """Whether the subject states of canonical predicates ``p`` and ``q`` exclude each other."""
+    return states_exclude(state_of_predicate(p), state_of_predicate(q), animate)

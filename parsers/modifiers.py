@@ -24,7 +24,9 @@ def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], l
     root = doc[m.root]
     counts: list[str] = []
     mods = []
-    for c in root.children:
+    # the other words of a compound name carry modifiers too: "a white | school bus" hangs
+    # "white" on "school"
+    for c in [*root.children, *(x for h in sorted(heads) if h != m.root for x in doc[h].children if x.dep_ == "amod")]:
         dep = c.dep_
         if dep in _COUNT_DEPS:
             low = c.lower_

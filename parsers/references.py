@@ -16,6 +16,16 @@ A concept joins an existing entity when
 Within one reference, two different words are two entities ("a man and a boy"). A more general
 mention adds its name but not its number ("two animals" may be a dog and a cat).
 
+What each reference says of an entity is also kept apart, in its ``votes`` (kind -> value ->
+reference indices), so that agreement across references can be counted rather than pooled: two
+references saying "two dogs" and two saying "three dogs" are a split, not a fact. Kinds:
+``colour``, ``size``, ``material`` (the values), ``count`` (exact or vague counts), ``number``
+(``one`` for a singular uncounted mention, ``several`` for a plural one), ``state`` (what the
+reference's verbs and participles say of the entity: :mod:`knowledge.states`, "a dog *running*
+across the grass", "a *parked* bus") and ``relations`` (``"<object entity> <canonical
+predicate>"``: the relations the entity is the subject of, each with every reference that said
+it, where the graph keeps one copy).
+
 >>> from parsers.caption import CaptionParser
 >>> g = from_references(["A boy flies a kite.", "A kid with a kite.", "A child and his kite."],
 ...                     CaptionParser())
@@ -30,7 +40,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence
 
-from knowledge import corefer_distance, is_hypernym, noun_senses
+from knowledge import corefer_distance, is_hypernym, lemmatize, noun_senses
+from knowledge.states import state_of_modifier, state_of_predicate
 from parsers.annotation_formats import AnnotationError
 from parsers.mentions import pool
 from parsers.scene_graph import Concept, SceneGraph
@@ -82,8 +93,14 @@ def from_references(references: list[str], parser: "CaptionParser | None",
                     synsets[k].add(c.synset)
             claimed.add(k)
             local.append(k)
+            _vote(merged.concepts[k], shifted, len(merged.parts) - 1, general, merged.text)
         for r in graph.relations:
             s, o = local[r.subject], local[r.object]
+            state = state_of_predicate(r.canonical)
+            if state is not None:
+                _add_vote(merged.concepts[s], "state", state, len(merged.parts) - 1)
+            if s != o:
+                _add_vote(merged.concepts[s], "relations", f"{o} {r.canonical}", len(merged.parts) - 1)
             if s == o or (s, r.canonical, o) in seen:
                 continue
             seen.add((s, r.canonical, o))
@@ -91,6 +108,36 @@ def from_references(references: list[str], parser: "CaptionParser | None",
             merged.add_relation(replace(r, subject=s, object=o, span=span))
         offset += len(ref) + 1
     return merged
+
+
+_VOTED = ("colour", "size", "material")
+
+
+def _add_vote(e: Concept, kind: str, value: str, ref: int) -> None:
+    refs = e.votes.setdefault(kind, {}).setdefault(value, [])
+    if ref not in refs:
+        refs.append(ref)
+
+
+def _vote(e: Concept, c: Concept, ref: int, general: bool, text: str) -> None:
+    """Record in entity ``e`` what mention ``c`` of reference ``ref`` says of it; a more
+    general mention (``general``) says nothing of its number."""
+    for kind in _VOTED:
+        for v in c.attributes.get(kind, []):
+            _add_vote(e, kind, v, ref)
+    for v in c.attributes.get("other", []):
+        if (state := state_of_modifier(v)) is not None:
+            _add_vote(e, "state", state, ref)
+    if general:
+        return
+    for v in c.attributes.get("count", []):
+        _add_vote(e, "count", v, ref)
+    if c.attributes.get("count"):
+        return
+    if c.plural:
+        _add_vote(e, "number", "several", ref)
+    elif c.spans and lemmatize(word := text[c.spans[0][0]:c.spans[0][1]].lower().split()[-1]) == word:
+        _add_vote(e, "number", "one", ref)
 
 
 def _entity_for(c: Concept, entities: list[Concept], synsets: list[set[str]], names: list[set[str]],
@@ -126,7 +173,7 @@ def _senses(e: Concept, limit: int) -> tuple[str, ...]:
 
 
 def _shift(c: Concept, offset: int) -> Concept:
-    return replace(c, spans=[(a + offset, b + offset) for a, b in c.spans],
+    return replace(c, votes={}, spans=[(a + offset, b + offset) for a, b in c.spans],
                    phrase_span=(c.phrase_span[0] + offset, c.phrase_span[1] + offset) if c.phrase_span else None,
                    attributes={k: list(v) for k, v in c.attributes.items()}, alternatives=list(c.alternatives),
                    aliases=list(c.aliases))

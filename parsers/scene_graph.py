@@ -35,7 +35,10 @@ class Concept:
     ``alternatives`` holds the other lemmas of an "X or Y" mention. ``aliases`` are other names
     of the same thing on the image side (a Visual Genome object's further ``names``; the words
     other references use for one entity: "boy", "kid", "child"), each as good as ``lemma``.
-    ``recovered`` marks a noun the parser had lost and a repair found again.
+    ``recovered`` marks a noun the parser had lost and a repair found again. ``votes`` (image
+    side, reference captions only) says which references said what of the entity: kind (colour,
+    size, material, count, number, state) -> value -> reference indices, so that agreement
+    across references can be counted (:mod:`parsers.references`).
     """
 
     text: str
@@ -50,6 +53,7 @@ class Concept:
     source_id: str | None = None  # id in the annotation (e.g. a Visual Genome object_id)
     aliases: list[str] = field(default_factory=list)
     recovered: bool = False
+    votes: dict[str, dict[str, list[int]]] = field(default_factory=dict)
 
     def names(self) -> list[str]:
         """Every name this concept answers to, lowercased: lemma, alternatives, aliases."""
@@ -67,6 +71,7 @@ class Concept:
             "phrase_span": list(self.phrase_span) if self.phrase_span else None,
             "uncertain": self.uncertain, "alternatives": list(self.alternatives), "plural": self.plural,
             "source_id": self.source_id, "aliases": list(self.aliases), "recovered": self.recovered,
+            "votes": {k: {v: list(r) for v, r in d.items()} for k, d in self.votes.items()},
         }
 
     @classmethod

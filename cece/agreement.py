@@ -1,0 +1,157 @@
+"""How many reference captions agree with a claim of the caption, and how many contradict it.
+
+References are several people's words for one image; where they disagree among themselves, no
+one of them makes a fact. A claim about a thing -- its colour, size, material, count, number, or
+its state (posture, motion: :mod:`knowledge.states`) -- is tallied per reference: a reference
+*supports* it when what it says of that thing agrees, *is against* it when what it says
+excludes it, and says nothing either way otherwise (``of`` counts the references that mention the
+thing at all). Then (:meth:`Tally.verdict`):
+
+- ``contradicted`` when more references are against the claim than for it -- and, where those
+  against it disagree among themselves, when more say the likeliest other value than the claim
+  (a plurality: one reference among five saying otherwise, while four agree, does not
+  contradict it; "gold eyes" where two say yellow, two orange and one brown is a split);
+- ``split`` when as many are against as for it (two say "two dogs", two "three dogs"): the edit
+  is made, but it is for the judge an unverified doubt;
+- None otherwise (supported, or nobody says).
+
+Every contradiction edit carries its tally in ``evidence["agreement"]`` (:meth:`Tally.to_dict`).
+
+>>> Tally("count", support=2, against=2, of=4, refs=5).verdict(), Tally("colour", 0, 1, 1, 1).verdict()
+('split', 'contradicted')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from cece.evidence import mentioned_in
+from knowledge.states import states_exclude
+from parsers import SceneGraph
+
+
+@dataclass
+class Tally:
+    """References agreeing with a claim (``support``), contradicting it (``against``), mentioning
+    the thing at all (``of``), and in all (``refs``); ``kind`` is the claim's kind (state,
+    exclusive, spatial, colour, size, material, count, number)."""
+
+    kind: str
+    support: int
+    against: int
+    of: int
+    refs: int
+    #: how many references say the likeliest other value, when the ones against the claim
+    #: disagree among themselves (None: they are one voice)
+    plurality: int | None = None
+
+    def verdict(self) -> str | None:
+        """``contradicted``, ``split`` or None (module docstring): the claim's support against
+        the likeliest other value ("gold eyes" where two say yellow, two orange, one brown is a
+        split, not a contradiction)."""
+        top = self.against if self.plurality is None else self.plurality
+        if top > self.support:
+            return "contradicted"
+        if top and top == self.support:
+            return "split"
+        return None
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "support": self.support, "against": self.against, "of": self.of,
+                "refs": self.refs}
+
+
+def said(image: SceneGraph, found: Iterable[int], kinds: tuple[str, ...]) -> dict[int, list[str]]:
+    """Per reference, the values of ``kinds`` it gives for the entities ``found``."""
+    out: dict[int, list[str]] = {}
+    for j in found:
+        votes = image.concepts[j].votes
+        for value, refs in (x for kind in kinds for x in votes.get(kind, {}).items()):
+            for k in refs:
+                if value not in out.setdefault(k, []):
+                    out[k].append(value)
+    return out
+
+
+def speakers(image: SceneGraph, found: Iterable[int]) -> int:
+    """How many references mention any of the entities ``found``."""
+    return len({k for j in found for k in mentioned_in(image, image.concepts[j])})
+
+
+def tally(image: SceneGraph, found: list[int], kinds: tuple[str, ...], agrees: Callable[[list[str]], bool | None],
+          label: str, group: Callable[[str], str] | None = None) -> tuple[Tally, Counter]:
+    """The tally of a claim over what each reference says (:func:`said`) of ``found``: ``agrees``
+    maps one reference's values to True (support), False (against) or None (neither). Also the
+    values of the references against it, by how many said each (the likeliest truth first).
+    ``group`` maps a value to what it says ("crimson" -> red): given, the plurality is counted
+    over groups."""
+    by_ref = said(image, found, kinds)
+    support = against = 0
+    others: Counter = Counter()
+    groups: Counter = Counter()
+    for values in by_ref.values():
+        verdict = agrees(values)
+        if verdict is True:
+            support += 1
+        elif verdict is False:
+            against += 1
+            others.update(values)
+            if group is not None:
+                groups.update({group(v) for v in values})
+    if group is not None and groups:
+        order = {g: k for k, (g, _) in enumerate(groups.most_common())}
+        others = Counter(dict(sorted(others.items(), key=lambda kv: (order[group(kv[0])], -kv[1]))))
+        return Tally(label, support, against, speakers(image, found), len(image.parts),
+                     groups.most_common(1)[0][1]), others
+    return Tally(label, support, against, speakers(image, found), len(image.parts)), others
+
+
+def state_agrees(mine: str, animate: bool = True) -> Callable[[list[str]], bool | None]:
+    """A reference supports state ``mine`` when it says the same state, is against it when it
+    only says states that exclude it (of a person or animal when ``animate``)."""
+    def agrees(values: list[str]) -> bool | None:
+        if mine in values:
+            return True
+        if any(states_exclude(mine, v, animate) for v in values):
+            return False
+        return None
+    return agrees
+
+
+def count_agrees(n: str) -> Callable[[list[str]], bool | None]:
+    """A reference supports exact count ``n`` when it says ``n`` (or a plural, of several); it
+    is against it when it gives other exact numbers only, or a plural of one. A singular
+    mention without a number ("a girl") is weak: see :func:`weigh_singular`."""
+    def agrees(values: list[str]) -> bool | None:
+        exact = {v for v in values if v.isdigit()}
+        if exact:
+            return n in exact
+        if any(v in ("several", "many", "few") for v in values):
+            return n != "1"
+        if "one" in values:
+            return True if n == "1" else None
+        return None
+    return agrees
+
+
+def number_agrees(values: list[str]) -> bool | None:
+    """For a plural caption mention without a number: a reference giving a number above one or
+    a plural supports it; one saying one only is weak (:func:`weigh_singular`)."""
+    exact = {v for v in values if v.isdigit()}
+    if exact:
+        return exact != {"1"}
+    if any(v in ("several", "many", "few") for v in values):
+        return True
+    return None
+
+
+def weigh_singular(t: Tally, image: SceneGraph, found: list[int]) -> Tally:
+    """An indefinite singular ("a girl") does not deny others ("a girl and another girl"), so it
+    only counts against a number above one when no reference says otherwise at all: then every
+    reference speaking of the thing saw one."""
+    if t.support or t.against:
+        return t
+    singular = [k for k, values in said(image, found, ("count", "number")).items() if values == ["one"]]
+    return Tally(t.kind, 0, len(singular), t.of, t.refs)

@@ -1,0 +1,166 @@
+"""A caption triple between two faithful ends, judged against reference captions.
+
+References are partial: a triple they do not state is unverified, not wrong. It is wrong where
+they contradict it, in either of two ways, each tallied per reference (:mod:`cece.agreement`):
+
+1. *the subject's state* (:mod:`knowledge.states`): "a man *standing* on a skateboard" where the
+   references say he sits -- on it, in a car, anywhere: a posture or motion is the subject's,
+   whatever the relation's other end. Kind ``exclusive`` when a contradicting reference relates
+   the same two things ("sitting on the skateboard"), else ``state``;
+2. *the pair's predicate*: the references relate the same two things in a way that excludes the
+   caption's -- spatial opposites (kind ``spatial``: on / under, in front of / behind) or verbs
+   whose states exclude each other (kind ``exclusive``: riding / walking beside). When the
+   references support the subject's state, only spatial opposites count here.
+
+A plurality against the caption contradicts it (a replace edit, ``R``, to the likeliest
+reference triple); a split is an unverified doubt (a ``D`` edit without target, like silence,
+with its tally); otherwise the triple stands or is silent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from cece.agreement import Tally, state_agrees, tally
+from knowledge import (canonicals_agree, canonicals_contradict, inverse_key, is_animate, predicates_agree,
+                       predicates_contradict, relation_key, state_of_predicate, states_exclude)
+from parsers import Relation, SceneGraph
+
+
+@dataclass
+class Judged:
+    """The outcome for one caption triple: image relations that agree with it (``agree``); or the
+    image relation that contradicts it (``target``), the tally (``tally``), and for a state
+    contradiction the predicate the caption should say instead (``predicate``); a tally without
+    target is a split."""
+
+    agree: list[int] = field(default_factory=list)
+    target: int | None = None
+    tally: Tally | None = None
+    predicate: str | None = None
+    against_refs: list[int] = field(default_factory=list)
+
+    def evidence(self, image: SceneGraph) -> dict[str, Any]:
+        if self.tally is None:
+            return {}
+        t = self.tally
+        words, note = [], ""
+        if self.target is not None:
+            rel = image.relations[self.target]
+            if rel.span:
+                words.append(image.text[rel.span[0]:rel.span[1]])
+            note = f"the references say {list(rel.triple(image))}"
+        if t.verdict() == "split":
+            note = f"as many references contradict it ({t.against}) as agree ({t.support})"
+        else:
+            note += f"; {t.against} of {t.of} references mentioning it contradict it, {t.support} agree"
+        return {"references": sorted(self.against_refs), "words": words, "note": note, "agreement": t.to_dict()}
+
+
+def _pair_votes(image: SceneGraph, s: int, o: int) -> dict[int, tuple[list[str], list[str]]]:
+    """Per reference, the canonical predicates it relates ``s`` to ``o`` with, and ``o`` to ``s``."""
+    out: dict[int, tuple[list[str], list[str]]] = {}
+    for subject, obj, side in ((s, o, 0), (o, s, 1)):
+        for value, refs in image.concepts[subject].votes.get("relations", {}).items():
+            end, _, canonical = value.partition(" ")
+            if end == str(obj):
+                for k in refs:
+                    out.setdefault(k, ([], []))[side].append(canonical)
+    return out
+
+
+def _pair_verdict(mine: str, forward: list[str], backward: list[str], verbs: bool,
+                  animate: bool) -> tuple[bool | None, str]:
+    """Whether one reference's predicates for the pair agree with ``mine`` (True), contradict it
+    (False) or neither (None), and the kind of contradiction; ``verbs``: verb states count."""
+    key = relation_key(mine)
+    inv = inverse_key(key)
+    if any(canonicals_agree(mine, c, animate) if verbs else predicates_agree(key, relation_key(c)) for c in forward):
+        return True, ""
+    if inv is not None and any(predicates_agree(inv, relation_key(c)) for c in backward):
+        return True, ""
+    if any(predicates_contradict(key, relation_key(c)) for c in forward) or (
+            inv not in (None, key) and any(relation_key(c) == key for c in backward)):
+        return False, "spatial"
+    if verbs and any(canonicals_contradict(mine, c, animate) for c in forward):
+        return False, "exclusive"
+    return None, ""
+
+
+def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int,
+           forward: list[int]) -> Judged | None:
+    """The subject's state against the references (way 1 of the module docstring); None when
+    the caption states none or the references do not decide."""
+    mine = state_of_predicate(r.canonical)
+    if mine is None:
+        return None
+    animate = is_animate(caption.concepts[r.subject].synset)
+    t, others = tally(image, [s], ("state",), state_agrees(mine, animate), "state")
+    verdict = t.verdict()
+    if verdict is None:
+        return None
+    against = sorted({k for v in others for k in image.concepts[s].votes["state"].get(v, [])})
+    excluding = [x for x, rel in enumerate(image.relations)
+                 if rel.subject == s and states_exclude(mine, state_of_predicate(rel.canonical), animate)]
+    same = [x for x in excluding if x in forward]
+    if same:
+        t.kind = "exclusive"
+        pick = same[0]
+        predicate = image.relations[pick].canonical
+    elif excluding and len(r.canonical.split()) > 1:
+        # the other end differs: the caption's verb changes, its preposition and object stay
+        best = others.most_common(1)[0][0]
+        pick = next((x for x in excluding if state_of_predicate(image.relations[x].canonical) == best), excluding[0])
+        predicate = " ".join([best, *r.canonical.split()[1:]])
+    else:
+        return None  # said only by participles, or a verb with an object: no rewrite to make
+    if verdict == "split":
+        return Judged(tally=t, against_refs=against)
+    return Judged(target=pick, tally=t, predicate=predicate, against_refs=against)
+
+
+def judge_against_references(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, o: int,
+                             forward: list[int], backward: list[int]) -> Judged:
+    """The outcome (:class:`Judged`) for caption triple ``r`` whose ends map to image entities
+    ``s`` and ``o``; ``forward`` / ``backward`` are the image relations from ``s`` to ``o`` and
+    back."""
+    state = _state(caption, image, r, s, forward)
+    if state is not None:
+        return state
+    mine = state_of_predicate(r.canonical)
+    animate = is_animate(caption.concepts[r.subject].synset)
+    verbs = True
+    if mine is not None:
+        st, _ = tally(image, [s], ("state",), state_agrees(mine, animate), "state")
+        verbs = not st.support  # the references back the subject's state: only places can clash
+    support = against = 0
+    kinds, against_refs = set(), []
+    for ref, (fw, bw) in _pair_votes(image, s, o).items():
+        agrees, why = _pair_verdict(r.canonical, fw, bw, verbs, animate)
+        if agrees:
+            support += 1
+        elif agrees is False:
+            against += 1
+            against_refs.append(ref)
+            kinds.add(why)
+    kind = "exclusive" if kinds == {"exclusive"} else "spatial"
+    rels = image.relations
+    key, inv = relation_key(r.canonical), inverse_key(relation_key(r.canonical))
+    agree = [f for f in forward if (canonicals_agree(r.canonical, rels[f].canonical, animate) if verbs
+                                    else predicates_agree(key, relation_key(rels[f].canonical)))]
+    agree += [b for b in backward if inv is not None and predicates_agree(inv, relation_key(rels[b].canonical))]
+    mentioning = len(set.intersection(*({k for a, _ in image.concepts[j].spans if (k := image.part_of(a)) is not None}
+                                        for j in (s, o))))
+    t = Tally(kind, support, against, mentioning, len(image.parts))
+    verdict = t.verdict()
+    if verdict is None:
+        return Judged(agree=agree)
+    if verdict == "split":
+        return Judged(tally=t, against_refs=against_refs)
+    contra = [f for f in forward if (canonicals_contradict(r.canonical, rels[f].canonical, animate) if verbs
+                                     else predicates_contradict(key, relation_key(rels[f].canonical)))]
+    contra += [b for b in backward if key == relation_key(rels[b].canonical) and inv not in (None, key)]
+    if not contra:
+        return Judged(agree=agree)
+    return Judged(target=contra[0], tally=t, against_refs=against_refs)

@@ -1,0 +1,179 @@
+"""The state a verb puts its subject in -- a posture or a way of moving -- and which states
+exclude each other.
+
+"A man standing on a skateboard" and "a man sitting on a skateboard" put the man in the same
+place but in two postures that cannot both hold; "a bus parked on the street" and "a bus driving
+down a street" in two states of motion. Role matching compares where things are
+(:func:`knowledge.relation_key`: both are "on"); this module says what the verb says of the
+subject itself, whatever the relation's other end.
+
+The classes are anchored in WordNet's verb hierarchy: a verb is in a class when one of its first
+:data:`STATE_SENSES` senses is an anchor synset or a troponym of one ("jog" is a kind of
+``run.v.01``, "perch" and "squat" kinds of ``sit.v.01``, "stroll" and "wade" of ``walk.v.01``,
+"sleep" of ``lie.v.02``). Each class has three dimensions (Levin's verbs of assuming a position,
+of spatial configuration and of manner of motion):
+
+=========  =======================================  ========  ======  =======  ==========
+class      anchor synsets                           posture   motion  manner   transitive
+=========  =======================================  ========  ======  =======  ==========
+sit        sit.v.01, sit_down.v.01                  seated    -       -        no
+stand      stand.v.01                               upright   still   -        no
+lie        lie.v.02                                 lying     -       -        no
+kneel      kneel.v.01                               kneeling  -       -        no
+crouch     crouch.v.01                              crouched  -       -        no
+park       park.v.01, park.v.02                     -         still   -        no
+walk       walk.v.01                                upright   moving  walk     yes
+run        run.v.01                                 upright   moving  run      no
+swim       swim.v.01                                -         moving  swim     no
+fly        fly.v.01                                 airborne  moving  fly      no
+ride       ride.v.01, ride.v.02                     -         -       carried  yes
+drive      drive.v.01, drive.v.02                   -         moving  carried  yes
+travel     travel.v.01                              -         moving  -        no
+=========  =======================================  ========  ======  =======  ==========
+
+Two states *exclude* each other when they give different values of one dimension ("-" says
+nothing; postures are a person's or an animal's: a thing that sits, stands or lies somewhere is
+only at rest there): sitting and standing (posture), standing and walking (motion), walking and running or
+riding (manner), parked and driving (motion), lying and running (posture). Choices the table
+makes, and why:
+
+- ``stand`` and ``park`` are at rest (a caption's "standing" is not "walking"); sitting, lying or
+  kneeling say nothing of motion (one sits on a moving bus).
+- ``ride`` says how the rider is carried, not that the rider's body moves: a skateboarder stands
+  while riding, a horseman sits. ``drive`` said of a vehicle is its travel, so it moves.
+- ``travel`` (move, go, head) is any motion: it only excludes being at rest.
+- "parked" is the resultative state of ``park.v.01/02`` (maneuvering into a space): at rest.
+- A verb counts *transitively* (its first sense only) ("a man walking a dog", "riding a horse", "driving a car") only
+  where its subject is still in that state; "flying a kite" or "parking a car" are not.
+- "lay" is read as "lie" where it has no object ("a dog laying on a bed"): WordNet lists "lay"
+  as a form of "lie", and "lay" itself needs an object.
+
+>>> state_of_predicate("sit on"), state_of_predicate("stand next to"), state_of_predicate("fly")
+('sit', 'stand', None)
+>>> states_exclude("sit", "stand"), states_exclude("stand", "ride"), states_exclude("park", "drive")
+(True, False, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from knowledge.concepts import morphy_forms, verb_synset
+from knowledge.distance import is_hypernym
+
+#: Senses of a verb tried, in WordNet order ("lie": 1 is "be located", 2 is "be lying").
+STATE_SENSES = 3
+
+
+@dataclass(frozen=True)
+class State:
+    """One state class: its anchor synsets and what it says on each dimension (None: nothing)."""
+
+    name: str
+    anchors: tuple[str, ...]
+    posture: str | None = None
+    motion: str | None = None
+    manner: str | None = None
+    transitive: bool = False
+
+
+#: The classes, most specific first (a verb takes the first class one of its senses falls in).
+STATES: tuple[State, ...] = (
+    State("sit", ("sit.v.01", "sit_down.v.01"), posture="seated"),
+    State("stand", ("stand.v.01",), posture="upright", motion="still"),
+    State("lie", ("lie.v.02",), posture="lying"),
+    State("kneel", ("kneel.v.01",), posture="kneeling"),
+    State("crouch", ("crouch.v.01",), posture="crouched"),
+    State("park", ("park.v.01", "park.v.02"), motion="still"),
+    State("walk", ("walk.v.01",), posture="upright", motion="moving", manner="walk", transitive=True),
+    State("run", ("run.v.01",), posture="upright", motion="moving", manner="run"),
+    State("swim", ("swim.v.01",), motion="moving", manner="swim"),
+    State("fly", ("fly.v.01",), posture="airborne", motion="moving", manner="fly"),
+    State("ride", ("ride.v.01", "ride.v.02"), manner="carried", transitive=True),
+    State("drive", ("drive.v.01", "drive.v.02"), motion="moving", manner="carried", transitive=True),
+    State("travel", ("travel.v.01",), motion="moving"),
+)
+BY_NAME = {s.name: s for s in STATES}
+#: The participle form a state takes before a noun or after "is": "parked", else "-ing".
+RESULTATIVE = frozenset({"park"})
+_NO_OBJECT_FORMS = {"lay": "lie"}  # "laying on a bed": intransitive "lay" is "lie"
+
+
+@lru_cache(maxsize=8192)
+def state_of_verb(word: str, transitive: bool = False) -> str | None:
+    """The state class of verb ``word`` (any inflection), or None; ``transitive`` when it has a
+    direct object (only some states hold of the subject then)."""
+    forms = morphy_forms(word.lower(), "v")
+    if not transitive:
+        forms = [_NO_OBJECT_FORMS.get(f, f) for f in forms]
+    for form in dict.fromkeys(forms):
+        # with an object, only the first sense: "pulling a cart" is not its third ("steer")
+        for k in range(1 if transitive else STATE_SENSES):
+            synset = verb_synset(form, k)
+            if synset is None:
+                continue
+            for s in STATES:
+                if any(synset == a or is_hypernym(a, synset) for a in s.anchors):
+                    if transitive and not s.transitive:
+                        return None
+                    return s.name
+    return None
+
+
+@lru_cache(maxsize=65536)
+def state_of_predicate(canonical: str) -> str | None:
+    """The subject's state a canonical predicate states ("sit on" -> sit, "ride" -> ride), or
+    None. A bare verb is transitive (its object follows); a verb with a preposition is not."""
+    words = canonical.split()
+    if not words or words[0] == "not":
+        return None
+    from knowledge.predicates import _is_verb  # the same test of verbhood as canonical forms
+
+    if not _is_verb(words[0]):
+        return None
+    return state_of_verb(words[0], transitive=len(words) == 1)
+
+
+def state_of_modifier(word: str) -> str | None:
+    """The state a participle before a noun states ("a parked car", "a flying bird"), or None."""
+    w = word.lower()
+    if not w.endswith(("ing", "ed")):
+        return None
+    return state_of_verb(w)
+
+
+_POSTURES = frozenset({"seated", "upright", "lying", "kneeling", "crouched"})
+
+
+def _dimensions(s: State, animate: bool) -> tuple[str | None, str | None, str | None]:
+    if not animate and s.posture in _POSTURES:
+        # a thing has no posture: "a sandwich sitting (lying, standing) on a plate" is at rest there
+        return None, "still", s.manner
+    return s.posture, s.motion, s.manner
+
+
+def states_exclude(a: str | None, b: str | None, animate: bool = True) -> bool:
+    """Whether state classes ``a`` and ``b`` cannot both hold of one thing (module docstring);
+    of a thing that is not ``animate`` (not a person or animal) the postures only say it is at
+    rest.
+
+    >>> states_exclude("sit", "lie"), states_exclude("sit", "lie", animate=False)
+    (True, False)
+    """
+    if a is None or b is None or a == b:
+        return False
+    x, y = _dimensions(BY_NAME[a], animate), _dimensions(BY_NAME[b], animate)
+    return any(p is not None and q is not None and p != q for p, q in zip(x, y))
+
+
+def is_animate(synset: str | None) -> bool:
+    """Whether a noun synset names a person or an animal (what has a posture)."""
+    from knowledge.distance import lexname
+
+    return synset is not None and lexname(synset) in ("noun.person", "noun.animal")
+
+
+def participle_tag(state: str) -> str:
+    """The Penn tag of the participle that states ``state`` ("parked" VBN, "sitting" VBG)."""
+    return "VBN" if state in RESULTATIVE else "VBG"

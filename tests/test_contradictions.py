@@ -1,0 +1,138 @@
+"""Contradictions wherever the references state them: the subject's state (posture, motion)
+whatever the relation's other end, predicates of one pair that exclude each other, colours on
+compound heads, agreement across references, and "with" / "has" supported by any relation.
+Each case: the verdict, the words flagged, the rewrite, and the tally in the evidence."""
+
+from __future__ import annotations
+
+import pytest
+
+from cece import Explainer, explain
+from knowledge.states import state_of_predicate, states_exclude
+
+
+def flagged(e):
+    """(level, words) of the hallucinated edits."""
+    return [(x.level, [e.caption[a:b] for a, b in x.spans]) for x in e.edits if x.hallucinated]
+
+
+def agreement(e, level):
+    return [x.evidence.get("agreement") for x in e.edits if x.level == level and x.op != "insert"]
+
+
+@pytest.mark.parametrize("caption, references, words, rewrite, kind", [
+    ("A man standing on a skateboard.",
+     ["A man sitting on a skateboard.", "A man is sitting on his skateboard.", "A guy sits on a skateboard."],
+     ["standing on"], "A man sitting on a skateboard.", "exclusive"),
+    ("A dog lying on the grass.", ["A dog running across the grass.", "A dog runs on a lawn."],
+     ["lying on"], "A dog running across the grass.", "exclusive"),
+    ("A bus parked on the street.", ["A bus driving down a city street."],
+     ["parked on"], "A bus driving down the street.", "exclusive"),
+    ("a man standing by his car", ["a man sitting in his car"], ["standing by"], "a man sitting in his car",
+     "exclusive"),
+])
+def test_the_subjects_state_is_contradicted(caption, references, words, rewrite, kind):
+    e = explain(caption, references=references)
+    assert e.hallucinated and flagged(e) == [("relation", words)]
+    assert e.counterfactual == rewrite and e.fixed_point
+    tally = agreement(e, "relation")[0]
+    assert tally["kind"] == kind and tally["against"] > tally["support"] == 0
+    assert tally["refs"] == len(references)
+
+
+def test_a_state_is_contradicted_whatever_the_other_end():
+    refs = ["A man sitting on a bench.", "A man sits on a wooden bench in a park.", "A man and a tree."]
+    e = explain("A man standing next to a tree.", references=refs)
+    assert flagged(e) == [("relation", ["standing next to"])]
+    assert e.counterfactual == "A man sitting next to a tree."
+    assert agreement(e, "relation")[0] == {"kind": "state", "support": 0, "against": 2, "of": 3, "refs": 3}
+
+
+def test_one_dissenting_reference_does_not_make_a_state():
+    refs = ["A man standing on a skateboard.", "A man stands on his skateboard.", "A skater standing on a board.",
+            "A man standing on a skateboard in a park.", "A man sitting on a skateboard."]
+    assert explain("A man standing on a skateboard.", references=refs).hallucinated is False
+
+
+def test_a_state_the_references_agree_with_or_leave_open_stands():
+    assert explain("A man riding a skateboard.", references=["A man standing on a skateboard."]).hallucinated is False
+    assert explain("A cat on a sofa.", references=["A cat sitting on a sofa."]).hallucinated is False
+
+
+def test_predicates_of_one_pair_that_exclude_each_other():
+    e = explain("A man riding a horse.", references=["A man walking beside a horse.", "A man walks next to his horse."])
+    assert flagged(e) == [("relation", ["riding"])]
+    e = explain("A cat under a table.", references=["A cat on a table.", "A cat sitting on top of a table."])
+    assert flagged(e) == [("relation", ["under"])] and agreement(e, "relation")[0]["kind"] == "spatial"
+    e = explain("A dog in front of a car.", references=["A dog behind a car."])
+    assert flagged(e) == [("relation", ["in front of"])]
+
+
+def test_state_classes_come_from_wordnet():
+    # troponyms join their anchor's class: jog is a kind of run, perch of sit, sleep of lie
+    assert [state_of_predicate(p) for p in ("jog along", "perch on", "sleep on", "stroll down")] == [
+        "run", "sit", "lie", "walk"]
+    assert state_of_predicate("fly") is None  # "flying a kite" does not put the man in the air
+    assert states_exclude("walk", "run") and states_exclude("ride", "walk") and not states_exclude("sit", "drive")
+
+
+def test_colour_on_a_compound_head():
+    e = explain("A white school bus.", references=["A yellow school bus."])
+    assert flagged(e) == [("attribute", ["white"])] and e.counterfactual == "A yellow school bus."
+    assert agreement(e, "attribute")[0] == {"kind": "colour", "support": 0, "against": 1, "of": 1, "refs": 1}
+    assert explain("A yellow school bus.", references=["A yellow school bus."]).hallucinated is False
+
+
+def test_a_plurality_of_references_contradicts_a_count():
+    refs = ["Three dogs play.", "Three dogs in a field.", "Three dogs run.", "Two dogs play."]
+    e = explain("Two dogs in a field.", references=refs)
+    assert flagged(e) == [("count", ["Two"])] and e.counterfactual == "Three dogs in a field."
+    assert agreement(e, "count")[0] == {"kind": "count", "support": 1, "against": 3, "of": 4, "refs": 4}
+
+
+def test_one_dissenting_reference_does_not_make_a_colour():
+    refs = ["A white dog.", "A white dog on grass.", "A white puppy.", "A small white dog.", "A brown dog."]
+    assert explain("A white dog on the grass.", references=refs).edits_of("attribute") == []
+
+
+def test_a_split_is_an_edit_with_its_tally():
+    refs = ["Two dogs play.", "Two dogs in a field.", "Three dogs play.", "Three dogs run."]
+    e = explain("Two dogs in a field.", references=refs)
+    counts = e.edits_of("count")
+    assert [x.evidence["agreement"] for x in counts] == [
+        {"kind": "count", "support": 2, "against": 2, "of": 4, "refs": 4}]
+    colour = explain("A red kite.", references=["A red kite.", "A blue kite."]).edits_of("attribute")
+    assert colour[0].evidence["agreement"]["support"] == colour[0].evidence["agreement"]["against"] == 1
+
+
+ANNOTATION = {"objects": [{"object_id": 1, "names": ["computer"]}, {"object_id": 2, "names": ["desk"]}],
+              "relationships": [{"relationship_id": 1, "predicate": "on", "subject_id": 1, "object_id": 2}]}
+
+
+def test_with_is_supported_by_any_relation_either_way():
+    e = explain("A desk with a computer on it.", annotation=ANNOTATION)
+    assert e.hallucinated is False and e.counterfactual == "A desk with a computer on it."
+    room = {"objects": ["sofa", "room"], "relationships": [["sofa", "in", "room"]]}
+    assert explain("A room with a sofa.", annotation=room).hallucinated is False
+    assert explain("A room with a sofa.", references=["A sofa in a living room."]).hallucinated is False
+
+
+def test_annotation_predicates_are_compared_whole():
+    image = {"objects": ["man", "skateboard"], "relationships": [["man", "sitting on", "skateboard"]]}
+    e = Explainer().explain("A man standing on a skateboard.", annotation=image)
+    assert [(x.cls, x.source, x.target) for x in e.edits_of("relation")] == [
+        ("R", ["man", "stand on", "skateboard"], ["man", "sit on", "skateboard"])]
+    assert e.counterfactual == "A man sitting on a skateboard."
+
+
+def test_against_a_divided_majority_the_likeliest_other_value_decides():
+    from cece.agreement import Tally
+
+    refs = ["An owl with yellow eyes.", "A bird with yellow eyes.", "An owl with orange eyes.",
+            "An owl with bright orange eyes.", "An owl with brown eyes."]
+    colour = explain("An owl with gold eyes.", references=refs).edits_of("attribute")
+    assert [x.evidence["agreement"] for x in colour] == [
+        {"kind": "colour", "support": 2, "against": 3, "of": 5, "refs": 5}]
+    assert colour[0].target.startswith("orange") and "as many references" in colour[0].evidence["note"]
+    assert Tally("colour", 2, 3, 5, 5, plurality=2).verdict() == "split"
+    assert Tally("colour", 1, 3, 5, 5, plurality=2).verdict() == "contradicted"
