@@ -1,0 +1,133 @@
+"""Labelled hallucinations generated from reference sets, written in HAT's schema.
+
+Several human captions of one image are a reference set. One of them becomes the caption and the
+others its evidence; the caption is left as it is (clean) or given one hallucination of a kind
+from :mod:`benchmarks.perturb` (object, attribute, count, state, relation, added), with its
+changed words labelled. About half the records are clean; the perturbed half spreads over the
+kinds (each record tries the kinds made least so far first, and skips those its caption does
+not allow). Deterministic for a seed::
+
+    python -m benchmarks.generate nocaps-foil-train.json -o generated.json --seed 0
+    cece bench run hat --data generated.json -d halcece -o runs/gen
+    python -m benchmarks.by_kind generated.json runs/gen      # figures per perturbation kind
+
+Input: any JSON list or JSONL of records with a ``references`` list (HAT, nocaps-FOIL, or
+``{"references": [...]}`` lines); a nocaps-FOIL record's ``baseline`` is one more human caption
+of its image and joins the set. A record: ``sample_id``, ``caption``, ``grounding``
+(``[word, hallucinated]`` per ``caption.split()`` word), ``contains_hallucination``,
+``references`` (the evidence), ``image_path`` (the source's, or ""), ``perturbation`` (the
+kind, or "clean"), ``original`` (the caption before it) and ``source`` (the input record's
+position).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from collections import Counter
+from typing import Any, Iterable, Iterator, Sequence
+
+from benchmarks.loaders.common import Checker, DataError, benchmark_records
+from benchmarks.perturb import KINDS, perturb
+
+CLEAN_SHARE = 0.5
+
+
+def reference_sets(path: str | os.PathLike) -> Iterator[tuple[int, list[str], str]]:
+    """``(position, references, image_path)`` of each record of a reference-set file; a record
+    without a ``references`` list of strings is a :class:`DataError` naming file, record and field."""
+    for k, (where, rec) in enumerate(benchmark_records(path)):
+        c = Checker(path, where, rec)
+        refs = list(c.strings("references"))
+        base = c.string("baseline", optional=True)
+        if base and base.strip() not in {r.strip() for r in refs}:
+            refs.append(base)
+        yield k, [" ".join(r.split()) for r in refs if r.strip()], c.string("image_path", optional=True) or ""
+
+
+def generate(sets: Iterable[tuple[int, Sequence[str], str]], *, seed: int = 0, n: int | None = None,
+             evidence: int | None = None, per_set: int = 1, kinds: Sequence[str] = KINDS) -> list[dict[str, Any]]:
+    """HAT-schema records from ``sets`` (``(source position, references, image path)``):
+    ``per_set`` captions per set (different references), each with at most ``evidence`` of the
+    others as its evidence (all by default), at most ``n`` records in all. A set with fewer
+    than two references is passed over."""
+    rng = random.Random(seed)
+    made: Counter[str] = Counter()
+    out: list[dict[str, Any]] = []
+    for source, refs, image in sets:
+        if len(refs) < 2:
+            continue
+        used: set[int] = set()
+        for pick in rng.sample(range(len(refs)), min(per_set, len(refs))):
+            if pick in used:
+                continue
+            if n is not None and len(out) >= n:
+                return out
+            result, others = None, _evidence(refs, pick, evidence, rng)
+            if rng.random() >= CLEAN_SHARE:
+                # Least-made kinds first, ties in random order: the kinds stay balanced. A caption
+                # that allows none hands over to the set's next reference (were it made clean
+                # instead, clean records would outnumber the perturbed ones).
+                order = sorted(kinds, key=lambda k: (made[k], rng.random()))
+                for i in [pick, *(i for i in range(len(refs)) if i != pick and i not in used)]:
+                    others = _evidence(refs, i, evidence, rng) if i != pick else others
+                    result = next((p for k in order if (p := perturb(refs[i], others, k, rng))), None)
+                    if result is not None:
+                        pick = i
+                        break
+                if result is None:
+                    continue
+            else:
+                result = perturb(refs[pick], others, "clean", rng)
+            made[result.kind] += 1
+            used.add(pick)
+            out.append({"sample_id": f"{source}:{pick}:{result.kind}", "caption": result.caption,
+                        "grounding": [[w, y] for w, y in zip(result.caption.split(), result.labels)],
+                        "contains_hallucination": any(result.labels), "references": others,
+                        "image_path": image, "perturbation": result.kind, "original": result.original,
+                        "source": source})
+    return out
+
+
+def _evidence(refs: Sequence[str], pick: int, k: int | None, rng: random.Random) -> list[str]:
+    """The references other than ``refs[pick]``, at most ``k`` of them (drawn, in order)."""
+    others = [r for i, r in enumerate(refs) if i != pick]
+    if k is not None and k < len(others):
+        others = [others[i] for i in sorted(rng.sample(range(len(others)), k))]
+    return others
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.generate", description=(
+            "Generate labelled hallucinations from reference sets (HAT / nocaps-FOIL JSON, or JSONL of "
+            '{"references": [...]}) into a HAT-schema JSON file that `cece bench run hat` reads.'))
+    parser.add_argument("refsets", help="file of records with a references list")
+    parser.add_argument("-o", "--output", required=True, help="where the generated JSON list goes")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same file)")
+    parser.add_argument("--n", type=int, help="at most N records")
+    parser.add_argument("--evidence", type=int, metavar="K", help="at most K references as evidence")
+    parser.add_argument("--per-set", type=int, default=1, help="captions taken from each reference set")
+    args = parser.parse_args(argv)
+    try:
+        records = generate(reference_sets(args.refsets), seed=args.seed, n=args.n, evidence=args.evidence,
+                           per_set=args.per_set)
+    except DataError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    tmp = args.output + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(records, f, ensure_ascii=False, indent=1)
+    os.replace(tmp, args.output)
+    counts = Counter(r["perturbation"] for r in records)
+    print(f"{len(records)} records -> {args.output}")
+    for kind in ("clean", *KINDS):
+        print(f"  {kind:<10} {counts.get(kind, 0)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
