@@ -278,6 +278,10 @@ def test_vlm_alignbench_protocol_end_to_end(tmp_path):
     assert by_pos["1"]["incorrect"]["mean"] == pytest.approx(0.9)
     assert m["details"]["mean_score_by_error_type"]["object"]["n"] == 3
     assert (out / "score_by_position.png").exists()
+    # sentence ECE: 5 correct ones scored .05 (bin [0, .1]: |0 - .25|), 4 incorrect scored .9
+    # (bin (.8, .9]: |4 - 3.6|), over 9 sentences
+    assert m["details"]["incorrect"] == 4 and m["summary"]["ECE"] == pytest.approx(0.65 / 9)
+    assert (out / "reliability.png").exists()
     assert "## AUROC per captioner" in (out / "leaderboard.md").read_text()
 
 
