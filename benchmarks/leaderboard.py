@@ -193,9 +193,7 @@ def plot_run(rundir: Path, benchmark: str, evaluations: Mapping[str, Any]) -> li
         ax.set(xlabel="recall", ylabel="precision", xlim=(0, 1.02), ylim=(0, 1.02),
                title=f"{benchmark}: {unit}-level precision-recall")
         ax.legend(loc="lower left", fontsize=8)
-        fig.tight_layout()
-        fig.savefig(rundir / "pr_curves.png", dpi=120)
-        plt.close(fig)
+        _save(fig, rundir / "pr_curves.png")
         written.append(("pr_curves.png", "precision-recall curves"))
         if benchmark in CALIBRATED:
             written.append(plot_reliability(rundir, benchmark, unit, curves))
@@ -212,11 +210,17 @@ def plot_run(rundir: Path, benchmark: str, evaluations: Mapping[str, Any]) -> li
         ax.set(xlabel="sentence position (0 = first)", ylabel="mean hallucination score",
                title="AlignBench: mean score by sentence position")
         ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(rundir / "score_by_position.png", dpi=120)
-        plt.close(fig)
+        _save(fig, rundir / "score_by_position.png")
         written.append(("score_by_position.png", "mean score by sentence position"))
     return written
+
+
+def _save(fig: Any, path: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
 
 
 def plot_reliability(rundir: Path, benchmark: str, unit: str,
@@ -242,9 +246,7 @@ def plot_reliability(rundir: Path, benchmark: str, unit: str,
     ax.set(xlabel="mean score in bin", ylabel="share hallucinated", xlim=(0, 1), ylim=(0, 1.02),
            title=f"{benchmark}: {unit}-level reliability (10 bins)")
     ax.legend(loc="upper left", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(rundir / "reliability.png", dpi=120)
-    plt.close(fig)
+    _save(fig, rundir / "reliability.png")
     return "reliability.png", "reliability diagram"
 
 
