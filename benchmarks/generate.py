@@ -28,10 +28,10 @@ import os
 import random
 import sys
 from collections import Counter
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from benchmarks.loaders.common import Checker, DataError, benchmark_records
-from benchmarks.perturb import KINDS, perturb
+from benchmarks.perturb import KINDS, Perturbed, perturb
 
 CLEAN_SHARE = 0.5
 
@@ -49,11 +49,12 @@ def reference_sets(path: str | os.PathLike) -> Iterator[tuple[int, list[str], st
 
 
 def generate(sets: Iterable[tuple[int, Sequence[str], str]], *, seed: int = 0, n: int | None = None,
-             evidence: int | None = None, per_set: int = 1, kinds: Sequence[str] = KINDS) -> list[dict[str, Any]]:
+             evidence: int | None = None, per_set: int = 1, kinds: Sequence[str] = KINDS,
+             warn: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
     """HAT-schema records from ``sets`` (``(source position, references, image path)``):
     ``per_set`` captions per set (different references), each with at most ``evidence`` of the
     others as its evidence (all by default), at most ``n`` records in all. A set with fewer
-    than two references is passed over."""
+    than two references is passed over; one that fails is reported to ``warn`` and passed over."""
     rng = random.Random(seed)
     made: Counter[str] = Counter()
     out: list[dict[str, Any]] = []
@@ -66,22 +67,15 @@ def generate(sets: Iterable[tuple[int, Sequence[str], str]], *, seed: int = 0, n
                 continue
             if n is not None and len(out) >= n:
                 return out
-            result, others = None, _evidence(refs, pick, evidence, rng)
-            if rng.random() >= CLEAN_SHARE:
-                # Least-made kinds first, ties in random order: the kinds stay balanced. A caption
-                # that allows none hands over to the set's next reference (were it made clean
-                # instead, clean records would outnumber the perturbed ones).
-                order = sorted(kinds, key=lambda k: (made[k], rng.random()))
-                for i in [pick, *(i for i in range(len(refs)) if i != pick and i not in used)]:
-                    others = _evidence(refs, i, evidence, rng) if i != pick else others
-                    result = next((p for k in order if (p := perturb(refs[i], others, k, rng))), None)
-                    if result is not None:
-                        pick = i
-                        break
-                if result is None:
-                    continue
-            else:
-                result = perturb(refs[pick], others, "clean", rng)
+            try:
+                found = _one(refs, pick, used, evidence, kinds, made, rng)
+            except Exception as exc:  # noqa: BLE001 -- one set's failure never ends the run
+                if warn:
+                    warn(f"reference set {source}: {type(exc).__name__}: {exc}")
+                break
+            if found is None:
+                continue
+            pick, others, result = found
             made[result.kind] += 1
             used.add(pick)
             out.append({"sample_id": f"{source}:{pick}:{result.kind}", "caption": result.caption,
@@ -90,6 +84,24 @@ def generate(sets: Iterable[tuple[int, Sequence[str], str]], *, seed: int = 0, n
                         "image_path": image, "perturbation": result.kind, "original": result.original,
                         "source": source})
     return out
+
+
+def _one(refs: Sequence[str], pick: int, used: set[int], evidence: int | None, kinds: Sequence[str],
+         made: Counter[str], rng: random.Random) -> tuple[int, list[str], Perturbed] | None:
+    """``(caption index, evidence, result)`` for the caption ``refs[pick]``: clean or, as often,
+    perturbed -- the least-made kinds tried first, ties in random order, so the kinds stay
+    balanced. A caption that allows none hands over to the set's next unused reference (were it
+    made clean instead, clean records would outnumber the perturbed ones); None when none does."""
+    others = _evidence(refs, pick, evidence, rng)
+    if rng.random() < CLEAN_SHARE:
+        return pick, others, perturb(refs[pick], others, "clean", rng)
+    order = sorted(kinds, key=lambda k: (made[k], rng.random()))
+    for i in [pick, *(i for i in range(len(refs)) if i != pick and i not in used)]:
+        others = _evidence(refs, i, evidence, rng) if i != pick else others
+        result = next((p for k in order if (p := perturb(refs[i], others, k, rng))), None)
+        if result is not None:
+            return i, others, result
+    return None
 
 
 def _evidence(refs: Sequence[str], pick: int, k: int | None, rng: random.Random) -> list[str]:
@@ -114,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         records = generate(reference_sets(args.refsets), seed=args.seed, n=args.n, evidence=args.evidence,
-                           per_set=args.per_set)
+                           per_set=args.per_set, warn=lambda m: print(f"warning: {m}", file=sys.stderr))
     except DataError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -325,9 +325,10 @@ def _preposition_phrase(doc: Any, t: Any) -> tuple[str, int]:
     """The spatial preposition phrase starting at token ``t`` ("in front of", "on top of") and
     the index of its last token."""
     for length in (3, 2):
-        phrase = " ".join(x.lower_ for x in doc[t.i:t.i + length])
-        if phrase in _OPPOSITES:
-            return phrase, t.i + length - 1
+        span = doc[t.i:t.i + length]  # shorter at the end of the caption
+        phrase = " ".join(x.lower_ for x in span)
+        if len(span) == length and phrase in _OPPOSITES:
+            return phrase, span.end - 1
     return t.lower_, t.i
 
 

@@ -75,8 +75,9 @@ def test_relation_swap_to_the_opposite():
     assert changed("A man standing behind a bus.", "relation") == (
         "A man standing in front of a bus.", ["in", "front", "of"])
     assert changed("A man riding a horse.", "relation") == ("A man walking beside a horse.", ["walking", "beside"])
-    # the evidence already says it: not made
+    # the evidence already says it: not made; nor a preposition without its object at the end
     assert perturb("A cat on a table.", ["A cat sleeping under the table."], "relation", random.Random(0)) is None
+    assert perturb("A cat sitting outside of", [], "relation", random.Random(0)) is None
 
 
 def test_object_swap_is_a_co_hyponym_in_the_same_number():
@@ -175,6 +176,21 @@ def test_generate_is_deterministic_for_a_seed_and_balanced():
         assert not r["sample_id"].startswith("5:")  # a set of one reference has no evidence
     assert len(generate(SETS, seed=0, n=3)) == 3
     assert all(len(r["references"]) == 1 for r in generate(SETS, seed=0, evidence=1))
+
+
+def test_a_failing_reference_set_is_reported_and_passed_over(monkeypatch):
+    import benchmarks.generate as gen
+
+    def perturb_or_fail(caption, evidence, kind, rng):
+        if "horse" in " ".join([caption, *evidence]):  # set 1, whichever caption it gives
+            raise RuntimeError("parser trouble")
+        return perturb(caption, evidence, kind, rng)
+
+    monkeypatch.setattr(gen, "perturb", perturb_or_fail)
+    heard = []
+    records = generate(SETS, seed=0, warn=heard.append)
+    assert heard == ["reference set 1: RuntimeError: parser trouble"]
+    assert sorted({r["source"] for r in records}) == [0, 2, 3, 4]
 
 
 def test_the_hat_loader_and_the_per_kind_table_read_the_output(tmp_path, capsys):
