@@ -49,7 +49,9 @@ _OPPOSITES = {"on": "under", "on top of": "under", "under": "on", "underneath": 
               "beneath": "on top of", "in front of": "behind", "behind": "in front of",
               "above": "below", "below": "above", "over": "under", "inside": "outside",
               "outside": "inside", "outside of": "inside"}
-_AGREEMENT = {"is": "are", "are": "is", "was": "were", "were": "was", "has": "have", "have": "has"}
+#: Verbs of agreement, to the plural and to the singular.
+_PLURAL_VERB = {"is": "are", "was": "were", "has": "have"}
+_SINGULAR_VERB = {v: k for k, v in _PLURAL_VERB.items()}
 #: Pronouns that refer back by number: a count change would leave them disagreeing.
 _NUMBER_PRONOUNS = frozenset("he she it his her its him himself herself itself they their them "
                              "themselves".split())
@@ -69,11 +71,14 @@ class Change:
 @dataclass(frozen=True)
 class Context:
     """What a perturbation may not say: ``words``, the words (and lemmas) of the caption and
-    the evidence; ``texts``, the evidence lowercased; and the ``rng`` it draws with."""
+    the evidence; ``texts``, the evidence lowercased; ``said``, the evidence's words as written
+    (a count must not turn "two zebras" into the "a zebra" one of them says, though "zebras"
+    lemmatises to "zebra"); and the ``rng`` it draws with."""
 
     words: frozenset[str]
     texts: tuple[str, ...]
     rng: random.Random
+    said: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -242,9 +247,8 @@ def _agreeing_verbs(noun: Any, plural: bool) -> list[Change] | None:
         return []
     out = []
     for v in [verb, *(c for c in verb.children if c.dep_ in ("aux", "auxpass")), *verb.conjuncts]:
-        if v.lower_ in _AGREEMENT and v.tag_ in ("VBZ", "VBP", "VBD"):
-            new = {"is": "are", "was": "were", "has": "have"} if plural else {"are": "is", "were": "was",
-                                                                             "have": "has"}
+        if v.lower_ in _PLURAL_VERB or v.lower_ in _SINGULAR_VERB:
+            new = _PLURAL_VERB if plural else _SINGULAR_VERB
             if v.lower_ in new:
                 out.append(_replace(v, new[v.lower_], labelled=False))
         elif v.tag_ in ("VBZ", "VBP") and v.pos_ == "VERB":
@@ -270,7 +274,7 @@ def change_count(doc: Any, ctx: Context) -> list[Change] | None:
         if w in ("a", "an") and t.tag_ == "NN":
             targets = [n for n in ("two", "three") if n not in ctx.words]
             plural = noun_form(lemmatize(t.lower_), True)
-            if plural in ctx.words:
+            if plural in ctx.said:
                 continue
             options += [(t, det, n, plural, True) for n in targets]
         elif w in NUMBER_WORDS[2:11] and t.tag_ == "NNS":
@@ -278,7 +282,7 @@ def change_count(doc: Any, ctx: Context) -> list[Change] | None:
             options += [(t, det, n, None, True) for n in (NUMBER_WORDS[k - 1], NUMBER_WORDS[k + 1])
                         if n != "one" and n not in ctx.words]
             single = noun_form(lemmatize(t.lower_), False)
-            if single not in ctx.words and not any(c.dep_ in ("amod", "compound") for c in t.children):
+            if single not in ctx.said and not any(c.dep_ in ("amod", "compound") for c in t.children):
                 options.append((t, det, article(single), single, False))
     ctx.rng.shuffle(options)
     for t, det, number, noun, plural in options:
@@ -384,7 +388,8 @@ def perturb(caption: str, evidence: Sequence[str], kind: str, rng: random.Random
         raise ValueError(f"unknown perturbation {kind!r}; one of clean, {', '.join(KINDS)}")
     nlp = nlp or _pipeline()
     doc, problems = _parsed(nlp, caption)
-    ctx = Context(_words([caption, *evidence]), tuple(e.lower() for e in evidence), rng)
+    texts = tuple(e.lower() for e in evidence)
+    ctx = Context(_words([caption, *evidence]), texts, rng, frozenset(re.findall(r"[a-z]+", " ".join(texts))))
     changes = PERTURBATIONS[kind](doc, ctx)
     if not changes:
         return None

@@ -55,6 +55,8 @@ def test_count_change_makes_noun_and_verb_agree_and_labels_the_count():
     assert (caption, words) == ("Two men are sitting on a bench.", ["Two", "men"])
     caption, words = changed("Three zebras are standing in a field.", "count", ["Four zebras.", "A zebra."])
     assert (caption, words) == ("Two zebras are standing in a field.", ["Two"])
+    caption, words = changed("Two zebras are standing in a field.", "count", ["Zebras in a field.", "Three."])
+    assert (caption, words) == ("A zebra is standing in a field.", ["A", "zebra"])
     # a pronoun that would no longer agree: not made
     assert perturb("A man holding his phone.", [], "count", random.Random(0)) is None
 
