@@ -112,6 +112,12 @@ def _evidence(refs: Sequence[str], pick: int, k: int | None, rng: random.Random)
     return others
 
 
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1, got {text!r}")
+    return int(text)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.generate", description=(
@@ -120,9 +126,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("refsets", help="file of records with a references list")
     parser.add_argument("-o", "--output", required=True, help="where the generated JSON list goes")
     parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same file)")
-    parser.add_argument("--n", type=int, help="at most N records")
-    parser.add_argument("--evidence", type=int, metavar="K", help="at most K references as evidence")
-    parser.add_argument("--per-set", type=int, default=1, help="captions taken from each reference set")
+    parser.add_argument("--n", type=_count, help="at most N records")
+    parser.add_argument("--evidence", type=_count, metavar="K", help="at most K references as evidence")
+    parser.add_argument("--per-set", type=_count, default=1, metavar="M",
+                        help="captions taken from each reference set (default 1)")
     args = parser.parse_args(argv)
     try:
         records = generate(reference_sets(args.refsets), seed=args.seed, n=args.n, evidence=args.evidence,

@@ -235,3 +235,6 @@ def test_reference_sets_join_the_foil_baseline_and_name_bad_records(tmp_path, ca
     assert main([str(bad), "-o", str(tmp_path / "o.json")]) == 1
     assert f"{bad}:line 2: references: expected a list of strings" in capsys.readouterr().err
     assert not (tmp_path / "o.json").exists()
+    with pytest.raises(SystemExit):
+        main([str(foil), "-o", str(tmp_path / "o.json"), "--evidence", "0"])
+    assert "expected a whole number from 1, got '0'" in capsys.readouterr().err
