@@ -33,7 +33,7 @@ from benchmarks.chair_metrics import chair_i, chair_s
 from benchmarks.loaders.alignbench import AlignBenchGold
 from benchmarks.loaders.common import CaptionGold
 from benchmarks.loaders.detailverify import DVBGold, to_tagged
-from benchmarks.metrics import auroc, average_precision
+from benchmarks.metrics import auroc, average_precision, expected_calibration_error
 from benchmarks.registry import BENCHMARKS
 from detectors.base import Detection
 
@@ -121,6 +121,19 @@ def clean(value: Any) -> Any:
     return value
 
 
+def calibration_error(y: list[int], s: list[float]) -> float:
+    """The expected calibration error (10 bins) of the scores read as probabilities; NaN when a
+    score lies outside [0, 1] (a detector that breaks the Detection contract has no ECE).
+
+    >>> calibration_error([1, 0], [1.0, 0.0]), calibration_error([1, 0], [0.0, 1.0]), calibration_error([1], [3.0])
+    (0.0, 1.0, nan)
+    """
+    try:
+        return expected_calibration_error(y, s)
+    except ValueError:
+        return float("nan")
+
+
 def _caption_block(ids: list[str], gold: Mapping[str, CaptionGold], dets: Detections,
                    threshold: float, verdicts: bool = False) -> dict[str, float | None]:
     y, s = [gold[i].label for i in ids], [_score(dets.get(i)) for i in ids]
@@ -135,7 +148,7 @@ def _caption_block(ids: list[str], gold: Mapping[str, CaptionGold], dets: Detect
         y_words += gold[i].word_labels
         p_words += words_flagged(gold[i].words, _spans(dets.get(i)), threshold)
     p, r, f1 = precision_recall_f1(y_words, p_words)
-    return {"AP": average_precision(y, s), "AUROC": auroc(y, s),
+    return {"AP": average_precision(y, s), "AUROC": auroc(y, s), "ECE": calibration_error(y, s),
             "LA": localisation_accuracy([_spans(dets.get(i)) for i in hal], [gold[i].spans for i in hal]),
             "word P": p, "word R": r, "word F1": f1,
             "span P": span_precision(gold_words, marked), "gold-word R": gold_word_recall(gold_words, marked),
@@ -143,7 +156,8 @@ def _caption_block(ids: list[str], gold: Mapping[str, CaptionGold], dets: Detect
 
 
 def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, threshold: float = 0.5) -> Evaluation:
-    """HAT and nocaps-FOIL: AP, AUROC, LA, word P/R/F1, span P and gold-word R (of the marked
+    """HAT and nocaps-FOIL: AP, AUROC, ECE (the caption score read as a probability, see
+    :func:`benchmarks.metrics.expected_calibration_error`), LA, word P/R/F1, span P and gold-word R (of the marked
     spans), CHAIRs and CHAIRi for a detector that lists COCO mentions (``chair``), and -- when
     the detector gives verdicts (``hallucinated`` on any of its detections) -- verdict P/R,
     flagged clean (false positive rate) and balanced accuracy, else None there; the same by
@@ -151,7 +165,7 @@ def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, thresho
     ids = list(gold)
     n_verdicts = _n_verdicts(ids, dets)
     block = _caption_block(ids, gold, dets, threshold, n_verdicts > 0)
-    summary = {k: block[k] for k in ("AP", "AUROC", "LA", "word P", "word R", "word F1",
+    summary = {k: block[k] for k in ("AP", "AUROC", "ECE", "LA", "word P", "word R", "word F1",
                                      *SPAN_COLUMNS, *VERDICT_COLUMNS)}
     details: dict[str, Any] = {"n": block["n"], "hallucinated": block["hallucinated"], "verdicts": n_verdicts}
     summary.update(_chair(ids, dets))
@@ -203,8 +217,9 @@ def sentence_score(d: Detection | None, start: int, end: int) -> float:
 
 
 def evaluate_alignbench(gold: Mapping[str, AlignBenchGold], dets: Detections, threshold: float = 0.5) -> Evaluation:
-    """AUROC (all sentences and per captioner), AP, mean score by sentence position and by error
-    type, segment AP at IoU >= 0.3 and segment mIoU; ``unknown`` sentences are excluded."""
+    """AUROC (all sentences and per captioner), AP, ECE of the sentence scores, mean score by
+    sentence position and by error type, segment AP at IoU >= 0.3 and segment mIoU; ``unknown``
+    sentences are excluded."""
     y, s, models, positions, gold_seg, pred_seg = [], [], [], [], [], []
     typed: list[tuple[str, float]] = []
     for i, g in gold.items():
@@ -228,7 +243,7 @@ def evaluate_alignbench(gold: Mapping[str, AlignBenchGold], dets: Detections, th
     seg = segment_iou(gold_seg, pred_seg, threshold, 0.3)
     valid = [v for v in per_model.values() if not math.isnan(v)]
     summary = {"AUROC": auroc(y, s), "AUROC captioner mean": sum(valid) / len(valid) if valid else float("nan"),
-               "AP": average_precision(y, s), "seg AP@0.3": seg_ap, "seg mIoU": seg["miou"]}
+               "AP": average_precision(y, s), "ECE": calibration_error(y, s), "seg AP@0.3": seg_ap, "seg mIoU": seg["miou"]}
     details = {"n_sentences": len(y), "incorrect": sum(y),
                "auroc_by_captioner": per_model, "mean_score_by_position": position_means,
                "mean_score_by_error_type": mean_by([v for _, v in typed], [t for t, _ in typed]) if typed else {},

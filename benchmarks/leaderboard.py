@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 KEY_COLUMNS = ("benchmark", "run", "detector")
 NA = "n/a"  # the cell of a detector with no valid prediction
+CALIBRATED = ("hat", "foil", "alignbench")  # a score per caption / sentence: ECE and reliability diagram
 
 
 def fmt(value: Any) -> str:
@@ -79,7 +80,7 @@ def status_note(dets: Mapping[str, Any]) -> list[str]:
 
 # -- one run ---------------------------------------------------------------------------------
 def _foil_section(dets: Mapping[str, Any]) -> list[str]:
-    keys = ["AP", "AUROC", "LA", "word P", "word R", "word F1", "span P", "gold-word R",
+    keys = ["AP", "AUROC", "ECE", "LA", "word P", "word R", "word F1", "span P", "gold-word R",
             "verdict P", "verdict R", "flagged clean", "bal acc", "pair acc"]
     rows = [[name, dom, r["n"], *(r.get(k) for k in keys)]
             for name, m in dets.items() for dom, r in m["details"].get("by_domain", {}).items()]
@@ -170,8 +171,8 @@ def write_run_outputs(rundir: Path, metrics: Mapping[str, Any], evaluations: Map
 
 
 def plot_run(rundir: Path, benchmark: str, evaluations: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Precision-recall curves per detector (and AlignBench's mean score by sentence position);
-    returns ``(file name, title)`` of each plot written."""
+    """Precision-recall curves per detector, the reliability diagram of their scores (HAT,
+    nocaps-FOIL, AlignBench) and AlignBench's mean score by sentence position; returns ``(file name, title)`` of each plot written."""
     import matplotlib
 
     matplotlib.use("Agg")  # files only, never a display
@@ -192,10 +193,10 @@ def plot_run(rundir: Path, benchmark: str, evaluations: Mapping[str, Any]) -> li
         ax.set(xlabel="recall", ylabel="precision", xlim=(0, 1.02), ylim=(0, 1.02),
                title=f"{benchmark}: {unit}-level precision-recall")
         ax.legend(loc="lower left", fontsize=8)
-        fig.tight_layout()
-        fig.savefig(rundir / "pr_curves.png", dpi=120)
-        plt.close(fig)
+        _save(fig, rundir / "pr_curves.png")
         written.append(("pr_curves.png", "precision-recall curves"))
+        if benchmark in CALIBRATED:
+            written.append(plot_reliability(rundir, benchmark, unit, curves))
     positions = {n: e.extra["positions"] for n, e in evaluations.items() if e.extra.get("positions")}
     if positions:
         fig, ax = plt.subplots(figsize=(5.5, 4.5))
@@ -209,11 +210,44 @@ def plot_run(rundir: Path, benchmark: str, evaluations: Mapping[str, Any]) -> li
         ax.set(xlabel="sentence position (0 = first)", ylabel="mean hallucination score",
                title="AlignBench: mean score by sentence position")
         ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(rundir / "score_by_position.png", dpi=120)
-        plt.close(fig)
+        _save(fig, rundir / "score_by_position.png")
         written.append(("score_by_position.png", "mean score by sentence position"))
     return written
+
+
+def _save(fig: Any, path: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def plot_reliability(rundir: Path, benchmark: str, unit: str,
+                     curves: Mapping[str, tuple[list[int], list[float]]]) -> tuple[str, str]:
+    """``reliability.png``: per detector, the share of hallucinated items against the mean score
+    in each of 10 equal-width score bins (scikit-learn's ``calibration_curve``; the ECE of
+    :func:`benchmarks.metrics.expected_calibration_error` in the legend). A perfectly calibrated
+    score lies on the diagonal; points below it are scores too high for what they flag."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from sklearn.calibration import calibration_curve
+
+    from benchmarks.evaluate import calibration_error
+
+    fig, ax = plt.subplots(figsize=(5.5, 4.5))
+    ax.plot([0, 1], [0, 1], ":", color="grey", label="perfectly calibrated")
+    for name, (y, s) in curves.items():
+        s = np.asarray(s, dtype=float)
+        if not len(s) or not np.all((s >= 0) & (s <= 1)):
+            continue  # not probabilities: no diagram (its ECE is n/a too)
+        frac, mean = calibration_curve(y, s, n_bins=10, strategy="uniform")
+        ax.plot(mean, frac, marker="o", label=f"{name} (ECE {calibration_error(y, list(s)):.3f})")
+    ax.set(xlabel="mean score in bin", ylabel="share hallucinated", xlim=(0, 1), ylim=(0, 1.02),
+           title=f"{benchmark}: {unit}-level reliability (10 bins)")
+    ax.legend(loc="upper left", fontsize=8)
+    _save(fig, rundir / "reliability.png")
+    return "reliability.png", "reliability diagram"
 
 
 # -- several runs ----------------------------------------------------------------------------

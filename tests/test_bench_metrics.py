@@ -17,7 +17,7 @@ from benchmarks import alignbench_metrics as am
 from benchmarks import caption_metrics as cm
 from benchmarks import dvb_metrics as dm
 from benchmarks.loaders import detailverify as dv
-from benchmarks.metrics import auroc, average_precision
+from benchmarks.metrics import auroc, average_precision, expected_calibration_error
 
 FIXTURES = Path(__file__).parent / "fixtures"
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
@@ -67,6 +67,42 @@ def test_words_flagged_and_pair_accuracy():
     assert cm.words_flagged([(0, 3), (4, 8)], [(5, 6, 0.4)], threshold=0.5) == [0, 0]
     assert cm.pair_accuracy([0.2, 0.3, 0.9], [0.8, 0.3, 0.1]) == pytest.approx(0.5)
     assert math.isnan(cm.pair_accuracy([], []))
+
+
+# -- calibration -----------------------------------------------------------------------------
+def test_expected_calibration_error_by_hand():
+    ece = expected_calibration_error
+    # one bin per item: |0 - .05| + |0 - .35| + |1 - .65| + |1 - .95| over 4
+    assert ece([0, 1, 1, 0], [0.05, 0.95, 0.65, 0.35]) == pytest.approx(0.2)
+    # scores of .72 and .78 share the bin (.7, .8]: 3 of 4 hallucinated at mean .75 -> 0
+    assert ece([1, 1, 1, 0], [0.72, 0.78, 0.72, 0.78]) == pytest.approx(0.0)
+    # bins [0, .1] (2 items: 0 of 2 hallucinated, mean .05) and (.8, .9] (2 items: 1 of 2, mean .9):
+    # 2/4 |0 - .05| + 2/4 |.5 - .9| = .025 + .2
+    assert ece([0, 0, 1, 0], [0.0, 0.1, 0.9, 0.9]) == pytest.approx(0.225)
+    # a score on a bin edge goes down a bin, as in calibration_curve: .2 is in (.1, .2] with .15
+    assert ece([1, 0], [0.2, 0.15]) == pytest.approx(abs(1 - 0.35) / 2)
+    assert ece([1, 0], [0.2, 0.15], n_bins=1) == pytest.approx(abs(1 - 0.35) / 2)
+    assert ece([1, 1], [1.0, 1.0]) == 0.0 and math.isnan(ece([], []))
+    with pytest.raises(ValueError):
+        ece([1], [1.5])
+    with pytest.raises(ValueError):
+        ece([1, 0], [0.5])
+
+
+@settings(max_examples=60, deadline=None)
+@given(labels_scores)
+def test_expected_calibration_error_matches_the_reliability_curve(case):
+    """ECE = sum over non-empty bins of (n_b / N) |frac_b - mean_b|, with frac_b and mean_b from
+    scikit-learn's calibration_curve and n_b from the same bins."""
+    from sklearn.calibration import calibration_curve
+
+    y, s = case
+    if len(set(y)) < 2:  # calibration_curve wants both classes
+        return
+    frac, mean = calibration_curve(y, s, n_bins=10, strategy="uniform")
+    counts = np.bincount(np.searchsorted(np.linspace(0, 1, 11)[1:-1], s), minlength=10)
+    weights = counts[counts > 0] / len(s)
+    assert expected_calibration_error(y, s) == pytest.approx(float(np.sum(weights * np.abs(frac - mean))))
 
 
 # -- verdicts and marked spans ---------------------------------------------------------------

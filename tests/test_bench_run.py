@@ -68,12 +68,15 @@ def test_hat_run_scores_by_hand_and_resumes(tmp_path, keyword):
     summary = metrics(out)["detectors"]["keyword"]["summary"]
     # marked spans: red, guitar (hits), pasta, red (clean captions): span P = 2/4; gold words red,
     # guitar, Three: gold-word R = 2/3. Keyword gives no verdicts: those columns are None.
-    assert summary == pytest.approx({"AP": 0.5, "AUROC": 0.5, "LA": 2 / 3, "word P": 0.5, "word R": 2 / 3,
-                                     "word F1": 4 / 7, "span P": 0.5, "gold-word R": 2 / 3, "verdict P": None,
+    # ECE, 10 bins: bin [0, .1) holds h2, h5 (1 hallucinated, scores sum 0): |1 - 0|; bin [.9, 1]
+    # holds h1, h3, h4, h6 (2 hallucinated, scores sum 4): |2 - 4|; (1 + 2) / 6.
+    assert summary == pytest.approx({"AP": 0.5, "AUROC": 0.5, "ECE": 0.5, "LA": 2 / 3, "word P": 0.5,
+                                     "word R": 2 / 3, "word F1": 4 / 7, "span P": 0.5, "gold-word R": 2 / 3, "verdict P": None,
                                      "verdict R": None, "flagged clean": None, "bal acc": None})
-    assert "| keyword | 0.500 | 0.500 | 0.667 |" in r.output
+    assert "| keyword | 0.500 | 0.500 | 0.500 | 0.667 |" in r.output
     made = {p.name for p in out.iterdir()}
-    assert made >= {"run.json", "metrics.json", "leaderboard.md", "pr_curves.png", "predictions"}
+    assert made >= {"run.json", "metrics.json", "leaderboard.md", "pr_curves.png", "reliability.png", "predictions"}
+    assert "![reliability diagram](reliability.png)" in (out / "leaderboard.md").read_text()
     lines = (out / "predictions" / "keyword.jsonl").read_text().splitlines()
     assert len(lines) == 6
     again = bench("run", "hat", "--data", FIXTURES / "bench_hat.json", "-d", "keyword", "-o", out)
@@ -116,8 +119,8 @@ def test_show_merges_runs_in_every_format(tmp_path, keyword):
     rows = json.loads(bench("show", hat_run, foil_run, "-f", "json").output)
     assert [(r["benchmark"], r["run"]) for r in rows] == [("hat", "hat-kw"), ("foil", "foil-kw")]
     csv_text = bench("show", hat_run, foil_run, "-f", "csv").output
-    assert csv_text.splitlines()[0].startswith("benchmark,run,detector,AP,AUROC,LA")
-    assert "keyword" in bench("show", hat_run).output
+    assert csv_text.splitlines()[0].startswith("benchmark,run,detector,AP,AUROC,ECE,LA")
+    assert "keyword" in bench("show", hat_run).output and "ECE" in bench("show", hat_run).output
     assert bench("show", tmp_path).exit_code == 1  # not a run
     listing = bench("list").output
     assert all(name in listing for name in ("hat", "foil", "alignbench", "detailverify"))
@@ -165,6 +168,9 @@ def test_detectors_with_and_without_verdicts_in_one_leaderboard(tmp_path, keywor
                               "word R")} == pytest.approx(
         {"verdict P": 0.6, "verdict R": 1.0, "flagged clean": 2 / 3, "bal acc": 2 / 3, "span P": 0.6,
          "gold-word R": 1.0, "word R": 2 / 3})
+    # ECE: bins [0, .1) {0: label 0}, [.4, .5) {.4: 1}, [.6, .7) {.6: 1, .6: 0}, [.9, 1] {.9: 1, .9: 0}:
+    # (|0 - 0| + |1 - .4| + |1 - 1.2| + |1 - 1.8|) / 6
+    assert s["ECE"] == pytest.approx(1.6 / 6)
     assert dets["decider"]["details"]["verdicts"] == 6 and dets["keyword"]["details"]["verdicts"] == 0
     k = dets["keyword"]["summary"]
     assert k["verdict P"] is None and k["bal acc"] is None and k["span P"] == 0.5
@@ -272,6 +278,10 @@ def test_vlm_alignbench_protocol_end_to_end(tmp_path):
     assert by_pos["1"]["incorrect"]["mean"] == pytest.approx(0.9)
     assert m["details"]["mean_score_by_error_type"]["object"]["n"] == 3
     assert (out / "score_by_position.png").exists()
+    # sentence ECE: 5 correct ones scored .05 (bin [0, .1]: |0 - .25|), 4 incorrect scored .9
+    # (bin (.8, .9]: |4 - 3.6|), over 9 sentences
+    assert m["details"]["incorrect"] == 4 and m["summary"]["ECE"] == pytest.approx(0.65 / 9)
+    assert (out / "reliability.png").exists()
     assert "## AUROC per captioner" in (out / "leaderboard.md").read_text()
 
 

@@ -1,0 +1,152 @@
+"""Labelled hallucinations generated from reference sets, written in HAT's schema.
+
+Several human captions of one image are a reference set. One of them becomes the caption and the
+others its evidence; the caption is left as it is (clean) or given one hallucination of a kind
+from :mod:`benchmarks.perturb` (object, attribute, count, state, relation, added), with its
+changed words labelled. About half the records are clean; the perturbed half spreads over the
+kinds (each record tries the kinds made least so far first, and skips those its caption does
+not allow). Deterministic for a seed::
+
+    python -m benchmarks.generate nocaps-foil-train.json -o generated.json --seed 0
+    cece bench run hat --data generated.json -d halcece -o runs/gen
+    python -m benchmarks.by_kind generated.json runs/gen      # figures per perturbation kind
+
+Input: any JSON list or JSONL of records with a ``references`` list (HAT, nocaps-FOIL, or
+``{"references": [...]}`` lines); a nocaps-FOIL record's ``baseline`` is one more human caption
+of its image and joins the set. A record: ``sample_id``, ``caption``, ``grounding``
+(``[word, hallucinated]`` per ``caption.split()`` word), ``contains_hallucination``,
+``references`` (the evidence), ``image_path`` (the source's, or ""), ``perturbation`` (the
+kind, or "clean"), ``original`` (the caption before it) and ``source`` (the input record's
+position).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from collections import Counter
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from benchmarks.loaders.common import Checker, DataError, benchmark_records
+from benchmarks.perturb import KINDS, Perturbed, perturb
+
+CLEAN_SHARE = 0.5
+
+
+def reference_sets(path: str | os.PathLike) -> Iterator[tuple[int, list[str], str]]:
+    """``(position, references, image_path)`` of each record of a reference-set file; a record
+    without a ``references`` list of strings is a :class:`DataError` naming file, record and field."""
+    for k, (where, rec) in enumerate(benchmark_records(path)):
+        c = Checker(path, where, rec)
+        refs = list(c.strings("references"))
+        base = c.string("baseline", optional=True)
+        if base and base.strip() not in {r.strip() for r in refs}:
+            refs.append(base)
+        yield k, [" ".join(r.split()) for r in refs if r.strip()], c.string("image_path", optional=True) or ""
+
+
+def generate(sets: Iterable[tuple[int, Sequence[str], str]], *, seed: int = 0, n: int | None = None,
+             evidence: int | None = None, per_set: int = 1, kinds: Sequence[str] = KINDS,
+             warn: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+    """HAT-schema records from ``sets`` (``(source position, references, image path)``):
+    ``per_set`` captions per set (different references), each with at most ``evidence`` of the
+    others as its evidence (all by default), at most ``n`` records in all. A set with fewer
+    than two references is passed over; one that fails is reported to ``warn`` and passed over."""
+    rng = random.Random(seed)
+    made: Counter[str] = Counter()
+    out: list[dict[str, Any]] = []
+    for source, refs, image in sets:
+        if len(refs) < 2:
+            continue
+        used: set[int] = set()
+        for pick in rng.sample(range(len(refs)), min(per_set, len(refs))):
+            if pick in used:
+                continue
+            if n is not None and len(out) >= n:
+                return out
+            try:
+                found = _one(refs, pick, used, evidence, kinds, made, rng)
+            except Exception as exc:  # noqa: BLE001 -- one set's failure never ends the run
+                if warn:
+                    warn(f"reference set {source}: {type(exc).__name__}: {exc}")
+                break
+            if found is None:
+                continue
+            pick, others, result = found
+            made[result.kind] += 1
+            used.add(pick)
+            out.append({"sample_id": f"{source}:{pick}:{result.kind}", "caption": result.caption,
+                        "grounding": [[w, y] for w, y in zip(result.caption.split(), result.labels)],
+                        "contains_hallucination": any(result.labels), "references": others,
+                        "image_path": image, "perturbation": result.kind, "original": result.original,
+                        "source": source})
+    return out
+
+
+def _one(refs: Sequence[str], pick: int, used: set[int], evidence: int | None, kinds: Sequence[str],
+         made: Counter[str], rng: random.Random) -> tuple[int, list[str], Perturbed] | None:
+    """``(caption index, evidence, result)`` for the caption ``refs[pick]``: clean or, as often,
+    perturbed -- the least-made kinds tried first, ties in random order, so the kinds stay
+    balanced. A caption that allows none hands over to the set's next unused reference (were it
+    made clean instead, clean records would outnumber the perturbed ones); None when none does."""
+    others = _evidence(refs, pick, evidence, rng)
+    if rng.random() < CLEAN_SHARE:
+        return pick, others, perturb(refs[pick], others, "clean", rng)
+    order = sorted(kinds, key=lambda k: (made[k], rng.random()))
+    for i in [pick, *(i for i in range(len(refs)) if i != pick and i not in used)]:
+        others = _evidence(refs, i, evidence, rng) if i != pick else others
+        result = next((p for k in order if (p := perturb(refs[i], others, k, rng))), None)
+        if result is not None:
+            return i, others, result
+    return None
+
+
+def _evidence(refs: Sequence[str], pick: int, k: int | None, rng: random.Random) -> list[str]:
+    """The references other than ``refs[pick]``, at most ``k`` of them (drawn, in order)."""
+    others = [r for i, r in enumerate(refs) if i != pick]
+    if k is not None and k < len(others):
+        others = [others[i] for i in sorted(rng.sample(range(len(others)), k))]
+    return others
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1, got {text!r}")
+    return int(text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.generate", description=(
+            "Generate labelled hallucinations from reference sets (HAT / nocaps-FOIL JSON, or JSONL of "
+            '{"references": [...]}) into a HAT-schema JSON file that `cece bench run hat` reads.'))
+    parser.add_argument("refsets", help="file of records with a references list")
+    parser.add_argument("-o", "--output", required=True, help="where the generated JSON list goes")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same file)")
+    parser.add_argument("--n", type=_count, help="at most N records")
+    parser.add_argument("--evidence", type=_count, metavar="K", help="at most K references as evidence")
+    parser.add_argument("--per-set", type=_count, default=1, metavar="M",
+                        help="captions taken from each reference set (default 1)")
+    args = parser.parse_args(argv)
+    try:
+        records = generate(reference_sets(args.refsets), seed=args.seed, n=args.n, evidence=args.evidence,
+                           per_set=args.per_set, warn=lambda m: print(f"warning: {m}", file=sys.stderr))
+    except DataError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    tmp = args.output + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(records, f, ensure_ascii=False, indent=1)
+    os.replace(tmp, args.output)
+    counts = Counter(r["perturbation"] for r in records)
+    print(f"{len(records)} records -> {args.output}")
+    for kind in ("clean", *KINDS):
+        print(f"  {kind:<10} {counts.get(kind, 0)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,414 @@
+"""Hallucinations put into a faithful caption, one kind at a time, with the changed words labelled.
+
+Each perturbation reads the caption's spaCy parse and returns word edits (char span -> new
+text), or None when it cannot be made cleanly (no colour word to swap, no noun with a
+co-hyponym the evidence does not already name, ...). The kinds:
+
+- ``object``: a noun naming a physical thing becomes a WordNet co-hyponym (a sibling under one
+  of its hypernyms, FOIL-style: dog -> wolf), in the same number;
+- ``attribute``: a colour, material or size word becomes a clashing value of its kind;
+- ``count``: a number word becomes another, or "a dog" becomes "two dogs" and back, the noun and
+  the verb of which it is the subject agreeing;
+- ``state``: the subject's pose or motion (sit / stand / lie, run / walk, parked / driving) in
+  the same verb form;
+- ``relation``: a spatial preposition becomes its opposite (on / under, in front of / behind,
+  above / below, inside / outside), or "riding" becomes "walking beside";
+- ``added``: a thing the caption does not name is added ("... with a wolf", "... and a wolf").
+
+A new value is never one the evidence (the other references) uses, so the change is not a
+paraphrase of the truth. The labelled words are the caption.split() words holding changed text,
+except words changed only to agree with the change (the article a / an, the verb's number):
+they are not hallucinations of their own. A perturbation whose result has a grammar problem the
+caption did not have (:func:`cece.grammar.new_grammar_problems`) is not made.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable, Sequence
+
+from benchmarks.cohyponyms import co_hyponyms, familiar, thing_sense
+from cece.rewrite_words import NUMBER_WORDS, article, case_like, noun_form, verb_form
+from parsers.attributes import COLOURS, MATERIALS, SIZE_OPPOSITES, base_colour, materials_clash
+
+KINDS = ("object", "attribute", "count", "state", "relation", "added")
+
+#: Basic colours a colour word may become (a clash: another basic colour, see base_colour).
+_NEW_COLOURS = ("white", "black", "red", "blue", "green", "yellow", "orange", "brown", "pink", "purple", "gray")
+#: Materials that stand as adjectives or noun modifiers ("a wooden table", "a glass vase").
+_NEW_MATERIALS = ("wooden", "metal", "plastic", "glass", "stone", "brick", "leather", "paper")
+#: Pose and motion verbs: a state swaps within its group (a pose for a pose, a motion for a motion).
+_STATES = (("sit", "stand", "lie", "kneel"), ("run", "walk"))
+#: "laying" in captions is nearly always "lying".
+_STATE_LEMMA = {"lay": "lie"}
+#: Opposite spatial relations (multi-word ones as phrases).
+_OPPOSITES = {"on": "under", "on top of": "under", "under": "on", "underneath": "on top of",
+              "beneath": "on top of", "in front of": "behind", "behind": "in front of",
+              "above": "below", "below": "above", "over": "under", "inside": "outside",
+              "outside": "inside", "outside of": "inside"}
+#: Verbs of agreement, to the plural and to the singular.
+_PLURAL_VERB = {"is": "are", "was": "were", "has": "have"}
+_SINGULAR_VERB = {v: k for k, v in _PLURAL_VERB.items()}
+#: Pronouns that refer back by number: a count change would leave them disagreeing.
+_NUMBER_PRONOUNS = frozenset("he she it his her its him himself herself itself they their them "
+                             "themselves".split())
+
+
+@dataclass(frozen=True)
+class Change:
+    """Replace ``caption[start:end]`` by ``text``; ``labelled``: the new words are hallucinated
+    (False for a word changed only to agree)."""
+
+    start: int
+    end: int
+    text: str
+    labelled: bool = True
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a perturbation may not say: ``words``, the words (and lemmas) of the caption and
+    the evidence; ``texts``, the evidence lowercased; ``said``, the evidence's words as written
+    (a count must not turn "two zebras" into the "a zebra" one of them says, though "zebras"
+    lemmatises to "zebra"); and the ``rng`` it draws with."""
+
+    words: frozenset[str]
+    texts: tuple[str, ...]
+    rng: random.Random
+    said: frozenset[str] = frozenset()
+
+
+@dataclass
+class Perturbed:
+    """A perturbed caption and its word labels (one per ``caption.split()`` word)."""
+
+    kind: str
+    caption: str
+    labels: list[bool]
+    original: str
+
+
+def apply(caption: str, changes: Sequence[Change]) -> tuple[str, list[bool]]:
+    """The caption with ``changes`` made (non-overlapping) and a label per ``split()`` word:
+    True when the word holds text of a labelled change.
+
+    >>> apply("A dog runs.", [Change(0, 1, "Two"), Change(2, 5, "dogs"), Change(6, 10, "run", False)])
+    ('Two dogs run.', [True, True, False])
+    >>> apply("A man on a bench.", [Change(16, 16, " with a cat")])
+    ('A man on a bench with a cat.', [False, False, False, False, False, True, True, True])
+    """
+    out, marked, pos = [], [], 0
+    for c in sorted(changes, key=lambda c: (c.start, c.end)):
+        if c.start < pos:
+            raise ValueError(f"overlapping changes at {c.start}")
+        out.append(caption[pos:c.start])
+        start = sum(map(len, out))
+        out.append(c.text)
+        if c.labelled:
+            # the new text's words, without the spaces it brings along
+            marked += [(start + m.start(), start + m.end()) for m in re.finditer(r"\S+", c.text)]
+        pos = c.end
+    out.append(caption[pos:])
+    text = "".join(out)
+    words = [m.span() for m in re.finditer(r"\S+", text)]
+    return text, [any(a < e and s < b for s, e in marked) for a, b in words]
+
+
+def _words(texts: Sequence[str]) -> frozenset[str]:
+    """The lowercase words of ``texts`` and their noun and verb lemmas."""
+    from lemminflect import getLemma
+
+    words = {w for t in texts for w in re.findall(r"[a-z]+(?:-[a-z]+)*", t.lower())}
+    return frozenset(words | {lem for w in words for pos in ("NOUN", "VERB") for lem in getLemma(w, pos)})
+
+
+def _verb_lemma(t: Any) -> str:
+    """The verb lemma of token ``t`` by lemminflect (the pipeline's lemma memo reads "riding" as "rid")."""
+    from lemminflect import getLemma
+
+    return (getLemma(t.lower_, "VERB") or (t.lower_,))[0]
+
+
+def _replace(t: Any, text: str, labelled: bool = True) -> Change:
+    """``t`` replaced by ``text`` in its case ("A" -> "Two", "SITTING" -> "STANDING")."""
+    text = text.upper() if t.text.isupper() and len(t.text) > 1 else case_like(text, t.text)
+    return Change(t.idx, t.idx + len(t.text), text, labelled)
+
+
+def _article_fix(t: Any, new_word: str) -> list[Change]:
+    """The article right before token ``t`` made to fit ``new_word``, ``t``'s replacement
+    ("an apple" -> "a pear"); not labelled: it changes only to agree."""
+    if t.i == 0:
+        return []
+    det = t.doc[t.i - 1]
+    if det.lower_ not in ("a", "an"):
+        return []
+    want = article(new_word)
+    return [] if want == det.lower_ else [_replace(det, want, labelled=False)]
+
+
+# -- object swap and added object -------------------------------------------------------------
+def _thing(t: Any) -> str | None:
+    """The synset of noun ``t`` when it names a physical thing (and is no compound), else None."""
+    if t.pos_ != "NOUN" or t.dep_ == "compound" or any(c.dep_ == "compound" for c in t.children):
+        return None
+    return thing_sense(t.lower_)
+
+
+def swap_object(doc: Any, ctx: Context) -> list[Change] | None:
+    """A noun naming a thing replaced by a co-hyponym the caption and evidence do not name."""
+    options = []
+    for t in doc:
+        synset = _thing(t)
+        if synset:
+            new = [w for w in co_hyponyms(synset) if w not in ctx.words]
+            if new:
+                options.append((t, new))
+    if not options:
+        return None
+    t, new = ctx.rng.choice(options)
+    word = noun_form(familiar(new, ctx.rng), t.tag_ == "NNS")
+    return [_replace(t, word), *_article_fix(t, word)]
+
+
+def add_object(doc: Any, ctx: Context) -> list[Change] | None:
+    """"with a X" or "and a X" at the end of the first sentence when it ends on a noun, X a
+    co-hyponym of a thing the caption names (a plausible companion) that neither the caption nor
+    the evidence names."""
+    new = sorted({w for t in doc if (s := _thing(t)) for w in co_hyponyms(s) if w not in ctx.words})
+    sent = next(iter(doc.sents))
+    words = [t for t in sent if not (t.is_space or t.is_punct)]
+    # only after a noun: "sitting on a couch with a wolf", never "while walking and a wolf"
+    if not new or not words or words[-1].pos_ != "NOUN":
+        return None
+    end = words[-1]
+    noun = familiar(new, ctx.rng)
+    joint = ctx.rng.choice(("with", "and"))
+    at = end.idx + len(end.text)
+    return [Change(at, at, f" {joint} {article(noun)} {noun}")]
+
+
+# -- attributes -------------------------------------------------------------------------------
+def _attribute_value(t: Any) -> str | None:
+    """``colour``, ``material`` or ``size`` for a modifier of a noun, else None."""
+    if t.dep_ not in ("amod", "compound", "acomp") or (t.dep_ == "compound" and t.lower_ not in MATERIALS):
+        return None
+    w = t.lower_
+    if w in COLOURS and base_colour(w) in _NEW_COLOURS:
+        return "colour"
+    if w in MATERIALS:
+        return "material"
+    if any(w in side for pair in SIZE_OPPOSITES for side in pair):
+        return "size"
+    return None
+
+
+def swap_attribute(doc: Any, ctx: Context) -> list[Change] | None:
+    """A colour, material or size word replaced by a clashing value of its kind that the
+    evidence does not use."""
+    options = []
+    for t in doc:
+        kind = _attribute_value(t)
+        w = t.lower_
+        if kind == "colour":
+            new = [c for c in _NEW_COLOURS if c != base_colour(w) and c not in ctx.words]
+        elif kind == "material":
+            new = [m for m in _NEW_MATERIALS if materials_clash([w], [m]) and m not in ctx.words]
+        elif kind == "size":
+            side = next(pair[1 - k] for pair in SIZE_OPPOSITES for k in (0, 1) if w in pair[k])
+            new = sorted(s for s in side if s not in ctx.words and s in ("small", "large", "big", "tiny", "huge",
+                                                                      "tall", "short", "thin", "thick", "wide"))
+        else:
+            continue
+        if new:
+            options.append((t, new))
+    if not options:
+        return None
+    t, new = ctx.rng.choice(options)
+    word = ctx.rng.choice(new)
+    return [_replace(t, word), *_article_fix(t, word)]
+
+
+# -- counts ---------------------------------------------------------------------------------
+def _agreeing_verbs(noun: Any, plural: bool) -> list[Change] | None:
+    """The finite verbs whose subject ``noun`` is, put in the new number (not labelled); None
+    when the noun's number reaches further than can be followed (relative clauses, pronouns)."""
+    if any(c.dep_ in ("relcl", "conj", "appos") for c in noun.children):
+        return None
+    verb = None
+    if noun.dep_ in ("nsubj", "nsubjpass"):
+        verb = noun.head
+    elif noun.dep_ == "attr" and any(c.dep_ == "expl" for c in noun.head.children):  # "There is a dog"
+        verb = noun.head
+    if verb is None:
+        return []
+    out = []
+    for v in [verb, *(c for c in verb.children if c.dep_ in ("aux", "auxpass")), *verb.conjuncts]:
+        if v.lower_ in _PLURAL_VERB or v.lower_ in _SINGULAR_VERB:
+            new = _PLURAL_VERB if plural else _SINGULAR_VERB
+            if v.lower_ in new:
+                out.append(_replace(v, new[v.lower_], labelled=False))
+        elif v.tag_ in ("VBZ", "VBP") and v.pos_ == "VERB":
+            out.append(_replace(v, verb_form(_verb_lemma(v), "VBP" if plural else "VBZ"), labelled=False))
+    return out
+
+
+def change_count(doc: Any, ctx: Context) -> list[Change] | None:
+    """A number word made another (two -> three or -> a), or "a dog" made "two dogs"; the noun
+    and its verb agree. Not made when the caption has number-bearing pronouns."""
+    from knowledge import lemmatize
+
+    if any(t.lower_ in _NUMBER_PRONOUNS for t in doc):
+        return None
+    options = []
+    for t in doc:
+        if t.pos_ != "NOUN" or not _thing(t):
+            continue
+        det = next((c for c in t.children if c.dep_ in ("det", "nummod") and c.i < t.i), None)
+        if det is None or any(x.head.i != t.i or x.dep_ not in ("amod", "compound") for x in doc[det.i + 1:t.i]):
+            continue  # only "a (big) dog": a parse that hangs the article on a later noun is not trusted
+        w = det.lower_
+        if w in ("a", "an") and t.tag_ == "NN":
+            targets = [n for n in ("two", "three") if n not in ctx.words]
+            plural = noun_form(lemmatize(t.lower_), True)
+            if plural in ctx.said:
+                continue
+            options += [(t, det, n, plural, True) for n in targets]
+        elif w in NUMBER_WORDS[2:11] and t.tag_ == "NNS":
+            k = NUMBER_WORDS.index(w)
+            options += [(t, det, n, None, True) for n in (NUMBER_WORDS[k - 1], NUMBER_WORDS[k + 1])
+                        if n != "one" and n not in ctx.words]
+            single = noun_form(lemmatize(t.lower_), False)
+            if single not in ctx.said and not any(c.dep_ in ("amod", "compound") for c in t.children):
+                options.append((t, det, article(single), single, False))
+    ctx.rng.shuffle(options)
+    for t, det, number, noun, plural in options:
+        verbs = _agreeing_verbs(t, plural) if noun else []
+        if verbs is None:
+            continue
+        changes = [_replace(det, number)]
+        if noun:
+            changes.append(_replace(t, noun))
+        return changes + verbs
+    return None
+
+
+# -- the subject's state and relations ---------------------------------------------------------
+def swap_state(doc: Any, ctx: Context) -> list[Change] | None:
+    """A pose or motion verb (sitting, stands, lies, running...) swapped for another of its
+    group in the same form, or "parked" / "driving" for each other before a place."""
+    options = []
+    for t in doc:
+        if not t.tag_.startswith("VB") or t.pos_ not in ("VERB", "AUX"):
+            continue
+        lemma = _STATE_LEMMA.get(_verb_lemma(t), _verb_lemma(t))
+        nxt = doc[t.i + 1].lower_ if t.i + 1 < len(doc) else ""
+        if lemma == "park" and t.tag_ == "VBN" and nxt in ("on", "in", "at", "by", "near", "beside", "next"):
+            if "driving" not in ctx.words and "drive" not in ctx.words:
+                options.append((t, "driving"))
+            continue
+        if lemma == "drive" and t.tag_ == "VBG" and nxt in ("on", "in", "at", "by", "near", "beside", "next") \
+                and not any(c.dep_ == "dobj" for c in t.children):
+            if "parked" not in ctx.words and "park" not in ctx.words:
+                options.append((t, "parked"))
+            continue
+        group = next((g for g in _STATES if lemma in g), None)
+        if group is None or any(c.dep_ in ("dobj", "prt") for c in t.children):  # "sit down" != "stand down"
+            continue
+        options += [(t, verb_form(g, t.tag_)) for g in group if g != lemma and g not in ctx.words]
+    if not options:
+        return None
+    t, word = ctx.rng.choice(options)
+    return [_replace(t, word)]
+
+
+def _preposition_phrase(doc: Any, t: Any) -> tuple[str, int]:
+    """The spatial preposition phrase starting at token ``t`` ("in front of", "on top of") and
+    the index of its last token."""
+    for length in (3, 2):
+        span = doc[t.i:t.i + length]  # shorter at the end of the caption
+        phrase = " ".join(x.lower_ for x in span)
+        if len(span) == length and phrase in _OPPOSITES:
+            return phrase, span.end - 1
+    return t.lower_, t.i
+
+
+def swap_relation(doc: Any, ctx: Context) -> list[Change] | None:
+    """A spatial preposition between two things made its opposite (on -> under, in front of ->
+    behind), or "riding X" made "walking beside X". "on" is swapped only after a noun or a verb
+    of being or posture (where it is spatial: "a cat on a bed", "sitting on a bench")."""
+    options = []
+    for t in doc:
+        if t.dep_ == "prep" and t.lower_ in ("on", "under", "underneath", "beneath", "in", "behind", "above",
+                                             "below", "over", "inside", "outside"):
+            phrase, last = _preposition_phrase(doc, t)
+            if phrase not in _OPPOSITES:
+                continue
+            obj = next((c for c in doc[last].children if c.dep_ == "pobj"), None)
+            if obj is None or obj.pos_ != "NOUN" or not thing_sense(obj.lower_):
+                continue
+            head = t.head
+            if phrase == "on" and not (head.pos_ == "NOUN" or _verb_lemma(head) in ("be", "sit", "stand", "lie", "lay",
+                                                                               "perch", "rest", "sleep")):
+                continue
+            new = _OPPOSITES[phrase]
+            if any(re.search(rf"\b{re.escape(new)}\b(\W+\w+){{0,3}}\W+{re.escape(obj.lower_)}", k) for k in ctx.texts):
+                continue
+            span = doc[t.i:last + 1]
+            options.append(Change(span.start_char, span.end_char, _replace(t, new).text))
+        elif _verb_lemma(t) == "ride" and t.tag_.startswith("VB") and any(c.dep_ == "dobj" for c in t.children) \
+                and "walk" not in ctx.words and "beside" not in ctx.words:
+            options.append(_replace(t, verb_form("walk", t.tag_) + " beside"))
+    return [ctx.rng.choice(options)] if options else None
+
+
+PERTURBATIONS: dict[str, Callable[[Any, Context], list[Change] | None]] = {
+    "object": swap_object, "attribute": swap_attribute, "count": change_count, "state": swap_state,
+    "relation": swap_relation, "added": add_object}
+
+
+def perturb(caption: str, evidence: Sequence[str], kind: str, rng: random.Random, nlp: Any = None) -> Perturbed | None:
+    """``caption`` with a hallucination of ``kind`` (one of :data:`KINDS`, or ``"clean"`` for
+    none), or None when that kind cannot be made cleanly on it. ``evidence``: the references
+    the caption will be judged against (a new value they use is never chosen).
+
+    >>> p = perturb("A dog sitting on a red couch.", [], "attribute", random.Random(0))
+    >>> p.caption != p.original, sum(p.labels)
+    (True, 1)
+    """
+    from cece.grammar import grammar_problems
+
+    caption = " ".join(caption.split())
+    if kind == "clean":
+        return Perturbed(kind, caption, [False] * len(caption.split()), caption)
+    if kind not in PERTURBATIONS:
+        raise ValueError(f"unknown perturbation {kind!r}; one of clean, {', '.join(KINDS)}")
+    nlp = nlp or _pipeline()
+    doc, problems = _parsed(nlp, caption)
+    texts = tuple(e.lower() for e in evidence)
+    ctx = Context(_words([caption, *evidence]), texts, rng, frozenset(re.findall(r"[a-z]+", " ".join(texts))))
+    changes = PERTURBATIONS[kind](doc, ctx)
+    if not changes:
+        return None
+    text, labels = apply(caption, changes)
+    if text == caption or not any(labels) or set(grammar_problems(nlp(text))) - problems:
+        return None
+    return Perturbed(kind, text, labels, caption)
+
+
+def _pipeline() -> Any:
+    from parsers.spacy_model import load_spacy
+
+    return load_spacy(exclude=("ner",), fast_attributes=True)  # the caption parser's pipeline
+
+
+@lru_cache(maxsize=64)
+def _parsed(nlp: Any, caption: str) -> tuple[Any, frozenset[str]]:
+    """The parse of ``caption`` and its grammar problems (each kind tried on a caption reads it)."""
+    from cece.grammar import grammar_problems
+
+    doc = nlp(caption)
+    return doc, frozenset(grammar_problems(doc))
