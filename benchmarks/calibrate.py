@@ -41,6 +41,7 @@ from cece.api import Explainer
 from cece.confidence import RECORD_TERMS, ConfidenceModel, record_terms
 from cece.edit_features import FEATURES, Context, edit_features
 from cece.explanation import Explanation
+from cece.judge import undecided
 from cece.records import RecordError
 
 #: The L2 strengths tried (scikit-learn's ``C``, the inverse of the penalty).
@@ -117,7 +118,7 @@ def collect(explainer: Explainer, samples: Sequence[dict], gold: dict[str, Capti
             rec.rows.append(len(rows))
             known = labelled is None or x.level in labelled or (x.level, x.op) in labelled
             rows.append(Row(rec.id, edit_features(x, ctx), label,
-                            silent=x.level == "relation" and x.target_index is None, labelled=known))
+                            silent=undecided(x), labelled=known))
         records.append(rec)
     return rows, records
 

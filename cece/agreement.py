@@ -60,7 +60,7 @@ class Tally:
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "support": self.support, "against": self.against, "of": self.of,
-                "refs": self.refs}
+                "refs": self.refs, "verdict": self.verdict()}
 
 
 def said(image: SceneGraph, found: Iterable[int], kinds: tuple[str, ...]) -> dict[int, list[str]]:

@@ -6,8 +6,9 @@ annotation contradicts; a hedged mention ("possibly a cat") is only a doubt (:da
 Against reference captions, which are partial and paraphrased, each claim's confidence is the
 fitted probability that its words are wrong, from its evidence features
 (:mod:`cece.edit_features`, :mod:`cece.confidence`), and its ``evidence`` names the features that
-weighed most (``"reasons"``). A triple the references are silent on is *unverified*, whatever its
-confidence: silence is no contradiction.
+weighed most (``"reasons"``). A triple the references are silent on, and a claim they are split on
+(as many say otherwise as agree, :mod:`cece.agreement`), is *unverified*, whatever its confidence:
+silence is no contradiction, and a split makes no fact.
 
 An attribute, count or triple of an object that is itself hallucinated is its ``consequence``
 (``caused_by``, never hallucinated: one mistake is reported once). The record's score is the
@@ -140,7 +141,7 @@ def judge(edits: Sequence[Edit], caption: SceneGraph, image: SceneGraph, classes
         if e.level == "relation":
             r = caption.relations[e.source_index]
             e.evidence = e.evidence or _relation_evidence(image, e, caption)
-            silent = partial and e.target_index is None  # silence is never a hallucination, only a doubt
+            silent = partial and undecided(e)  # silence is never a hallucination, only a doubt
             if ctx is not None:
                 e.confidence = _fitted(e, ctx, model)
             else:
@@ -150,6 +151,7 @@ def judge(edits: Sequence[Edit], caption: SceneGraph, image: SceneGraph, classes
                 silent = not ends_known and e.target_index is None
             e.caused_by = cause(r.subject, r.object)
         else:
+            silent = partial and undecided(e)
             if ctx is not None:
                 e.confidence = _fitted(e, ctx, model)
             else:
@@ -211,6 +213,14 @@ def _outlives(e: Edit, cause_edit: Edit, caption: SceneGraph, cause) -> bool:
     return cause_edit.source_index == r.subject and cause(r.object) is None
 
 
+def undecided(e: Edit) -> bool:
+    """Whether the image side leaves claim ``e`` open: a triple it says nothing about (no image
+    triple as target), or a claim the references are split on."""
+    agreement = e.evidence.get("agreement") if isinstance(e.evidence, dict) else None
+    split = isinstance(agreement, dict) and agreement.get("verdict") == "split"
+    return split or (e.level == "relation" and e.target_index is None)
+
+
 def _silent(e: Edit) -> bool:
-    """A triple the image side says nothing about: unverified, with no image triple as target."""
-    return e.level == "relation" and e.target_index is None and e.status == "unverified"
+    """A claim the image side leaves open (:func:`undecided`), judged unverified."""
+    return undecided(e) and e.status == "unverified"

@@ -45,7 +45,8 @@ def test_a_state_is_contradicted_whatever_the_other_end():
     e = explain("A man standing next to a tree.", references=refs)
     assert flagged(e) == [("relation", ["standing next to"])]
     assert e.counterfactual == "A man sitting next to a tree."
-    assert agreement(e, "relation")[0] == {"kind": "state", "support": 0, "against": 2, "of": 3, "refs": 3}
+    assert agreement(e, "relation")[0] == {"kind": "state", "support": 0, "against": 2, "of": 3, "refs": 3,
+                                                  "verdict": "contradicted"}
 
 
 def test_one_dissenting_reference_does_not_make_a_state():
@@ -79,7 +80,8 @@ def test_state_classes_come_from_wordnet():
 def test_colour_on_a_compound_head():
     e = explain("A white school bus.", references=["A yellow school bus."])
     assert flagged(e) == [("attribute", ["white"])] and e.counterfactual == "A yellow school bus."
-    assert agreement(e, "attribute")[0] == {"kind": "colour", "support": 0, "against": 1, "of": 1, "refs": 1}
+    assert agreement(e, "attribute")[0] == {"kind": "colour", "support": 0, "against": 1, "of": 1, "refs": 1,
+                                                   "verdict": "contradicted"}
     assert explain("A yellow school bus.", references=["A yellow school bus."]).hallucinated is False
 
 
@@ -87,7 +89,8 @@ def test_a_plurality_of_references_contradicts_a_count():
     refs = ["Three dogs play.", "Three dogs in a field.", "Three dogs run.", "Two dogs play."]
     e = explain("Two dogs in a field.", references=refs)
     assert flagged(e) == [("count", ["Two"])] and e.counterfactual == "Three dogs in a field."
-    assert agreement(e, "count")[0] == {"kind": "count", "support": 1, "against": 3, "of": 4, "refs": 4}
+    assert agreement(e, "count")[0] == {"kind": "count", "support": 1, "against": 3, "of": 4, "refs": 4,
+                                               "verdict": "contradicted"}
 
 
 def test_one_dissenting_reference_does_not_make_a_colour():
@@ -100,7 +103,9 @@ def test_a_split_is_an_edit_with_its_tally():
     e = explain("Two dogs in a field.", references=refs)
     counts = e.edits_of("count")
     assert [x.evidence["agreement"] for x in counts] == [
-        {"kind": "count", "support": 2, "against": 2, "of": 4, "refs": 4}]
+        {"kind": "count", "support": 2, "against": 2, "of": 4, "refs": 4, "verdict": "split"}]
+    # A split makes no fact: the doubt is unverified, never a hallucination.
+    assert [x.status for x in counts] == ["unverified"] and not e.hallucinated
     colour = explain("A red kite.", references=["A red kite.", "A blue kite."]).edits_of("attribute")
     assert colour[0].evidence["agreement"]["support"] == colour[0].evidence["agreement"]["against"] == 1
 
@@ -132,7 +137,8 @@ def test_against_a_divided_majority_the_likeliest_other_value_decides():
             "An owl with bright orange eyes.", "An owl with brown eyes."]
     colour = explain("An owl with gold eyes.", references=refs).edits_of("attribute")
     assert [x.evidence["agreement"] for x in colour] == [
-        {"kind": "colour", "support": 2, "against": 3, "of": 5, "refs": 5}]
+        {"kind": "colour", "support": 2, "against": 3, "of": 5, "refs": 5, "verdict": "split"}]
+    assert colour[0].status == "unverified"
     assert colour[0].target.startswith("orange") and "as many references" in colour[0].evidence["note"]
     assert Tally("colour", 2, 3, 5, 5, plurality=2).verdict() == "split"
     assert Tally("colour", 1, 3, 5, 5, plurality=2).verdict() == "contradicted"
