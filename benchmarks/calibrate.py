@@ -36,7 +36,7 @@ import numpy as np
 from benchmarks.loaders import foil as foil_loader
 from benchmarks.loaders import hat as hat_loader
 from benchmarks.loaders.common import CaptionGold, DataError, benchmark_records
-from benchmarks.metrics import auroc, spans_overlap
+from benchmarks.metrics import auroc, expected_calibration_error, spans_overlap
 from cece.api import Explainer
 from cece.confidence import RECORD_TERMS, ConfidenceModel, record_terms
 from cece.edit_features import FEATURES, Context, edit_features
@@ -134,14 +134,6 @@ def _record_matrix(records: Sequence[Record], rows: Sequence[Row], conf: np.ndar
         silent = [conf[i] for i in rec.rows if rows[i].silent]
         out.append(record_terms(claim, silent, rec.objects))
     return np.array(out, dtype=float).reshape(-1, len(RECORD_TERMS) - 1)
-
-
-def expected_calibration_error(y_true: Iterable[int], y_prob: Iterable[float], *, n_bins: int = 10) -> float:
-    """ECE = sum_b (n_b / n) |mean(y_b) - mean(p_b)| over ``n_bins`` equal-width bins of [0, 1]."""
-    y, p = np.asarray(list(y_true), dtype=float), np.asarray(list(y_prob), dtype=float)
-    bins = np.minimum((p * n_bins).astype(int), n_bins - 1)
-    return float(sum(abs(y[bins == b].mean() - p[bins == b].mean()) * np.sum(bins == b)
-                     for b in range(n_bins) if np.any(bins == b)) / max(len(y), 1))
 
 
 def _balanced_accuracy(y: np.ndarray, pred: np.ndarray) -> float:
