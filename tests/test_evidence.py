@@ -164,12 +164,20 @@ def test_silence_never_makes_a_hallucination():
 
 
 def test_a_weak_doubt_the_verdict_rests_on_keeps_its_weak_confidence():
+    # A model that gives every claim 0.3 and scores a caption by their noisy-OR: two doubts of 0.3
+    # (0.51 together) make the caption hallucinated at 0.4, and the verdict rests on one of them.
+    from cece.confidence import ConfidenceModel, default_model, logit
     from detectors.halcece import explanation_spans
-    e = Explainer(threshold=0.25).explain("Two old homes with decorated pillars in front and some plants.",
-                                          references=["Two houses with columns and stairs in front.",
-                                                      "A pair of old houses with steps."])
+
+    d = default_model().to_dict()
+    d.update(intercept=logit(0.3), coef=dict.fromkeys(d["coef"], 0.0), threshold=0.4,
+             record={"intercept": 0.0, "claims": 1.0, "silent": 0.0, "none": -9.0, "objects": 0.0})
+    e = Explainer(weights=ConfidenceModel.from_dict(d)).explain(
+        "A cat and a horse on a sofa.", references=["A dog on a sofa.", "A dog sleeping on a couch."])
+    doubts = [x for x in e.edits if x.level == "object" and x.status in ("hallucinated", "unverified")]
+    assert [round(x.confidence, 6) for x in doubts] == [0.3, 0.3] and e.score == pytest.approx(0.51)
     weak = [x for x in e.edits if x.hallucinated and x.confidence < e.threshold]
-    assert weak and e.hallucinated
+    assert len(weak) == 1 and e.hallucinated
     for x in weak:
         assert "weak on its own" in x.evidence["note"]
     scores = {(s.start, s.end): s.score for s in explanation_spans(e)}
