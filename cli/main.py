@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from pathlib import Path
 
@@ -11,6 +12,23 @@ import click
 from cece.output import OutputBusy, OutputError
 
 EXIT_BAD_INPUT = 2
+#: The exit status of a run stopped by SIGTERM (128 + 15, as the shell reports it).
+EXIT_TERMINATED = 143
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (sent by timeout, systemd, Kubernetes, Slurm) stops a run as Ctrl-C does: no more
+    work is taken, what is done is written, the summary printed; the status is 143, not 130."""
+
+
+def _terminate(signum: int, frame) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once: the run is already stopping
+    raise Terminated()
+
+
+def interrupted_status(exc: BaseException | bool) -> int:
+    """The exit status of a run stopped by ``exc``: 143 for SIGTERM, 130 for Ctrl-C."""
+    return EXIT_TERMINATED if isinstance(exc, Terminated) else 130
 
 
 def engine_options(command):
@@ -39,6 +57,9 @@ def main() -> None:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    # SIGTERM stops a run the way Ctrl-C does (a handler set by an embedding program is kept).
+    if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+        signal.signal(signal.SIGTERM, _terminate)
 
 
 @main.command()
@@ -74,7 +95,8 @@ def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: boo
     standard error and written to OUTPUT as error rows {"id", "error": {"type", "field", "message",
     "file", "line"}}; the others are still explained and written. A summary line (written, errors,
     parse failures, skipped) closes the run; the exit status is 2 when any record failed, 1 when
-    OUTPUT cannot be written (e.g. a full disk), 130 when interrupted (what was done is kept).
+    OUTPUT cannot be written (e.g. a full disk), 130 when interrupted, 143 on SIGTERM (what was done
+    is kept either way).
 
     Records are explained by --workers processes (or Ray actors with --engine ray), and written
     in input order by this one: the output is byte for byte the same for any number of workers.
@@ -125,8 +147,8 @@ def explain(file: str, output: str | None, fmt: str, quiet: bool, overwrite: boo
                                else json.dumps(result.row))
                 else:
                     render(result.explanation, console)
-    except KeyboardInterrupt:
-        _finish(summary, output, flagged, interrupted=True)
+    except KeyboardInterrupt as exc:
+        _finish(summary, output, flagged, interrupted=exc)
     except (OutputBusy, OutputError, EngineError) as exc:
         _finish(summary, output, flagged, failure=str(exc))
     finally:
@@ -182,17 +204,18 @@ def _write(writer, row: dict | bytes, summary, line: int | None = None, name: st
     summary.written += 1
 
 
-def _finish(summary, output: str | None, flagged: int | None = None, *, interrupted: bool = False,
-            failure: str | None = None) -> None:
-    """The summary line on standard error, then the exit status: 130 interrupted, 1 when the output
-    failed, 2 when any record failed or a model answer could not be parsed, else 0."""
+def _finish(summary, output: str | None, flagged: int | None = None, *,
+            interrupted: BaseException | bool = False, failure: str | None = None) -> None:
+    """The summary line on standard error, then the exit status: 130 interrupted (143 by SIGTERM),
+    1 when the output failed, 2 when any record failed or a model answer could not be parsed, else 0."""
     if flagged is not None:
         summary.note = f"({flagged} hallucinated)"
     if failure:
         click.echo(f"error: {_safe(failure)}", err=True)
     where = output if output is None or output.startswith("to ") else f"to {output}"
-    click.echo(("interrupted: " if interrupted else "") + summary.line(where or ""), err=True)
-    code = 130 if interrupted else 1 if failure else summary.exit_code
+    stopped = "terminated: " if isinstance(interrupted, Terminated) else "interrupted: "
+    click.echo((stopped if interrupted else "") + summary.line(where or ""), err=True)
+    code = interrupted_status(interrupted) if interrupted else 1 if failure else summary.exit_code
     if code:
         sys.exit(code)
 
@@ -260,7 +283,7 @@ def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str
     sample is reported as FILE:LINE: FIELD: message on standard error and gets an error line per
     detector; the others are still scored. A summary line (written, errors, parse failures,
     skipped) closes the run; the exit status is 2 when any line has an error or a model answer
-    could not be parsed, 1 when OUTPUT cannot be written, 130 when interrupted. Batches are scored
+    could not be parsed, 1 when OUTPUT cannot be written, 130 when interrupted (143 on SIGTERM). Batches are scored
     by --workers processes (or Ray actors), each with its own detectors; lines are written in the
     same order whatever the number of workers.
     """
@@ -291,8 +314,8 @@ def detect(samples: str, names: tuple[str, ...], output: str, options: tuple[str
                        warn=lambda m: click.echo(_safe(m), err=True),
                        progress=lambda total: tqdm(total=total, unit="detection", file=sys.stderr,
                                                    disable=True if quiet else None), engine=where)
-    except KeyboardInterrupt:
-        _finish(stats.summary(), output, interrupted=True)
+    except KeyboardInterrupt as exc:
+        _finish(stats.summary(), output, interrupted=exc)
     except (OutputBusy, OutputError, EngineError) as exc:
         _finish(stats.summary(), output, failure=str(exc))
     finally:
@@ -323,7 +346,7 @@ def report(captions: str, annotations: tuple[str, ...], outdir: str, with_lingui
     skips the (model, id) pairs already explained there and retries the errors. Bad records are
     reported as FILE:LINE: FIELD: message on standard error, the others are still reported on. A
     summary line closes the run; the exit status is 2 when any record failed, 1 when the report
-    cannot be written, 130 when interrupted.
+    cannot be written, 130 when interrupted (143 on SIGTERM).
     """
     from cece.engine import EngineError
     from cece.output import Summary
@@ -342,8 +365,8 @@ def report(captions: str, annotations: tuple[str, ...], outdir: str, with_lingui
                             engine=where)
     except AnnotationsFileError as exc:
         raise click.ClickException(str(exc)) from exc
-    except KeyboardInterrupt:
-        _finish(Summary(errors=len(errors)), f"to {outdir}", interrupted=True)
+    except KeyboardInterrupt as exc:
+        _finish(Summary(errors=len(errors)), f"to {outdir}", interrupted=exc)
     except (OutputBusy, OutputError, EngineError) as exc:
         _finish(Summary(errors=len(errors)), f"to {outdir}", failure=str(exc))
     if with_linguistic and result.linguistic is None:
