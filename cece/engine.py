@@ -58,7 +58,10 @@ AUTO_MIN_RECORDS_PER_WORKER = 256
 
 
 class Task(Protocol):
-    """A unit of work the engines run: ``setup()`` once per worker, then ``task(batch)``."""
+    """A unit of work the engines run: ``setup()`` once per worker, then ``task(batch)``. In the
+    calling process the engines call ``setup_here()`` instead when the task has it: what must
+    load before the first batch there (the first batch loads the rest, and only what it needs:
+    a one-record run pays for nothing it does not use)."""
 
     def setup(self) -> None: ...
 
@@ -119,12 +122,12 @@ def _local(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Ca
             if size >= need:
                 break
     if size < need or n == 1:  # a short input is done before workers would be up
-        task.setup()
+        here = _Here(task)
         # One worker asked for is one core's worth: idle BLAS threads spin on the other cores
         # (171 % CPU for the rate of one), slowing whatever else runs there.
-        with _models_set_aside(), _threads_held(1) if options.workers == 1 else nullcontext():
+        with _gc_restored(), _threads_held(1) if options.workers == 1 else nullcontext():
             for batch in chain(head, batches):
-                yield task(batch)
+                yield here(batch)
         return
     # This process is one of the n: it starts n - 1 workers, then explains batches itself while
     # they load their models and whenever they hold all the batches they may.
@@ -140,18 +143,21 @@ def _local(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Ca
 
 
 class _Here:
-    """Batches run in the calling process: the task is set up at the first one (after the workers
-    were started, so that they load their models meanwhile)."""
+    """Batches run in the calling process: the task set up at the first one (``setup_here()``
+    when it has one; after any workers were started, so that they load their models meanwhile)
+    and its models set aside from the collector once that first batch loaded them."""
 
     def __init__(self, task: Task) -> None:
-        self.task, self.loaded = task, False
+        self.task, self.batches = task, 0
 
     def __call__(self, batch: Any) -> Any:
-        if not self.loaded:
-            self.task.setup()
+        if self.batches == 0:
+            getattr(self.task, "setup_here", self.task.setup)()
+        result = self.task(batch)
+        self.batches += 1
+        if self.batches == 1:
             set_models_aside()
-            self.loaded = True
-        return self.task(batch)
+        return result
 
 
 def _warn(message: str) -> None:
@@ -222,14 +228,6 @@ def _gc_restored() -> Iterator[None]:
     finally:
         gc.set_threshold(*threshold)
         gc.unfreeze()
-
-
-@contextmanager
-def _models_set_aside() -> Iterator[None]:
-    """:func:`set_models_aside` for the length of a run in the caller's own process."""
-    with _gc_restored():
-        set_models_aside()
-        yield
 
 
 def _ray(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Callable[[B], int]) -> Iterator[R]:

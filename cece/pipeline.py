@@ -112,6 +112,10 @@ class ExplainTask:
     def setup(self) -> None:
         self.explainer.load()  # spaCy, WordNet, inflections: now, not inside the first batch
 
+    def setup_here(self) -> None:
+        """Nothing: in the calling process the first batch loads what it uses (the inflection
+        tables only once a counterfactual is written), so one record costs no more than it needs."""
+
     def __call__(self, batch: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
         from cece.explanation import Explanation
 
