@@ -273,7 +273,9 @@ def click_options(command: Callable) -> Callable:
     return click.option(
         "-w", "--workers", type=click.IntRange(min=1), default=None, metavar="N",
         help="Worker processes (or Ray actors), each loading the models once and using its share of "
-             "the cores (1: this process, on one core); the output is the same for any N. "
+             "the cores; this process is one of them and works while the others load (1: this process "
+             "alone, on one core). A lost worker is replaced and its batches run again; the output is "
+             "the same for any N. "
              "[default: the usable cores; with --engine ray, the cluster's CPUs]")(command)
 
 
