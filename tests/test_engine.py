@@ -183,44 +183,41 @@ def longer(tmp_path_factory) -> tuple[Path, bytes]:
     return path, out.read_bytes()
 
 
-def test_kill_9_of_a_pool_worker_mid_run_and_the_run_still_writes_the_bytes_of_one(longer):
+def _two_workers_until(source: Path, out: Path, lines: int, act) -> tuple[int, str, list[int]]:
+    """Run `cece explain --workers 2` on ``source``; once its worker is up and ``lines`` rows are
+    written, ``act(process, worker pids)``; then (exit status, standard error, worker pids)."""
     from tests.fixtures.processes import wait_for_lines, wait_for_workers
 
-    source, single = longer
-    out = source.with_name("killed.jsonl")
     proc = subprocess.Popen(_cece("explain", str(source), "-q", "-o", str(out), "--workers", "2", "--batch-size", "4"),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        (worker,) = wait_for_workers(proc.pid, proc)
-        wait_for_lines(out, 8, proc, poll=0.002)
-        os.kill(worker, signal.SIGKILL)
+        workers = wait_for_workers(proc.pid, proc)
+        wait_for_lines(out, lines, proc, poll=0.002)
+        act(proc, workers)
         err = proc.communicate(timeout=120)[1]
     finally:
         proc.kill()
-    assert proc.returncode == 2, err  # the one bad record
+    return proc.returncode, err, workers
+
+
+def test_kill_9_of_a_pool_worker_mid_run_and_the_run_still_writes_the_bytes_of_one(longer):
+    source, single = longer
+    out = source.with_name("killed.jsonl")
+    code, err, (worker,) = _two_workers_until(source, out, 8, lambda proc, pids: os.kill(pids[0], signal.SIGKILL))
+    assert code == 2, err  # the one bad record
     assert f"worker process {worker} was lost (killed by SIGKILL)" in err and "run again on another worker" in err
     assert out.read_bytes() == single
 
 
 def test_sigterm_stops_a_run_like_ctrl_c_with_status_143(longer):
-    from tests.fixtures.processes import wait_for_lines, wait_for_workers, worker_pids
-
     source, single = longer
     out = source.with_name("term.jsonl")
-    proc = subprocess.Popen(_cece("explain", str(source), "-q", "-o", str(out), "--workers", "2", "--batch-size", "4"),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        workers = wait_for_workers(proc.pid, proc)
-        wait_for_lines(out, 4, proc, poll=0.002)
-        proc.send_signal(signal.SIGTERM)
-        err = proc.communicate(timeout=60)[1]
-    finally:
-        proc.kill()
-    assert proc.returncode == 143, err
+    code, err, workers = _two_workers_until(source, out, 4, lambda proc, pids: proc.send_signal(signal.SIGTERM))
+    assert code == 143, err
     written = out.read_bytes()
     assert re.search(rf"terminated: \d+ written to {re.escape(str(out))}", err) and "leaked" not in err
     assert single.startswith(written) and len(written) < len(single)
-    assert not any(os.path.exists(f"/proc/{pid}") for pid in workers) and not worker_pids(proc.pid)
+    assert not any(os.path.exists(f"/proc/{pid}") for pid in workers)  # the workers went with it
     r = CliRunner().invoke(main, ["explain", str(source), "-q", "-o", str(out), "--workers", "2", "--batch-size", "4"])
     assert r.exit_code == 2 and out.read_bytes() == single  # and it resumes
 
