@@ -79,7 +79,7 @@ class Processes:
                 if kind == "ready":
                     events.append(("ready", proc))
                 elif kind == "failed":  # its set-up raised: no other worker would do better
-                    raise _SetupFailed(value)
+                    raise _SetupFailed(f"a worker could not set up its task:\n{value}")
                 else:
                     events.append((kind, proc, self.sent[proc].popleft(), value))
             if proc.is_alive():
@@ -165,6 +165,11 @@ class Actors:
         self.refs: dict[Any, tuple[Any, Job | None]] = {}  # object ref -> (actor, its job or None: ready)
         self.gone: set = set()
         self.actors: list = []
+        e = ray.exceptions
+        # The actor's process or node is gone, or a result with it (results of more than 100 kB
+        # stay in the object store of the node that made them until they are fetched).
+        self.lost_errors = (e.RayActorError, e.ObjectLostError, e.NodeDiedError, e.WorkerCrashedError,
+                            e.LocalRayletDiedError, e.OutOfMemoryError)
 
     def start(self) -> Any:
         actor = self.actor.remote(self.task)
@@ -187,7 +192,7 @@ class Actors:
                 continue
             try:
                 value = ray.get(ref)
-            except ray.exceptions.RayActorError as exc:
+            except self.lost_errors as exc:
                 losses.append((actor, exc))
                 continue
             except ray.exceptions.RayTaskError as exc:

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from cli import main
 from cece.engine import EngineError, EngineOptions, run_ordered
-from tests.fixtures.tasks import Pid, Poison, Slow, Splittable, Threads
+from tests.fixtures.tasks import BadSetup, Pid, Poison, Slow, Splittable, Threads
 
 CAPTIONS = ["A dog on a sofa.", "A girl eating a pizza next to a cat.", "A cat sleeping on a bed next to a lamp.",
             "Two men riding horses on a beach.", "A red car parked near a tree."]
@@ -147,6 +147,11 @@ def test_one_worker_holds_its_math_threads_to_one_core_and_gives_them_back(monke
 def test_the_default_number_of_workers_keeps_a_short_input_in_this_process():
     got = list(run_ordered(Slow(), [[i] for i in range(6)]))
     assert {pid for _, pid in got} == {os.getpid()}
+
+
+def test_a_worker_that_cannot_set_up_stops_the_run_with_its_traceback():
+    with pytest.raises(EngineError, match="(?s)could not set up its task.*FileNotFoundError: no model here"):
+        workers_only(BadSetup(), [[i] for i in range(4)])
 
 
 def test_options_are_checked():
