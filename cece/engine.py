@@ -46,7 +46,7 @@ from itertools import chain
 from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar
 
 from cece.scheduler import IN_FLIGHT_PER_WORKER, EngineError, schedule
-from cece.workers import Actors, Processes, set_models_aside
+from cece.workers import THREAD_VARIABLES, Actors, Processes, set_models_aside, threads_set_by_user
 
 B = TypeVar("B")
 R = TypeVar("R")
@@ -164,46 +164,21 @@ def _warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr, flush=True)
 
 
-_THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
-
-
-def _threads_set_by_user() -> bool:
-    # An empty variable sets nothing: the libraries would start one thread per core.
-    return any(os.environ.get(v, "").strip() for v in _THREAD_VARIABLES)
-
-
-def share_cores(threads: int) -> None:
-    """Let this worker's math libraries (torch, BLAS, OpenMP) use ``threads`` threads: its share
-    of the cores. Each would otherwise start one thread per core in every worker, and the
-    workers' threads would fight over the same cores (ALOHa's embeddings: 1.16 x for two workers
-    instead of 1.9 x). Thread counts the user set in the environment are kept."""
-    if _threads_set_by_user():
-        return
-    for var in _THREAD_VARIABLES:
-        os.environ[var] = str(threads)  # for libraries loaded from now on
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(limits=threads)  # the ones already loaded
-    torch = sys.modules.get("torch")  # one loaded later reads OMP_NUM_THREADS
-    if torch is not None:
-        torch.set_num_threads(threads)
-
-
 @contextmanager
 def _threads_held(threads: int) -> Iterator[None]:
-    """:func:`share_cores` for the length of a run in the caller's own process: the math
+    """:func:`cece.workers.share_cores` for the length of a run in the caller's own process: the math
     libraries loaded use ``threads`` threads until the block ends, then what they had (libraries
     loaded during the run read the variables). Thread counts the user set in the environment are kept."""
-    if _threads_set_by_user():
+    if threads_set_by_user():
         yield
         return
     from threadpoolctl import threadpool_limits
 
-    saved = {v: os.environ.get(v) for v in _THREAD_VARIABLES}
+    saved = {v: os.environ.get(v) for v in THREAD_VARIABLES}
     torch = sys.modules.get("torch")  # only if the task's models brought it in
     before = torch.get_num_threads() if torch is not None else 0
     try:
-        os.environ.update({v: str(threads) for v in _THREAD_VARIABLES})
+        os.environ.update({v: str(threads) for v in THREAD_VARIABLES})
         with threadpool_limits(limits=threads):
             if torch is not None:
                 torch.set_num_threads(threads)

@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import sys
 import threading
 import traceback
 from collections import deque
@@ -30,6 +31,31 @@ def set_models_aside() -> None:
     each full collection walked them all again: 8 % of a references-mode run, 2 % after this."""
     gc.freeze()
     gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+
+
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+
+
+def threads_set_by_user() -> bool:
+    # An empty variable sets nothing: the libraries would start one thread per core.
+    return any(os.environ.get(v, "").strip() for v in THREAD_VARIABLES)
+
+
+def share_cores(threads: int) -> None:
+    """Let this worker's math libraries (torch, BLAS, OpenMP) use ``threads`` threads: its share
+    of the cores. Each would otherwise start one thread per core in every worker, and the
+    workers' threads would fight over the same cores (ALOHa's embeddings: 1.16 x for two workers
+    instead of 1.9 x). Thread counts the user set in the environment are kept."""
+    if threads_set_by_user():
+        return
+    for var in THREAD_VARIABLES:
+        os.environ[var] = str(threads)  # for libraries loaded from now on
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=threads)  # the ones already loaded
+    torch = sys.modules.get("torch")  # one loaded later reads OMP_NUM_THREADS
+    if torch is not None:
+        torch.set_num_threads(threads)
 
 
 class Processes:
@@ -118,8 +144,6 @@ def worker_main(task: Any, conn: Connection, threads: int) -> None:
     """A worker process: set the task up, say so, then run batches as they come until the pipe
     closes. Batches are read on a thread of their own, so the parent never blocks sending one
     while this process is busy sending a result."""
-    from cece.engine import share_cores
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     share_cores(threads)
     inbox: queue.SimpleQueue = queue.SimpleQueue()

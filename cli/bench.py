@@ -78,7 +78,7 @@ def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple
     except OSError as exc:  # e.g. a full disk while writing predictions
         raise click.ClickException(f"{exc.filename or rundir}: cannot write: {exc.strerror or exc}") from None
     except KeyboardInterrupt as exc:
-        from cli.main import interrupted_status
+        from cli.stopping import interrupted_status
 
         click.echo(f"interrupted: what was done is in {rundir}/predictions; run again to resume", err=True)
         sys.exit(interrupted_status(exc))

@@ -3,34 +3,15 @@
 from __future__ import annotations
 
 import json
-import signal
 import sys
 from pathlib import Path
 
 import click
 
 from cece.output import OutputBusy, OutputError
+from cli.stopping import Terminated, interrupted_status, stop_on_sigterm
 
 EXIT_BAD_INPUT = 2
-#: The exit status of a run stopped by SIGTERM (128 + 15, as the shell reports it).
-EXIT_TERMINATED = 143
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM (sent by timeout, systemd, Kubernetes, Slurm) stops a run as Ctrl-C does: no more
-    work is taken, what is done is written, the summary printed; the status is 143, not 130."""
-
-
-def _terminate(signum: int, frame) -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once: the run is already stopping
-    raise Terminated()
-
-
-def interrupted_status(exc: BaseException | bool) -> int:
-    """The exit status of a run stopped by ``exc``: 143 for SIGTERM, 130 for Ctrl-C."""
-    return EXIT_TERMINATED if isinstance(exc, Terminated) else 130
-
-
 def engine_options(command):
     """The ``--workers``, ``--engine`` and ``--address`` options (:func:`cece.engine.click_options`)."""
     from cece.engine import click_options
@@ -57,9 +38,7 @@ def main() -> None:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    # SIGTERM stops a run the way Ctrl-C does (a handler set by an embedding program is kept).
-    if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
-        signal.signal(signal.SIGTERM, _terminate)
+    stop_on_sigterm()
 
 
 @main.command()
