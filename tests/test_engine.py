@@ -273,3 +273,28 @@ def test_report_with_two_workers_is_the_report_of_one(source: Path, tmp_path: Pa
         assert r.exit_code == 2, r.output
     for name in ("explanations.jsonl", "index.html"):
         assert (tmp_path / "1" / name).read_bytes() == (tmp_path / "2" / name).read_bytes(), name
+
+
+def test_explain_and_detect_tasks_split_join_and_name_a_lost_record():
+    """What the engines use to find the record that kills its workers (cece/scheduler.py)."""
+    from cece.api import Explainer
+    from cece.pipeline import ExplainTask
+    from detectors.configure import create_detectors
+    from detectors.runner import DetectTask, DetectWork
+
+    task = ExplainTask(Explainer())
+    batch = [(i, r) for i, r in enumerate(records(8)[:5])]
+    halves = task.split(batch)
+    assert [len(h) for h in halves] == [2, 3] and task.join(halves) == batch and task.split(batch[:1]) == [batch[:1]]
+    (index, err), = task.lost(batch[:1], "lost with its worker 2 times (worker process 7 was lost)")
+    assert index == 0 and err.to_dict() == {"id": "r000", "model": "m", "error": {
+        "type": "WorkerLost", "field": "worker", "message": "lost with its worker 2 times (worker process 7 was lost)",
+        "file": None, "line": None}}
+    detect = DetectTask(create_detectors(("lexical",), ()))
+    samples = records(8)[:5]
+    work = DetectWork([("lexical", samples)], 5)
+    parts = detect.split(work)
+    assert [p.todo[0][1] for p in parts] == [samples[:2], samples[2:]]
+    lost = detect.lost(parts[0], "gone")
+    assert [[(d.id, d.error) for d in found] for found in lost] == [[("r000", "gone"), ("r001", "gone")]]
+    assert [[d.id for d in found] for found in detect.join([lost, lost])] == [["r000", "r001"] * 2]
