@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,7 +121,10 @@ def test_a_lost_worker_of_a_two_node_cluster_costs_nothing_but_time(cluster: Clu
                             env=cluster.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         wait_for_lines(out, 8, proc, limit=240, poll=0.002)
-        (actor,) = _node_actors(cluster.node_dir)  # one CPU, so one actor on the second node
+        deadline = time.monotonic() + 120
+        while not (actors := _node_actors(cluster.node_dir)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (actor,) = actors  # one CPU, so one actor on the second node
         os.kill(actor, signal.SIGKILL)
         err = proc.communicate(timeout=240)[1]
     finally:
