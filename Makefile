@@ -67,11 +67,13 @@ demo: install
 test: install test-deps
 	$(PY) -m pytest -q -p no:cacheprovider
 
-# Speed figures, then the scaling table (1 and N workers, Ray, peak memory at 1k and 50k records).
-# PERF_ARGS=--quick for smaller inputs.
+# Speed figures, then the scaling table (1 and N workers, Ray, peak memory at 1k and 50k records:
+# steady rates), then the end-to-end figures (start-up included: one record, 3,040 and 300 records
+# with 1 and 2 workers). PERF_ARGS=--quick for smaller inputs.
 perf: install
 	$(PY) -m benchmarks.perf $(PERF_ARGS)
 	$(PY) -m benchmarks.scaling $(PERF_ARGS)
+	$(PY) -m benchmarks.endtoend $(PERF_ARGS)
 
 doctor: install
 	$(CECE) doctor

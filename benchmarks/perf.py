@@ -11,7 +11,9 @@ record, so its texts/s compare with ``nlp.pipe``). Cold start runs
 ``cece explain`` on one caption in a fresh process. GED times cover cost matrices plus assignment
 for random graphs of 10, 100 and 500 nodes on each side. ``make perf`` runs this, then the
 scaling table (``python -m benchmarks.scaling``): records/s at 1 and N workers and on Ray, and
-peak memory at 1k and 50k records.
+peak memory at 1k and 50k records; then the end-to-end figures, start-up included
+(``python -m benchmarks.endtoend``: one record against a bare spaCy load, 3,040 and 300 records
+with one and two workers).
 
 Targets: explain >= 0.8x raw nlp.pipe; parser >= 1.5x upstream; cold start <= 3 s;
 500-node GED <= 0.5 s.

@@ -10,16 +10,23 @@ Only a few batches per worker are in flight at a time: memory stays flat however
 Engines (``ENGINES``):
 
 - ``"local"``: ``workers`` processes on this machine (default: the usable cores), their math
-  libraries on their share of the cores. One worker, a
-  single batch, or -- when ``workers`` is left to its default -- an input of fewer than
-  ``AUTO_MIN_RECORDS_PER_WORKER`` records per worker runs in this very process (a worker's
-  start-up, seconds of model loading, would cost more than it saves); ``workers=1`` holds its
-  math libraries to one thread there, one core's worth of work. The pool
-  starts processes with ``spawn`` (a forked child would inherit the locked output file), so a
-  script that calls this needs the usual ``if __name__ == "__main__":`` guard.
+  libraries on their share of the cores. This process is one of them: it starts the other
+  ``workers - 1`` and explains batches itself while they load their models (seconds) and
+  whenever they hold all the batches they may, so a run never waits idle for its workers. One
+  worker, a single batch, or -- when ``workers`` is left to its default -- an input of fewer
+  than ``AUTO_MIN_RECORDS_PER_WORKER`` records per worker runs in this process alone;
+  ``workers=1`` holds its math libraries to one thread there, one core's worth of work. Workers
+  are started with ``spawn`` (a forked child would inherit the locked output file), so a script
+  that calls this needs the usual ``if __name__ == "__main__":`` guard.
 - ``"ray"``: Ray actors (``pip install 'halcece[ray]'``), one model load per actor. ``address``
   joins a running cluster (``"auto"``: the one this machine belongs to); without it a local Ray
   starts with ``workers`` CPUs. ``workers`` defaults to the cluster's CPUs.
+
+A worker lost mid-run (killed, out of memory, its node gone) is replaced and its batches run
+again elsewhere; a batch that takes its worker down every time is split until the one record
+at fault is found, which gets the task's failure result (:mod:`cece.scheduler`). A task may
+define ``split(batch)``, ``join(results)`` and ``lost(batch, reason)`` for this; without them
+such a batch stops the run with an :class:`EngineError`.
 
 >>> class Double:
 ...     def setup(self): pass
@@ -31,46 +38,34 @@ Engines (``ENGINES``):
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
-import signal
 import sys
-import threading
-import time
-from collections import deque
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from itertools import chain, islice
+from itertools import chain
 from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar
+
+from cece.scheduler import IN_FLIGHT_PER_WORKER, EngineError, schedule
+from cece.workers import THREAD_VARIABLES, Actors, Processes, set_models_aside, threads_set_by_user
 
 B = TypeVar("B")
 R = TypeVar("R")
 
-#: Batches handed out per worker before the first result is waited for.
-IN_FLIGHT_PER_WORKER = 2
 #: With the default number of workers, a local pool starts only for an input of at least this
 #: many records (batch items) per worker: a worker takes seconds to load its models, in which
 #: this process gets through a few hundred records itself. An explicit ``workers`` always gets its pool.
 AUTO_MIN_RECORDS_PER_WORKER = 256
-#: How often a worker checks that its parent is still there (seconds).
-PARENT_POLL_S = 0.5
-#: Allocations between two collections of the youngest generation once the models are loaded
-#: (Python's default is 700; see :func:`_set_models_aside`).
-GC_YOUNG_THRESHOLD = 5000
 
 
 class Task(Protocol):
-    """A unit of work the engines run: ``setup()`` once per worker, then ``task(batch)``."""
+    """A unit of work the engines run: ``setup()`` once per worker, then ``task(batch)``. In the
+    calling process the engines call ``setup_here()`` instead when the task has it: what must
+    load before the first batch there (the first batch loads the rest, and only what it needs:
+    a one-record run pays for nothing it does not use)."""
 
     def setup(self) -> None: ...
 
     def __call__(self, batch: Any) -> Any: ...
-
-
-class EngineError(RuntimeError):
-    """An engine cannot run (Ray missing, a cluster unreachable, a worker died)."""
 
 
 @dataclass(frozen=True)
@@ -127,133 +122,87 @@ def _local(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Ca
             if size >= need:
                 break
     if size < need or n == 1:  # a short input is done before workers would be up
-        task.setup()
+        here = _Here(task)
         # One worker asked for is one core's worth: idle BLAS threads spin on the other cores
         # (171 % CPU for the rate of one), slowing whatever else runs there.
-        with _models_set_aside(), _threads_held(1) if options.workers == 1 else nullcontext():
+        with _gc_restored(), _threads_held(1) if options.workers == 1 else nullcontext():
             for batch in chain(head, batches):
-                yield task(batch)
+                yield here(batch)
         return
-    # spawn, not fork: a forked child would inherit the locked output file (and threads).
-    pool = ProcessPoolExecutor(max_workers=n,
-                               mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_worker_setup, initargs=(task, os.getpid(), max(1, usable_cores() // n)))
+    # This process is one of the n: it starts n - 1 workers, then explains batches itself while
+    # they load their models and whenever they hold all the batches they may.
+    share = max(1, usable_cores() // n)
+    backend = Processes(task, share)
+    here = _Here(task)
     try:
-        yield from _in_order(lambda b: pool.submit(_worker_run, b), lambda f: f.result(),
-                             chain(head, batches), n * IN_FLIGHT_PER_WORKER)
-    except BrokenProcessPool as exc:
-        raise EngineError(f"a worker process died ({exc}); the rows written so far are kept: "
-                          "re-run the command to resume") from None
+        with _threads_held(share), _gc_restored():
+            yield from schedule(task, chain(head, batches), backend, n - 1, here=here,
+                                limit=n * IN_FLIGHT_PER_WORKER + 2, warn=_warn)
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        backend.close()
 
 
-def _in_order(submit: Callable[[B], Any], result: Callable[[Any], R], batches: Iterator[B],
-              limit: int) -> Iterator[R]:
-    """Keep up to ``limit`` batches submitted; yield their results oldest first."""
-    pending: deque = deque()
-    for batch in batches:
-        pending.append(submit(batch))
-        if len(pending) >= limit:
-            yield result(pending.popleft())
-    while pending:
-        yield result(pending.popleft())
+class _Here:
+    """Batches run in the calling process: the task set up at the first one (``setup_here()``
+    when it has one; after any workers were started, so that they load their models meanwhile)
+    and its models set aside from the collector once that first batch loaded them."""
+
+    def __init__(self, task: Task) -> None:
+        self.task, self.batches = task, 0
+
+    def __call__(self, batch: Any) -> Any:
+        if self.batches == 0:
+            getattr(self.task, "setup_here", self.task.setup)()
+        result = self.task(batch)
+        self.batches += 1
+        if self.batches == 1:
+            set_models_aside()
+        return result
 
 
-_TASK: Any = None  # the task of this worker process
-
-
-def _worker_setup(task: Task, parent: int, threads: int) -> None:
-    global _TASK
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    _share_cores(threads)
-    # A worker holds both ends of the pool's queues, so it never sees its parent go: when the
-    # parent is killed (kill -9), the worker would wait for work forever, models in memory.
-    threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="parent-watch").start()
-    task.setup()
-    _set_models_aside()
-    _TASK = task
-
-
-_THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
-
-
-def _threads_set_by_user() -> bool:
-    # An empty variable sets nothing: the libraries would start one thread per core.
-    return any(os.environ.get(v, "").strip() for v in _THREAD_VARIABLES)
-
-
-def _share_cores(threads: int) -> None:
-    """Let this worker's math libraries (torch, BLAS, OpenMP) use ``threads`` threads: its share
-    of the cores. Each would otherwise start one thread per core in every worker, and the
-    workers' threads would fight over the same cores (ALOHa's embeddings: 1.16 x for two workers
-    instead of 1.9 x). Thread counts the user set in the environment are kept."""
-    if _threads_set_by_user():
-        return
-    for var in _THREAD_VARIABLES:
-        os.environ[var] = str(threads)  # for libraries loaded from now on
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(limits=threads)  # the ones already loaded
-    try:
-        import torch
-    except ImportError:
-        return
-    torch.set_num_threads(threads)
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr, flush=True)
 
 
 @contextmanager
 def _threads_held(threads: int) -> Iterator[None]:
-    """:func:`_share_cores` for the length of a run in the caller's own process: the math
-    libraries already loaded use ``threads`` threads until the block ends, then what they had.
-    Thread counts the user set in the environment are kept."""
-    if _threads_set_by_user():
+    """:func:`cece.workers.share_cores` for the length of a run in the caller's own process: the math
+    libraries loaded use ``threads`` threads until the block ends, then what they had (libraries
+    loaded during the run read the variables). Thread counts the user set in the environment are kept."""
+    if threads_set_by_user():
         yield
         return
     from threadpoolctl import threadpool_limits
 
+    saved = {v: os.environ.get(v) for v in THREAD_VARIABLES}
     torch = sys.modules.get("torch")  # only if the task's models brought it in
     before = torch.get_num_threads() if torch is not None else 0
     try:
+        os.environ.update({v: str(threads) for v in THREAD_VARIABLES})
         with threadpool_limits(limits=threads):
             if torch is not None:
                 torch.set_num_threads(threads)
             yield
     finally:
+        for var, value in saved.items():
+            if value is None:
+                os.environ.pop(var, None)
+            else:
+                os.environ[var] = value
         if torch is not None:
             torch.set_num_threads(before)
 
 
-def _set_models_aside() -> None:
-    """Once the models are loaded: hide them from the garbage collector (``gc.freeze``) and
-    collect the young generation every ``GC_YOUNG_THRESHOLD`` allocations instead of 700. The
-    loaded models are hundreds of thousands of objects that live as long as the process, and
-    each full collection walked them all again: 8 % of a references-mode run, 2 % after this."""
-    gc.freeze()
-    gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
-
-
 @contextmanager
-def _models_set_aside() -> Iterator[None]:
-    """:func:`_set_models_aside` for the length of a run in the caller's own process; the
-    collector's settings are restored afterwards."""
+def _gc_restored() -> Iterator[None]:
+    """The collector's settings as they were once the block ends (:func:`set_models_aside`
+    changes them for the length of a run)."""
     threshold = gc.get_threshold()
-    _set_models_aside()
     try:
         yield
     finally:
         gc.set_threshold(*threshold)
         gc.unfreeze()
-
-
-def _exit_with(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(PARENT_POLL_S)
-    os._exit(1)
-
-
-def _worker_run(batch: Any) -> Any:
-    return _TASK(batch)
 
 
 def _ray(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Callable[[B], int]) -> Iterator[R]:
@@ -273,36 +222,14 @@ def _ray(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Call
                               f"{exc}") from None
     try:
         n = options.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        actor = ray.remote(num_cpus=1)(_RayWorker)
-        actors = [actor.remote(task) for _ in range(n)]
-        turn = iter(range(1 << 62))
-
-        def submit(batch: B) -> Any:
-            return actors[next(turn) % n].run.remote(batch)
-
+        backend = Actors(ray, task)
         try:
-            yield from _in_order(submit, ray.get, batches, n * IN_FLIGHT_PER_WORKER)
-        except ray.exceptions.RayActorError as exc:
-            raise EngineError(f"a Ray worker died ({exc}); the rows written so far are kept: "
-                              "re-run the command to resume") from None
+            yield from schedule(task, batches, backend, n, limit=n * IN_FLIGHT_PER_WORKER, warn=_warn)
         finally:
-            for a in actors:
-                ray.kill(a)
+            backend.close()
     finally:
         if started:
             ray.shutdown()
-
-
-class _RayWorker:
-    """One Ray actor: the task set up once, then batches (the class is wrapped by ``ray.remote``)."""
-
-    def __init__(self, task: Task) -> None:
-        task.setup()
-        _set_models_aside()
-        self.task = task
-
-    def run(self, batch: Any) -> Any:
-        return self.task(batch)
 
 
 def click_options(command: Callable) -> Callable:
@@ -321,7 +248,9 @@ def click_options(command: Callable) -> Callable:
     return click.option(
         "-w", "--workers", type=click.IntRange(min=1), default=None, metavar="N",
         help="Worker processes (or Ray actors), each loading the models once and using its share of "
-             "the cores (1: this process, on one core); the output is the same for any N. "
+             "the cores; this process is one of them and works while the others load (1: this process "
+             "alone, on one core). A lost worker is replaced and its batches run again; the output is "
+             "the same for any N. "
              "[default: the usable cores; with --engine ray, the cluster's CPUs]")(command)
 
 

@@ -21,7 +21,6 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from knowledge import is_hypernym, noun_synset, path_distance, wup_similarity
 from knowledge.concepts import morphy_forms
@@ -188,6 +187,8 @@ def stand_ins(bad: list[int], concepts: list[Concept], image: SceneGraph, sal: l
     free = [j for j, g in enumerate(image.concepts) if not any(covers(c, g) for c in concepts)]
     out: dict[int, int | None] = {i: None for i in bad}
     if bad and free:
+        from scipy.optimize import linear_sum_assignment  # here: scipy.optimize takes 0.3 s to import
+
         m = np.array([[sal[j] for j in free] for _ in bad])
         for r, k in zip(*linear_sum_assignment(m, maximize=True)):
             out[bad[r]] = free[k]

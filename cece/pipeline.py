@@ -147,6 +147,10 @@ class ExplainTask:
     def setup(self) -> None:
         self.explainer.load()  # spaCy, WordNet, inflections: now, not inside the first batch
 
+    def setup_here(self) -> None:
+        """Nothing: in the calling process the first batch loads what it uses (the inflection
+        tables only once a counterfactual is written), so one record costs no more than it needs."""
+
     def __call__(self, batch: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
         from cece.explanation import Explanation
 
@@ -161,3 +165,16 @@ class ExplainTask:
                 result = Explained(row, bool(result.hallucinated), result if self.keep else None)
             out.append((index, result))
         return out
+
+    # For the engines (cece.scheduler): a batch whose worker is lost again and again is halved
+    # until the record at fault is found; that record gets an error row naming the loss.
+    def split(self, batch: list[tuple[int, Any]]) -> list[list[tuple[int, Any]]]:
+        return [batch[:len(batch) // 2], batch[len(batch) // 2:]] if len(batch) > 1 else [batch]
+
+    def join(self, results: list[list[tuple[int, Any]]]) -> list[tuple[int, Any]]:
+        return [pair for part in results for pair in part]
+
+    def lost(self, batch: list[tuple[int, Any]], reason: str) -> list[tuple[int, Any]]:
+        return [(index, rec if isinstance(rec, RecordError) else
+                 RecordError(index, "worker", reason, rec.get("id"), error_type="WorkerLost", model=rec.get("model")))
+                for index, rec in batch]

@@ -46,8 +46,9 @@ def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple
     again with the same arguments, retrying the samples that got an error. A summary line per
     detector (written, errors, parse failures, skipped) and the leaderboard (markdown) close the
     run; the exit status is 2 when any prediction has an error or a model answer could not be
-    parsed, 1 when the run cannot go ahead, 130 when interrupted. Batches are scored by --workers
-    processes (or Ray actors); the predictions are the same whatever the number of workers.
+    parsed, 1 when the run cannot go ahead, 130 when interrupted (143 on SIGTERM). Batches are
+    scored by --workers processes (or Ray actors); the predictions are the same whatever the
+    number of workers.
     """
     from tqdm import tqdm
 
@@ -79,9 +80,11 @@ def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:  # e.g. a full disk while writing predictions
         raise click.ClickException(f"{exc.filename or rundir}: cannot write: {exc.strerror or exc}") from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        from cli.stopping import interrupted_status
+
         click.echo(f"interrupted: what was done is in {rundir}/predictions; run again to resume", err=True)
-        sys.exit(130)
+        sys.exit(interrupted_status(exc))
     total = Summary()
     for name, stats in result.stats.items():
         s = stats.summary()

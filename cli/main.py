@@ -12,11 +12,10 @@ import click
 from cece.output import OutputBusy, OutputError
 from cli.inputs import run_inputs as _inputs
 from cli.inputs import safe_text as _safe
+from cli.stopping import Terminated, interrupted_status, stop_on_sigterm
 from cli.weights import detector_weights, load_weights, weights_option
 
 EXIT_BAD_INPUT = 2
-
-
 def engine_options(command):
     """The ``--workers``, ``--engine`` and ``--address`` options (:func:`cece.engine.click_options`)."""
     from cece.engine import click_options
@@ -43,6 +42,7 @@ def main() -> None:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    stop_on_sigterm()
 
 
 def input_options(command):
@@ -96,7 +96,8 @@ def explain(files: tuple[str, ...], output: str | None, fmt: str, quiet: bool, o
     standard error and written to OUTPUT as error rows {"id", "error": {"type", "field", "message",
     "file", "line"}}; the others are still explained and written. A summary line (written, errors,
     parse failures, skipped) closes the run; the exit status is 2 when any record failed, 1 when
-    OUTPUT cannot be written (e.g. a full disk), 130 when interrupted (what was done is kept).
+    OUTPUT cannot be written (e.g. a full disk), 130 when interrupted, 143 on SIGTERM (what was done
+    is kept either way).
 
     Records are explained by --workers processes (or Ray actors with --engine ray), and written
     in input order by this one: the output is byte for byte the same for any number of workers.
@@ -146,8 +147,8 @@ def explain(files: tuple[str, ...], output: str | None, fmt: str, quiet: bool, o
                                else json.dumps(result.row))
                 else:
                     render(result.explanation, console)
-    except KeyboardInterrupt:
-        _finish(summary, output, flagged, interrupted=True)
+    except KeyboardInterrupt as exc:
+        _finish(summary, output, flagged, interrupted=exc)
     except (OutputBusy, OutputError, EngineError) as exc:
         _finish(summary, output, flagged, failure=str(exc))
     finally:
@@ -194,17 +195,18 @@ def _write(writer, row: dict | bytes, summary, line: int | None = None, name: st
     summary.written += 1
 
 
-def _finish(summary, output: str | None, flagged: int | None = None, *, interrupted: bool = False,
-            failure: str | None = None) -> None:
-    """The summary line on standard error, then the exit status: 130 interrupted, 1 when the output
-    failed, 2 when any record failed or a model answer could not be parsed, else 0."""
+def _finish(summary, output: str | None, flagged: int | None = None, *,
+            interrupted: BaseException | bool = False, failure: str | None = None) -> None:
+    """The summary line on standard error, then the exit status: 130 interrupted (143 by SIGTERM),
+    1 when the output failed, 2 when any record failed or a model answer could not be parsed, else 0."""
     if flagged is not None:
         summary.note = f"({flagged} hallucinated)"
     if failure:
         click.echo(f"error: {_safe(failure)}", err=True)
     where = output if output is None or output.startswith("to ") else f"to {output}"
-    click.echo(("interrupted: " if interrupted else "") + summary.line(where or ""), err=True)
-    code = 130 if interrupted else 1 if failure else summary.exit_code
+    stopped = "terminated: " if isinstance(interrupted, Terminated) else "interrupted: "
+    click.echo((stopped if interrupted else "") + summary.line(where or ""), err=True)
+    code = interrupted_status(interrupted) if interrupted else 1 if failure else summary.exit_code
     if code:
         sys.exit(code)
 
@@ -273,7 +275,7 @@ def detect(samples: tuple[str, ...], names: tuple[str, ...], output: str, option
     sample is reported as FILE:LINE: FIELD: message on standard error and gets an error line per
     detector; the others are still scored. A summary line (written, errors, parse failures,
     skipped) closes the run; the exit status is 2 when any line has an error or a model answer
-    could not be parsed, 1 when OUTPUT cannot be written, 130 when interrupted. Batches are scored
+    could not be parsed, 1 when OUTPUT cannot be written, 130 when interrupted (143 on SIGTERM). Batches are scored
     by --workers processes (or Ray actors), each with its own detectors; lines are written in the
     same order whatever the number of workers.
     """
@@ -305,8 +307,8 @@ def detect(samples: tuple[str, ...], names: tuple[str, ...], output: str, option
                        warn=lambda m: click.echo(_safe(m), err=True),
                        progress=lambda total: tqdm(total=total, unit="detection", file=sys.stderr,
                                                    disable=True if quiet else None), engine=where)
-    except KeyboardInterrupt:
-        _finish(stats.summary(), output, interrupted=True)
+    except KeyboardInterrupt as exc:
+        _finish(stats.summary(), output, interrupted=exc)
     except (OutputBusy, OutputError, EngineError) as exc:
         _finish(stats.summary(), output, failure=str(exc))
     _finish(stats.summary(), output)
@@ -337,7 +339,8 @@ def report(captions: tuple[str, ...], outdir: str, with_linguistic: bool, top: i
     REPORTDIR/explanations.jsonl as they are made, and a re-run skips the (model, id) pairs already
     explained there and retries the errors. Bad records are reported as FILE:LINE: FIELD: message
     on standard error, the others are still reported on. A summary line closes the run; the exit
-    status is 2 when any record failed, 1 when the report cannot be written, 130 when interrupted.
+    status is 2 when any record failed, 1 when the report cannot be written, 130 when interrupted
+    (143 on SIGTERM).
     """
     from cece.api import Explainer
     from cece.engine import EngineError
@@ -358,8 +361,8 @@ def report(captions: tuple[str, ...], outdir: str, with_linguistic: bool, top: i
                             explainer=Explainer(batch_size=batch_size, weights=load_weights(weights)))
     except AnnotationsFileError as exc:
         raise click.ClickException(str(exc)) from exc
-    except KeyboardInterrupt:
-        _finish(Summary(errors=len(errors)), f"to {outdir}", interrupted=True)
+    except KeyboardInterrupt as exc:
+        _finish(Summary(errors=len(errors)), f"to {outdir}", interrupted=exc)
     except (OutputBusy, OutputError, EngineError) as exc:
         _finish(Summary(errors=len(errors)), f"to {outdir}", failure=str(exc))
     if with_linguistic and result.linguistic is None:

@@ -273,6 +273,21 @@ class DetectTask:
     def __call__(self, todo: DetectWork) -> list[list[Detection]]:
         return [_detect(self.detectors[name], name, samples) if samples else [] for name, samples in todo.todo]
 
+    # For the engines (cece.scheduler): a batch whose worker is lost again and again is halved
+    # until the sample at fault is found; its lines name the loss.
+    def split(self, work: DetectWork) -> list[DetectWork]:
+        if work.samples < 2:
+            return [work]
+        halves = [[(name, samples[:len(samples) // 2]) for name, samples in work.todo],
+                  [(name, samples[len(samples) // 2:]) for name, samples in work.todo]]
+        return [DetectWork(todo, max(1, max(len(s) for _, s in todo))) for todo in halves]
+
+    def join(self, results: list[list[list[Detection]]]) -> list[list[Detection]]:
+        return [[d for part in parts for d in part] for parts in zip(*results)]
+
+    def lost(self, work: DetectWork, reason: str) -> list[list[Detection]]:
+        return [[Detection.failed(s, name, reason) for s in samples] for name, samples in work.todo]
+
 
 def _pair(sample: Sample | RecordError, name: str) -> tuple[str, ...] | None:
     """The resume key of a (sample, detector) line: (id, detector), and the model when the sample

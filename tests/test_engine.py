@@ -1,11 +1,17 @@
 """The engines (cece/engine.py): results in input order from one process, a local pool and Ray;
-`cece explain --workers N` and `--engine ray` write the very bytes of `--workers 1`, resume alike,
-and a dying worker is a clear error. No timings are asserted."""
+`cece explain --workers N` and `--engine ray` write the very bytes of `--workers 1`, resume alike;
+the calling process works while its workers load; a worker killed mid-run (kill -9, a pool process
+or a Ray actor) costs nothing but time, a record that kills every worker becomes its error row;
+SIGTERM stops a run like Ctrl-C with status 143. No timings are asserted."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -14,45 +20,12 @@ from click.testing import CliRunner
 
 from cli import main
 from cece.engine import EngineError, EngineOptions, run_ordered
+from tests.fixtures.tasks import BadSetup, Pid, Poison, Slow, Splittable, Threads
 
 CAPTIONS = ["A dog on a sofa.", "A girl eating a pizza next to a cat.", "A cat sleeping on a bed next to a lamp.",
             "Two men riding horses on a beach.", "A red car parked near a tree."]
 LABELS = ["dog", "sofa", "woman", "pizza", "cat", "bed", "man", "horse", "beach", "car", "tree"]
 REFS = ["A woman holds a pizza.", "A cat lies on a bed.", "Two horses on the sand.", "A dog on a couch."]
-
-
-class Slow:
-    """The first batch of each pair takes longest, so results come back out of order."""
-
-    def setup(self) -> None:
-        self.pid = os.getpid()
-
-    def __call__(self, batch: list[int]) -> tuple[list[int], int]:
-        time.sleep(0.3 if batch[0] % 2 == 0 else 0.0)
-        return [x * 10 for x in batch], self.pid
-
-
-class Crash:
-    """A worker that dies on its first batch."""
-
-    def setup(self) -> None:
-        pass
-
-    def __call__(self, batch: list[int]) -> list[int]:
-        os._exit(3)
-
-
-class Threads:
-    """What a worker's math libraries may use: torch's threads and the BLAS / OpenMP pools."""
-
-    def setup(self) -> None:
-        pass
-
-    def __call__(self, batch: list[int]) -> tuple[int, set[int]]:
-        import torch
-        from threadpoolctl import threadpool_info
-
-        return torch.get_num_threads(), {p["num_threads"] for p in threadpool_info()}
 
 
 def records(n: int) -> list[dict]:
@@ -89,11 +62,57 @@ def test_in_process_results_keep_their_order():
         ([0, 10], os.getpid()), ([20], os.getpid()), ([30, 40], os.getpid())]
 
 
-def test_a_pool_returns_results_in_input_order_from_other_processes():
-    got = list(run_ordered(Slow(), [[i] for i in range(8)], workers=2))
-    assert [x for x, _ in got] == [[i * 10] for i in range(8)]
+def test_a_pool_returns_results_in_input_order_from_this_process_and_its_workers():
+    got = list(run_ordered(Slow(), [[i] for i in range(16)], workers=2))
+    assert [x for x, _ in got] == [[i * 10] for i in range(16)]
     pids = {pid for _, pid in got}
-    assert os.getpid() not in pids and len(pids) == 2
+    assert os.getpid() in pids and len(pids) == 2
+
+
+def test_this_process_explains_while_its_workers_load():
+    """A worker still loading its models (here: 60 s) holds nothing up: the calling process
+    does the batches itself, and the run ends without waiting for it."""
+    got = list(run_ordered(Pid(load=60), [[i] for i in range(6)], workers=2))
+    assert got == [([i * 10], os.getpid()) for i in range(6)]
+
+
+def test_a_worker_killed_mid_run_costs_nothing_but_time():
+    from tests.fixtures.processes import worker_pids
+
+    got, killed = [], []
+    for result, pid in run_ordered(Pid(pause=0.1), [[i] for i in range(40)], workers=3):
+        got.append(result)
+        if pid != os.getpid() and not killed:  # a worker is up and holds more batches: kill it
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+    assert got == [[i * 10] for i in range(40)] and killed
+    assert killed[0] not in worker_pids(os.getpid())
+
+
+def workers_only(task, batches: list, n: int = 2) -> list:
+    """The batches on ``n`` worker processes, none in this one (where the pool would run the
+    poisoned record only by chance)."""
+    from cece.scheduler import schedule
+    from cece.workers import Processes
+
+    backend = Processes(task, 1)
+    try:
+        return list(schedule(task, iter(batches), backend, n, limit=2 * n))
+    finally:
+        backend.close()
+
+
+def test_a_record_that_kills_every_worker_is_found_and_becomes_its_failure():
+    got = workers_only(Splittable(), [list(range(i, i + 4)) for i in range(0, 24, 4)])
+    flat = [x for batch in got for x in batch]
+    assert flat[:13] == [x * 10 for x in range(13)] and flat[14:] == [x * 10 for x in range(14, 24)]
+    assert flat[13].startswith("lost 13: lost with its worker 2 times (worker process") and "SIGKILL" not in flat[13]
+    assert "exit status 3" in flat[13]
+
+
+def test_a_batch_that_kills_every_worker_stops_a_task_that_cannot_split():
+    with pytest.raises(EngineError, match="a batch was lost with its worker 2 times.*exit status 3"):
+        workers_only(Poison(), [[i] for i in range(20)])
 
 
 def test_pool_workers_share_the_cores_among_their_math_threads(monkeypatch):
@@ -130,9 +149,9 @@ def test_the_default_number_of_workers_keeps_a_short_input_in_this_process():
     assert {pid for _, pid in got} == {os.getpid()}
 
 
-def test_a_dying_worker_is_an_engine_error():
-    with pytest.raises(EngineError, match="worker process died"):
-        list(run_ordered(Crash(), [[1], [2], [3]], workers=2))
+def test_a_worker_that_cannot_set_up_stops_the_run_with_its_traceback():
+    with pytest.raises(EngineError, match="(?s)could not set up its task.*FileNotFoundError: no model here"):
+        workers_only(BadSetup(), [[i] for i in range(4)])
 
 
 def test_options_are_checked():
@@ -153,20 +172,59 @@ def test_two_workers_resume_a_killed_run_and_write_the_bytes_of_one(source: Path
     assert out.read_bytes() == single
 
 
-def test_the_parent_of_two_workers_never_loads_spacy_or_torch(source: Path, single: bytes):
-    """It reads, checks and writes the records; the models load in the workers only (spaCy's
-    import alone, with thinc and torch, held every multi-worker run up by 3 s)."""
-    import subprocess
-    import sys
+def _cece(*args: str) -> list[str]:
+    return [sys.executable, "-m", "cli", *args]
 
-    out = source.with_name("parent.jsonl")
-    code = ("import sys\nfrom cli import main\ntry:\n"
-            f"    main(['explain', {str(source)!r}, '-q', '-o', {str(out)!r}, '--workers', '2', '--batch-size', '4'])\n"
-            "except SystemExit:\n    pass\n"
-            "print(sorted(m for m in ('spacy', 'torch', 'thinc', 'lemminflect') if m in sys.modules))")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert r.stdout.splitlines()[-1:] == ["[]"], r.stdout[-500:] + r.stderr[-2000:]
+
+@pytest.fixture(scope="module")
+def longer(tmp_path_factory) -> tuple[Path, bytes]:
+    """Enough records for a run to be under way when a test stops part of it, and their output
+    from one process."""
+    path = tmp_path_factory.mktemp("longer") / "in.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records(360)))
+    out = path.with_name("single.jsonl")
+    r = CliRunner().invoke(main, ["explain", str(path), "-q", "-o", str(out), "--workers", "1", "--batch-size", "4"])
+    assert r.exit_code == 2, r.output
+    return path, out.read_bytes()
+
+
+def _two_workers_until(source: Path, out: Path, lines: int, act) -> tuple[int, str, list[int]]:
+    """Run `cece explain --workers 2` on ``source``; once its worker is up and ``lines`` rows are
+    written, ``act(process, worker pids)``; then (exit status, standard error, worker pids)."""
+    from tests.fixtures.processes import wait_for_lines, wait_for_workers
+
+    proc = subprocess.Popen(_cece("explain", str(source), "-q", "-o", str(out), "--workers", "2", "--batch-size", "4"),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        workers = wait_for_workers(proc.pid, proc)
+        wait_for_lines(out, lines, proc, poll=0.002)
+        act(proc, workers)
+        err = proc.communicate(timeout=120)[1]
+    finally:
+        proc.kill()
+    return proc.returncode, err, workers
+
+
+def test_kill_9_of_a_pool_worker_mid_run_and_the_run_still_writes_the_bytes_of_one(longer):
+    source, single = longer
+    out = source.with_name("killed.jsonl")
+    code, err, (worker,) = _two_workers_until(source, out, 8, lambda proc, pids: os.kill(pids[0], signal.SIGKILL))
+    assert code == 2, err  # the one bad record
+    assert f"worker process {worker} was lost (killed by SIGKILL)" in err and "run again on another worker" in err
     assert out.read_bytes() == single
+
+
+def test_sigterm_stops_a_run_like_ctrl_c_with_status_143(longer):
+    source, single = longer
+    out = source.with_name("term.jsonl")
+    code, err, workers = _two_workers_until(source, out, 4, lambda proc, pids: proc.send_signal(signal.SIGTERM))
+    assert code == 143, err
+    written = out.read_bytes()
+    assert re.search(rf"terminated: \d+ written to {re.escape(str(out))}", err) and "leaked" not in err
+    assert single.startswith(written) and len(written) < len(single)
+    assert not any(os.path.exists(f"/proc/{pid}") for pid in workers)  # the workers went with it
+    r = CliRunner().invoke(main, ["explain", str(source), "-q", "-o", str(out), "--workers", "2", "--batch-size", "4"])
+    assert r.exit_code == 2 and out.read_bytes() == single  # and it resumes
 
 
 @pytest.fixture(scope="module")
@@ -187,6 +245,16 @@ def test_ray_writes_the_bytes_of_one_process(local_ray, source: Path, single: by
     assert local_ray.is_initialized()  # a Ray the caller started is left running
 
 
+def test_a_ray_actor_killed_mid_run_costs_nothing_but_time(local_ray):
+    got, killed = [], []
+    for result, pid in run_ordered(Pid(pause=0.1), [[i] for i in range(30)], engine="ray", workers=2):
+        got.append(result)
+        if not killed:  # the actor holds more batches: kill its process
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+    assert got == [[i * 10] for i in range(30)] and killed
+
+
 def test_detect_with_two_workers_writes_the_lines_of_one(source: Path):
     outs = []
     for w in ("1", "2"):
@@ -205,3 +273,28 @@ def test_report_with_two_workers_is_the_report_of_one(source: Path, tmp_path: Pa
         assert r.exit_code == 2, r.output
     for name in ("explanations.jsonl", "index.html"):
         assert (tmp_path / "1" / name).read_bytes() == (tmp_path / "2" / name).read_bytes(), name
+
+
+def test_explain_and_detect_tasks_split_join_and_name_a_lost_record():
+    """What the engines use to find the record that kills its workers (cece/scheduler.py)."""
+    from cece.api import Explainer
+    from cece.pipeline import ExplainTask
+    from detectors.configure import create_detectors
+    from detectors.runner import DetectTask, DetectWork
+
+    task = ExplainTask(Explainer())
+    batch = [(i, r) for i, r in enumerate(records(8)[:5])]
+    halves = task.split(batch)
+    assert [len(h) for h in halves] == [2, 3] and task.join(halves) == batch and task.split(batch[:1]) == [batch[:1]]
+    (index, err), = task.lost(batch[:1], "lost with its worker 2 times (worker process 7 was lost)")
+    assert index == 0 and err.to_dict() == {"id": "r000", "model": "m", "error": {
+        "type": "WorkerLost", "field": "worker", "message": "lost with its worker 2 times (worker process 7 was lost)",
+        "file": None, "line": None}}
+    detect = DetectTask(create_detectors(("lexical",), ()))
+    samples = records(8)[:5]
+    work = DetectWork([("lexical", samples)], 5)
+    parts = detect.split(work)
+    assert [p.todo[0][1] for p in parts] == [samples[:2], samples[2:]]
+    lost = detect.lost(parts[0], "gone")
+    assert [[(d.id, d.error) for d in found] for found in lost] == [[("r000", "gone"), ("r001", "gone")]]
+    assert [[d.id for d in found] for found in detect.join([lost, lost])] == [["r000", "r001"] * 2]
