@@ -71,7 +71,10 @@ def test_silent_relation_is_unverified_and_contradicted_one_hallucinated():
 def test_dog_and_cat_never_trades_the_faithful_dog():
     e = explain("A dog and a cat sitting on a couch.", references=["A dog sitting on a couch.",
                                                                    "A brown dog lying on a sofa."])
-    assert claims(e) == [("object", "D", ["cat"])]
+    # The cat is the one doubt (how sure, with two references, is the fitted model's call).
+    doubts = [(x.cls, [e.caption[a:b] for a, b in x.spans]) for x in e.edits
+              if x.level == "object" and x.status in ("hallucinated", "unverified")]
+    assert doubts == [("D", ["cat"])]
     e = explain("A man walks a dog while a cat runs behind him.",
                 annotation={"objects": ["man", "cat"], "relationships": [["cat", "behind", "man"]]})
     assert claims(e) == [("object", "D", ["dog"])]
