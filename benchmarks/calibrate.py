@@ -223,7 +223,7 @@ def fit(rows: Sequence[Row], records: Sequence[Record], sources: Sequence[str] =
         intercept=round(float(edit_lr.intercept_[0]), 6),
         record={"intercept": round(float(record_lr.intercept_[0]), 6)}
         | {k: round(float(w), 6) for k, w in zip(RECORD_TERMS[1:], record_lr.coef_[0])},
-        threshold=round(threshold, 4), provenance=provenance)
+        threshold=round(threshold, 2), provenance=provenance)
 
 
 def calibrate(paths: Sequence[str | os.PathLike], explainer: Explainer | None = None,
