@@ -14,6 +14,8 @@ from cece.rewrite import rewrite
 from cece.grammar import grammar_problems as grammar_problems_of
 from parsers import load_spacy
 
+from fixtures.models import firm_model  # noqa: E402  (tests/ is on sys.path under pytest)
+
 
 def A(objects, relations=()):
     return {"objects": list(objects), "relationships": [list(r) for r in relations]}
@@ -204,7 +206,8 @@ def test_rewrite_against_an_annotation(caption, annotation, expected):
 
 @pytest.mark.parametrize("caption, references, expected", REFERENCE_REWRITES, ids=[c for c, _, _ in REFERENCE_REWRITES])
 def test_rewrite_against_references(caption, references, expected):
-    e = explain(caption, references=references)
+    # The rewrite's mechanics, with firm claims (how sure the shipped model is: its own tests).
+    e = Explainer(weights=firm_model()).explain(caption, references=references)
     assert (e.counterfactual, e.fixed_point) == (expected, True)
 
 
@@ -312,8 +315,9 @@ def test_every_rewrite_is_grammatical():
     for caption, annotation, _ in REWRITES:
         text = explain(caption, annotation=annotation).counterfactual
         assert grammar_problems(nlp, text) == [], (caption, text)
+    firm = Explainer(weights=firm_model())
     for caption, references, _ in REFERENCE_REWRITES:
-        text = explain(caption, references=references).counterfactual
+        text = firm.explain(caption, references=references).counterfactual
         assert grammar_problems(nlp, text) == [], (caption, text)
 
 
@@ -325,7 +329,7 @@ def test_rewrites_of_the_bundled_captions_are_grammatical():
     back byte for byte; every rewrite is English where the caption was."""
     nlp = load_spacy()
     records = [json.loads(line) for line in BUNDLED.read_text().splitlines()]
-    results = list(Explainer().explain_many(records))
+    results = list(Explainer(weights=firm_model()).explain_many(records))
     assert len(results) == len(records) >= 40
     rewritten = 0
     for e in results:
@@ -351,8 +355,9 @@ def test_the_verdict_rests_on_enough_edits_that_fixing_them_settles_it():
         left = [x for x in e.edits if x.status == "unverified"]
         silent = [x.confidence for x in left if _silent(x)]
         claims = [x.confidence for x in left if not _silent(x)]
-        score = model.record_score(claims, silent) if e.mode == "references" else noisy_or(claims + silent)
-        assert score < e.threshold or model.record_score([], silent) >= e.threshold, (e.caption, left)
+        n = len(e.caption_graph.concepts)
+        score = model.record_score(claims, silent, n) if e.mode == "references" else noisy_or(claims + silent)
+        assert score < e.threshold or model.record_score([], silent, n) >= e.threshold, (e.caption, left)
 
 
 def test_most_bundled_rewrites_are_fixed_points():
