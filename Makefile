@@ -111,6 +111,7 @@ $(SMOLLM2_GGUF):
 	rm -rf $(INTEGRATION_CACHE)/get-smollm2
 
 # Starts the server on 127.0.0.1 (a free port), runs faithscore and vlm on the bundled examples,
-# checks what the answers say, and stops the server whatever happens.
+# checks what the answers say, and stops the server whatever happens. INTEGRATION_ARGS='--samples
+# FILE --limit N' judges other captions (JSONL of {id, caption, references}).
 integration: install $(LLAMA_SERVER) $(SMOLLM2_GGUF)
-	$(PY) -m tests.integration.llama_server --server $(LLAMA_SERVER) --model $(SMOLLM2_GGUF)
+	$(PY) -m tests.integration.llama_server --server $(LLAMA_SERVER) --model $(SMOLLM2_GGUF) $(INTEGRATION_ARGS)
