@@ -13,9 +13,17 @@ answers are read from prose too ("The statement is false", "Not accurate", ``{"a
 default 256 for the labels, 512 for a fact list and 96 for a yes/no verdict. A sample's image
 path must lie inside ``image_root`` (see :mod:`detectors.vlm`).
 
+A fact the model writes must be a statement about its sub-sentence (:mod:`.grounding`); a
+refused one is a parse failure, listed in ``details["refused_facts"]`` with the reason, and a
+part whose facts are all refused gets the graph's facts. ``images`` (``auto``, ``always``,
+``never``) says what the VLM verifier does when the server refuses images (see
+:mod:`detectors.model_judge`); ``details["answers"]`` holds its yes/no verdicts and
+``details["prompts"]`` the versions of the prompts used (:mod:`detectors.prompts`).
+
 FaithScore = verified / judged facts (facts the verifier could not judge are left out);
-``score`` = 1 - FaithScore, 0 when there is no judged fact. Each sentence scores 1 - its own
-FaithScore; ``spans`` are the facts found false, labelled with their kind; ``details["facts"]``
+``score`` = 1 - FaithScore. With no judged fact the record is *not judged*: ``score`` is None and
+``details["not_judged"]`` says why (never 0.0, which would call it faithful). Each sentence with
+a judged fact scores 1 - its own FaithScore; ``spans`` are the facts found false, labelled with their kind; ``details["facts"]``
 lists every fact with its span, verdict and evidence.
 """
 
