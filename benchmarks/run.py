@@ -25,7 +25,9 @@ A run without its data (no file, a missing or empty one) is a :class:`NoDataErro
 file ``--data`` expects and the README section on getting it -- never a leaderboard of failures.
 Each detector's entry in ``metrics.json`` carries ``valid``, ``errors``, ``parse_failures`` and
 ``dropped`` beside its figures; with no valid prediction its figures are all null (``n/a`` on
-the leaderboard), see :func:`benchmarks.evaluate.evaluate`.
+the leaderboard), see :func:`benchmarks.evaluate.evaluate`. ``judge`` says when a model judge's
+answers over all its predictions did not vary (:func:`detectors.model_judge.judge_variation`):
+the leaderboard marks that detector's figures.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from typing import Any, Callable
 from benchmarks.loaders import BENCHMARKS, DataError
 from detectors.backends.base import scrub
 from detectors.base import Detection, Detector
+from detectors.model_judge import detection_answers, judge_variation
 from cece.engine import EngineOptions
 from detectors.runner import RunStats, detect_to_file
 
@@ -193,12 +196,14 @@ def run_benchmark(benchmark: str, data: str | os.PathLike | None, rundir: str | 
         detect_to_file({name: detector}, samples, prediction_path(rundir, name), inputs=[data],
                        batch_size=batch_size, progress=progress, warn=warn, stats=result.stats[name],
                        engine=engine)
-    evaluations = {}
+    evaluations, judges = {}, {}
     for name in manifest["detectors"]:
         found = read_predictions(prediction_path(rundir, name))
         if found:
             evaluations[name] = evaluate(benchmark, gold, found, threshold)
-    scored = {n: {"summary": e.summary, "details": e.details, **e.counts} for n, e in evaluations.items()}
+            judges[name] = judge_variation(a for d in found.values() for a in detection_answers(d))
+    scored = {n: {"summary": e.summary, "details": e.details, **e.counts, "judge": judges[n]}
+              for n, e in evaluations.items()}
     result.metrics = clean({"benchmark": benchmark, "data": manifest["data"], "n_samples": len(samples),
                             "threshold": threshold, "limit": limit, "detectors": scored})
     _write_json(rundir / "metrics.json", result.metrics)

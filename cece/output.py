@@ -33,7 +33,7 @@ import fcntl
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable
 
@@ -269,6 +269,8 @@ class Summary:
     >>> s = Summary(written=3, errors=1, skipped=2)
     >>> s.line("to out.jsonl"), s.exit_code
     ('3 written to out.jsonl, 1 error, 0 parse failures, 2 skipped (already done)', 2)
+    >>> Summary(written=3, not_judged=1, warnings=["vlm: the judge's answers do not vary"]).line()
+    "3 written, 0 errors, 0 parse failures, 0 skipped (already done), 1 not judged; vlm: the judge's answers do not vary"
     """
 
     written: int = 0         # rows written, error rows included
@@ -276,11 +278,15 @@ class Summary:
     parse_failures: int = 0  # model answers that could not be read (counted by the detectors)
     skipped: int = 0         # records already done in the output
     note: str = ""           # e.g. "(5 hallucinated)"
+    not_judged: int = 0      # detections with nothing to judge (no score; they say why)
+    warnings: list[str] = field(default_factory=list)  # e.g. a judge whose answers did not vary
 
     def line(self, where: str = "") -> str:
         head = " ".join(x for x in (f"{self.written} written", where, self.note) if x)
-        return (f"{head}, {self.errors} error{'s' if self.errors != 1 else ''}, {self.parse_failures} parse "
+        line = (f"{head}, {self.errors} error{'s' if self.errors != 1 else ''}, {self.parse_failures} parse "
                 f"failure{'s' if self.parse_failures != 1 else ''}, {self.skipped} skipped (already done)")
+        line += f", {self.not_judged} not judged" if self.not_judged else ""
+        return "; ".join([line, *self.warnings])
 
     @property
     def exit_code(self) -> int:

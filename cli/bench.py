@@ -44,11 +44,12 @@ def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple
 
     Predictions are written as they are made; a killed run resumes where it stopped when run
     again with the same arguments, retrying the samples that got an error. A summary line per
-    detector (written, errors, parse failures, skipped) and the leaderboard (markdown) close the
-    run; the exit status is 2 when any prediction has an error or a model answer could not be
-    parsed, 1 when the run cannot go ahead, 130 when interrupted (143 on SIGTERM). Batches are
-    scored by --workers processes (or Ray actors); the predictions are the same whatever the
-    number of workers.
+    detector (written, errors, parse failures, skipped; whether a model judge's answers did not
+    vary, whose figures the leaderboard then marks "degenerate judge") and the leaderboard
+    (markdown) close the run; the exit status is 2 when any prediction has an error or a model
+    answer could not be parsed, 1 when the run cannot go ahead, 130 when interrupted (143 on
+    SIGTERM). Batches are scored by --workers processes (or Ray actors); the predictions are the
+    same whatever the number of workers.
     """
     from tqdm import tqdm
 
@@ -88,6 +89,9 @@ def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple
     total = Summary()
     for name, stats in result.stats.items():
         s = stats.summary()
+        judge = (result.metrics.get("detectors", {}).get(name) or {}).get("judge")
+        if judge and not s.warnings:  # a resumed run: the predictions as a whole did not vary
+            s.warnings.append(f"{name}: the judge's {judge} -- its figures say nothing about the captions")
         click.echo(f"{name}: {s.line()}", err=True)
         total.errors += s.errors
         total.parse_failures += s.parse_failures

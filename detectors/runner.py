@@ -7,7 +7,10 @@ already in it and retries its error lines (``keep_errors`` keeps them). Every sa
 ``detect_batch``; when a batch raises, each of its samples is tried alone, so one sample a detector
 chokes on costs only its own line. A sample a detector cannot score, a bad input record, and a
 detector that breaks the Detection contract all become ``error`` lines -- a run never stops on one
-sample. Parse failures that model detectors report in ``details["parse_failures"]`` are counted.
+sample. Parse failures that model detectors report in ``details["parse_failures"]`` are counted,
+and so are detections that judged nothing (score null, ``details["not_judged"]`` says why). The
+answers of model judges (``details["answers"]``) are tallied per detector: when they do not vary
+across the run, the summary line says so (:func:`detectors.model_judge.judge_variation`).
 
 >>> import io
 >>> from detectors.base import Detection, Detector
@@ -28,7 +31,8 @@ import json
 import math
 import os
 from collections import deque
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Sequence, TextIO
@@ -39,20 +43,42 @@ from cece.record_checks import MAX_CAPTION_CHARS, id_problem, resolve_paths
 from cece.records import RecordError, iter_records
 from detectors.base import Detection, Detector, Sample, load_or_defer
 from detectors.configure import keep_answers
+from detectors.model_judge import detection_answers, judge_variation
 
 
 @dataclass
 class RunStats:
-    """What a run did: lines ``written`` (``failed`` of them with an error), pairs ``skipped``,
-    and the ``parse_failures`` the detectors reported."""
+    """What a run did: lines ``written`` (``failed`` of them with an error, ``not_judged`` of them
+    without a score for want of anything to judge), pairs ``skipped``, the ``parse_failures`` the
+    detectors reported and, per detector, a tally of its judge's ``answers``."""
 
     written: int = 0
     failed: int = 0
     skipped: int = 0
     parse_failures: int = 0
+    not_judged: int = 0
+    answers: dict[str, Counter] = field(default_factory=dict)
+
+    def add(self, d: Detection) -> None:
+        """Count one written detection."""
+        self.written += 1
+        self.failed += d.error is not None
+        details = d.details if isinstance(d.details, dict) else {}
+        failures = details.get("parse_failures")
+        self.parse_failures += failures if isinstance(failures, int) and failures > 0 else 0
+        self.not_judged += d.error is None and d.score is None
+        found = detection_answers(d)
+        if found:
+            self.answers.setdefault(d.detector, Counter()).update(found)
+
+    def warnings(self) -> list[str]:
+        """A line for each detector whose judge's answers did not vary over this run."""
+        notes = [(name, judge_variation(counts.elements())) for name, counts in self.answers.items()]
+        return [f"{name}: the judge's {note} -- its scores say nothing about the captions" for name, note in notes if note]
 
     def summary(self) -> Summary:
-        return Summary(self.written, self.failed, self.parse_failures, self.skipped)
+        return Summary(self.written, self.failed, self.parse_failures, self.skipped, not_judged=self.not_judged,
+                       warnings=self.warnings())
 
 
 def check_sample(record: Any, index: int) -> RecordError | None:
@@ -155,6 +181,8 @@ def contract_problem(d: Detection, caption: str) -> str | None:
     """
     if d.error is not None:
         return None if isinstance(d.error, str) else "error is not a string"
+    if d.score is None and isinstance(d.details, dict) and isinstance(d.details.get("not_judged"), str):
+        return None  # nothing to judge, and it says why
     if not isinstance(d.score, (int, float)) or isinstance(d.score, bool):
         return "no score and no error"
     if not (math.isfinite(d.score) and 0.0 <= d.score <= 1.0):
@@ -240,10 +268,7 @@ def run_detectors(detectors: dict[str, Detector], samples: Iterable[Sample | Rec
         for lines, more in zip(ahead.popleft(), found):
             for d in lines + more:
                 write(d.to_dict())
-                stats.written += 1
-                stats.failed += d.error is not None
-                failures = d.details.get("parse_failures") if isinstance(d.details, dict) else None
-                stats.parse_failures += failures if isinstance(failures, int) and failures > 0 else 0
+                stats.add(d)
                 if progress is not None:
                     progress.update(1)
     return stats

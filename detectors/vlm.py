@@ -1,8 +1,9 @@
 """A VLM as judge, with the AlignBench and DetailVerifyBench protocols, and self-ensembles.
 
 ``protocol="alignbench"``: each sentence of the caption is shown with the whole caption as context
-and the judge answers a 0-100 alignment score as JSON (``{"score": 73}``, held to a JSON schema
-where the server supports structured output); prose answers are read too ("The sentence is
+and the judge answers a 0-100 alignment score as JSON (``{"score": <0-100>}``, held to a JSON
+schema where the server supports structured output; the prompts are in :mod:`detectors.prompts`
+and each detection names the version it used in ``details["prompts"]``); prose answers are read too ("The sentence is
 correct", "three out of five", see :func:`detectors.backends.answers.parse_score`). A sentence's
 hallucination score is ``1 - alignment / 100``; the caption's is the maximum over the sentences
 that were scored. An answer that cannot be read counts in ``details["parse_failures"]`` and is
@@ -23,7 +24,11 @@ Every detection, failed or not, says ``details["parse_failures"]``.
 ``seed``, ``seed + 1``...; scores and span votes are averaged over the valid ones.
 
 The judge sees the sample's ``image``; a text-only backend, or a sample without an image, is
-judged against the sample's ``references`` written into the prompt instead. An image path must
+judged against the sample's ``references`` written into the prompt instead. ``images``
+(``auto``, ``always``, ``never``) says what happens when the server refuses images (see
+:mod:`detectors.model_judge`). ``details["answers"]`` holds the judge's answers (alignment
+scores; for DetailVerifyBench the number of spans each judgement tagged), from which a run says
+when they do not vary. An image path must
 lie inside ``image_root`` (default: the working directory; ``cece`` sets it to the input file's
 folder) and be a PNG, JPEG, GIF, WebP or BMP file; anything else is that sample's error and is
 never sent (see :mod:`detectors.backends.images`).
@@ -40,35 +45,16 @@ from dataclasses import dataclass
 from typing import Any, Generator, Sequence
 
 from detectors.backends import Backend, ChatRequest, resolve_backend, text_of
-from detectors.backends.images import Evidence, evidence_missing, sample_evidence
+from detectors.backends.images import Evidence, evidence_missing
 from detectors.backends.answers import parse_score, parse_tagged
 from detectors.base import Detection, Sample, SentenceScore, SpanScore
-from detectors.model_judge import ModelJudgeDetector, make_config
+from detectors.model_judge import IMAGES, ModelJudgeDetector, make_config
+from detectors.prompts import ALIGNBENCH, DETAILVERIFY, DETAILVERIFY_RETRY
 from parsers.sentences import split_sentences
 
-ALIGNBENCH_PROMPT = """{preface}You are checking a description of {what} one sentence at a time.
-Whole description: "{caption}"
-Sentence to judge: "{sentence}"
-How well does this sentence agree with {what}? 100 means everything it states is correct; \
-0 means it is wrong or describes things that are not there; use values in between for partly \
-correct sentences. Judge only this sentence; the rest of the description is context.
-Answer with JSON only, like {{"score": 73}}."""
-
-ALIGNBENCH_SCHEMA = {"type": "object", "properties": {"score": {"type": "integer", "minimum": 0, "maximum": 100}},
-                     "required": ["score"], "additionalProperties": False}
+ALIGNBENCH_PROMPT, DETAILVERIFY_PROMPT, RETRY_NOTE = ALIGNBENCH, DETAILVERIFY, DETAILVERIFY_RETRY
+ALIGNBENCH_SCHEMA = ALIGNBENCH.schema
 ALIGNBENCH_MAX_TOKENS = 160  # a verdict, and room for the sentence of reasons small models add
-
-DETAILVERIFY_PROMPT = """{preface}Here is a caption of {what}:
-{caption}
-Find the words or phrases of the caption that are hallucinated: objects, attributes, counts, \
-relations or other details that are wrong or not present in {what}.
-Copy the caption exactly, character for character, and wrap each hallucinated word or phrase in \
-<HALLUCINATION></HALLUCINATION> tags. Do not correct, add or remove anything else. If nothing is \
-hallucinated, copy the caption without tags.
-Give the copy inside <result></result>.{retry}"""
-
-RETRY_NOTE = ("\nYour previous answer was not usable ({reason}). Copy the caption exactly and only "
-              "add the tags. (Attempt {attempt}.)")
 
 
 @dataclass
@@ -86,9 +72,12 @@ class VLMConfig:
     image_root: str | None = None
     allow_urls: bool = False  # http(s) image URLs (the server fetches them): refused unless set
     use_references: bool = True
+    images: str = "auto"  # "auto" | "always" | "never": see detectors.model_judge
     batch_size: int = 32  # samples whose requests are sent together
 
     def __post_init__(self) -> None:
+        if self.images not in IMAGES:
+            raise ValueError(f"images must be one of {', '.join(IMAGES)}, not {self.images!r}")
         if self.protocol not in ("alignbench", "detailverify"):
             raise ValueError(f"protocol must be 'alignbench' or 'detailverify', not {self.protocol!r}")
         if self.span_score not in ("any", "fraction"):
@@ -131,10 +120,6 @@ class VLMDetector(ModelJudgeDetector):
         return [protocol(s) for s in samples], backend
 
     # -- shared ------------------------------------------------------------------------------
-    def _evidence(self, sample: Sample) -> Evidence:
-        return sample_evidence(sample, self.backend, image_root=self.config.image_root,
-                               use_references=self.config.use_references, allow_urls=self.config.allow_urls)
-
     def _request(self, prompt: str, evidence: Evidence, k: int, max_tokens: int,
                  schema: dict[str, Any] | None = None) -> ChatRequest:
         c = self.config
@@ -152,11 +137,17 @@ class VLMDetector(ModelJudgeDetector):
         caption, n = sample["caption"], self.config.samples
         evidence = self._evidence(sample)
         sentences = split_sentences(caption)
-        requests = [self._request(ALIGNBENCH_PROMPT.format(
-            preface=evidence.preface, what=self._what(evidence), caption=caption,
-            sentence=caption[a:b]), evidence, k, ALIGNBENCH_MAX_TOKENS, ALIGNBENCH_SCHEMA)
-            for a, b in sentences for k in range(n)]
-        answers = yield requests
+        refused: dict[str, str] = {}
+        for _ in range(2):  # a second round only when the server refused the image
+            requests = [self._request(ALIGNBENCH_PROMPT.format(
+                preface=evidence.preface, what=self._what(evidence), caption=caption,
+                sentence=caption[a:b]), evidence, k, ALIGNBENCH_MAX_TOKENS, ALIGNBENCH_SCHEMA)
+                for a, b in sentences for k in range(n)]
+            answers = yield requests
+            fallback = self.images_refused(sample, evidence, answers)
+            if fallback is None:
+                break
+            evidence, refused["images_refused"] = fallback
         failures, unparsed, scored, unscored = 0, [], [], []
         for j, (a, b) in enumerate(sentences):
             alignments = []
@@ -172,8 +163,9 @@ class VLMDetector(ModelJudgeDetector):
                 scored.append((a, b, alignments))
             else:
                 unscored.append([a, b])
-        details = {"protocol": "alignbench", "evidence": evidence.kind, "parse_failures": failures,
-                   "judgements": len(requests), "alignment": [al for _, _, al in scored],
+        details = {"protocol": "alignbench", "prompts": [ALIGNBENCH.id], "evidence": evidence.kind,
+                   "parse_failures": failures, "judgements": len(requests), "alignment": [al for _, _, al in scored],
+                   "answers": [round(v) for _, _, al in scored for v in al], **refused,
                    **({"unparsed": unparsed} if unparsed else {}), **({"unscored": unscored} if unscored else {})}
         if sentences and not scored:
             return Detection(id=str(sample.get("id")), detector=self.name, details=details,
@@ -189,13 +181,18 @@ class VLMDetector(ModelJudgeDetector):
         base = dict(preface=evidence.preface, what=self._what(evidence), caption=caption)
         prompts = {k: DETAILVERIFY_PROMPT.format(retry="", **base) for k in range(c.samples)}
         valid: dict[int, list[tuple[int, int]]] = {}
-        failures, reasons, unparsed = 0, [], []
+        failures, reasons, unparsed, refused = 0, [], [], {}
         tokens = max(512, len(caption) // 2 + 256)  # the copy, its tags, a <result> wrapper
-        for attempt in range(c.retries + 1):
-            if not prompts:
-                break
+        attempt = 0
+        while prompts and attempt <= c.retries:
             order = sorted(prompts)
             answers = yield [self._request(prompts[k], evidence, k, tokens) for k in order]
+            fallback = None if refused else self.images_refused(sample, evidence, answers)
+            if fallback is not None:  # the same prompts again, with the references; no attempt used
+                evidence, refused["images_refused"] = fallback
+                base = dict(preface=evidence.preface, what=self._what(evidence), caption=caption)
+                prompts = {k: DETAILVERIFY_PROMPT.format(retry="", **base) for k in order}
+                continue
             prompts = {}
             for k, answer in zip(order, answers):
                 text = text_of(answer)
@@ -209,7 +206,9 @@ class VLMDetector(ModelJudgeDetector):
                 if attempt < c.retries:
                     note = RETRY_NOTE.format(reason=tagged.reason, attempt=attempt + 2)  # never a cached repeat
                     prompts[k] = DETAILVERIFY_PROMPT.format(retry=note, **base)
-        details = {"protocol": "detailverify", "evidence": evidence.kind, "parse_failures": failures,
+            attempt += 1
+        details = {"protocol": "detailverify", "prompts": [DETAILVERIFY.id], "evidence": evidence.kind,
+                   "parse_failures": failures, **refused,
                    "invalid": reasons, "judgements": c.samples, "valid_judgements": len(valid),
                    **({"unparsed": unparsed} if unparsed else {})}
         if not valid:
@@ -217,6 +216,7 @@ class VLMDetector(ModelJudgeDetector):
                              error=f"no valid tagged caption after {c.retries + 1} attempts: {reasons[-1]}")
         spans, score = _vote(caption, list(valid.values()), c.span_score)
         details["tagged"] = [[caption[a:b] for a, b in s] for s in valid.values()]
+        details["answers"] = [len(s) for s in valid.values()]  # how many spans each judgement tagged
         return Detection(id=str(sample.get("id")), detector=self.name, score=score, spans=spans,
                          sentences=_sentence_scores(caption, spans), details=details)
 

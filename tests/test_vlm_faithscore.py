@@ -12,6 +12,7 @@ import pytest
 from detectors.base import Detector
 from detectors.ensemble import EnsembleDetector
 from detectors.faithscore import FaithScoreDetector
+from detectors.faithscore.llm import VERIFY_PROMPT
 from detectors.vlm import VLMDetector
 from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 PNG, Reply, ScriptedServer = llm.PNG, llm.Reply, llm.ScriptedServer
@@ -226,7 +227,8 @@ def test_faithscore_vlm_verifier_end_to_end(image, parser):
     assert [(s.text, s.label) for s in d.spans] == [("red sofa", "colour")]
     assert server.count == 5 and all(llm.images_of(b) for b in server.bodies)
     prompts = [llm.prompt_of(b) for b in server.bodies]
-    assert "Statement: There is a dog. Is the statement correct for the image? Answer yes or no." in prompts
+    assert VERIFY_PROMPT.format(preface="", statement="There is a dog.", what="the image") in prompts
+    assert d.details["answers"] == ["yes", "yes", "no", "yes"] and d.details["prompts"] == [VERIFY_PROMPT.id]
 
 
 def test_faithscore_model_labels_and_facts_verified_on_the_graph(parser):

@@ -152,14 +152,14 @@ class Evidence:
 
 
 def sample_evidence(sample: dict[str, Any], backend: Any, *, image_root: str | os.PathLike | None = None,
-                    use_references: bool = True, allow_urls: bool = False) -> Evidence:
+                    use_references: bool = True, allow_urls: bool = False, images: str = "auto") -> Evidence:
     """The image when the sample has one and the backend sees images (a path must lie inside
     ``image_root``, default the working directory; an http(s) URL needs ``allow_urls``, see
     :func:`checked_image_url`); else the references (if allowed); else a ``ValueError`` that
     says what is missing. A refused image is an :class:`ImageError`, never a silent fall-back
-    to the references."""
+    to the references. ``images="never"``: the references even when the image could be sent."""
     image = sample.get("image")
-    if image and getattr(backend, "supports_images", False):
+    if image and images != "never" and getattr(backend, "supports_images", False):
         if not isinstance(image, str):
             raise ImageError(f"'image' must be a path or URL string, not {type(image).__name__}")
         if image.lower().startswith(("http://", "https://")):
@@ -172,8 +172,9 @@ def sample_evidence(sample: dict[str, Any], backend: Any, *, image_root: str | o
         return Evidence(preface="You cannot see the image, but people who saw it described it "
                                 f"like this:\n{lines}\n", kind="references")
     if image:
-        raise ValueError(f"backend {getattr(backend, 'kind', backend)!r} cannot see images and the "
-                         "sample has no references")
+        why = "images are not sent (images=never)" if images == "never" else \
+            f"backend {getattr(backend, 'kind', backend)!r} cannot see images"
+        raise ValueError(f"{why} and the sample has no references")
     raise ValueError("the sample has neither an 'image' nor 'references' to judge against")
 
 

@@ -2,11 +2,14 @@
 
 Three optional model steps: labelling sub-sentences descriptive (D) or analytical (A), breaking a
 descriptive sub-sentence into atomic facts by kind, and the yes/no verification of one statement
-by a VLM. Each reader returns None on an answer it cannot use, so the caller can count the
-failure and fall back to the rule-based step.
+by a VLM; the prompts are in :mod:`detectors.prompts`. Each reader returns None on an answer it
+cannot use, so the caller can count the failure and fall back to the rule-based step. A fact
+that is no statement about its text is refused later (:mod:`.grounding`).
 
 >>> parse_labels('{"labels": ["D", "a"]}', 2), parse_labels('["D"]', 2)
 (['descriptive', 'analytical'], None)
+>>> parse_labels("Answer: D. The answer is: D", 1)
+['descriptive']
 >>> parse_facts('{"entities": ["There is a dog."], "colors": ["The dog is brown."]}')
 [('entity', 'There is a dog.'), ('colour', 'The dog is brown.')]
 """
@@ -15,26 +18,11 @@ from __future__ import annotations
 
 import re
 
-from detectors.backends.answers import extract_json
+from detectors.backends.answers import extract_json, strip_thinking
 from detectors.faithscore.facts import SubSentence
+from detectors.prompts import FAITHSCORE_DECOMPOSE, FAITHSCORE_LABEL, FAITHSCORE_VERIFY, label_schema
 
-LABEL_PROMPT = """Here is a description of an image, cut into numbered parts:
-{parts}
-For each part, say whether it describes what can be seen in the image (D), or gives analysis, \
-interpretation, opinion or commonsense associations beyond what can be seen (A).
-Answer with JSON only, one label per part in order, like {{"labels": ["D", "A"]}}."""
-
-DECOMPOSE_PROMPT = """Break this part of an image description into short, independent atomic \
-facts, each a simple sentence ("There is a dog.", "The dog is brown.", "There are two cats.", \
-"The dog is on the sofa."), and sort them by kind: entity (an object is there), relation \
-(between two objects), colour, count, attribute (any other property: size, material, shape, \
-state, action).
-Text: "{text}"
-Answer with JSON only, like {{"entity": [], "relation": [], "colour": [], "count": [], "attribute": []}}."""
-
-VERIFY_PROMPT = "{preface}Statement: {statement} Is the statement correct for {what}? Answer yes or no."
-VERIFY_SCHEMA = {"type": "object", "properties": {"answer": {"type": "string", "enum": ["yes", "no"]}},
-                 "required": ["answer"], "additionalProperties": False}
+LABEL_PROMPT, DECOMPOSE_PROMPT, VERIFY_PROMPT = FAITHSCORE_LABEL, FAITHSCORE_DECOMPOSE, FAITHSCORE_VERIFY
 
 _KIND_ALIASES = {
     "entity": "entity", "entities": "entity", "object": "entity", "objects": "entity",
@@ -48,22 +36,49 @@ _STOP = frozenset("there is are a an the of on in at to with and it its this tha
 
 
 def label_prompt(subs: list[SubSentence]) -> str:
-    return LABEL_PROMPT.format(parts="\n".join(f"{i + 1}. {s.text}" for i, s in enumerate(subs)))
+    return LABEL_PROMPT.format(parts="\n".join(f"{i + 1}. {s.text}" for i, s in enumerate(subs)), n=len(subs))
+
+
+def label_request_schema(subs: list[SubSentence]) -> dict:
+    return label_schema(len(subs))
+
+
+_LABEL_WORD = {"d": "descriptive", "descriptive": "descriptive", "description": "descriptive",
+               "a": "analytical", "analytical": "analytical", "analysis": "analytical"}
+# A label stated in prose: "Answer: D", "the answer is D", "2. A", "Part 1 - descriptive". A bare
+# "A" is only a label where nothing else can follow it (it is also an article).
+_LABEL = r"(descriptive|description|analytical|analysis|d\b|a(?=\s*(?:[.,;)\]]|\(|$)))"
+_NUMBERED = re.compile(rf"^\W*(?:part\s*)?(\d+)\s*[.):\-]?\s*(?:\(?label\)?\s*[:=-]?\s*)?[\"'(*]*{_LABEL}", re.I | re.M)
+_STATED = re.compile(rf"(?:answer|label|labels?\s+is|answer\s+is)\s*(?:is)?\s*[:=-]?\s*[\"'(*]*{_LABEL}", re.I)
 
 
 def parse_labels(text: str, n: int) -> list[str] | None:
-    """``n`` labels ("descriptive"/"analytical") from ``{"labels": [...]}`` or a bare list."""
+    """``n`` labels ("descriptive"/"analytical") from ``{"labels": [...]}``, a bare list, numbered
+    lines ("1. D", "Part 2: analytical") or, for one part, a stated label ("Answer: D. The answer
+    is: D"); None when the answer gives no label for some part, or two different ones.
+
+    >>> parse_labels("Answer: D. The answer is: D", 1), parse_labels("1. D\\n2. A (analysis)", 2)
+    (['descriptive'], ['descriptive', 'analytical'])
+    >>> parse_labels("A dog runs.", 1), parse_labels("Answer: D. The answer is A.", 1)
+    (None, None)
+    """
     obj = extract_json(text)
     labels = obj.get("labels") if isinstance(obj, dict) else obj
-    if not isinstance(labels, list) or len(labels) != n:
-        return None
-    out = []
-    for label in labels:
-        key = str(label).strip().strip("[]").lower()[:1]
-        if key not in ("d", "a"):
-            return None
-        out.append("descriptive" if key == "d" else "analytical")
-    return out
+    if isinstance(labels, list):
+        out = [_LABEL_WORD.get(str(label).strip().strip("[]").lower()) for label in labels]
+        return out if len(out) == n and None not in out else None
+    plain = strip_thinking(text)
+    numbered: dict[int, set[str]] = {}
+    for m in _NUMBERED.finditer(plain):
+        numbered.setdefault(int(m.group(1)), set()).add(_LABEL_WORD[m.group(2).lower()])
+    if set(numbered) == set(range(1, n + 1)) and all(len(v) == 1 for v in numbered.values()):
+        return [numbered[i].pop() for i in range(1, n + 1)]
+    if n == 1:
+        stated = {_LABEL_WORD[m.group(1).lower()] for m in _STATED.finditer(plain)}
+        stated |= {_LABEL_WORD[m.group(1).lower()] for m in re.finditer(rf"^\W*{_LABEL}\W*$", plain, re.I | re.M)}
+        if len(stated) == 1:
+            return [stated.pop()]
+    return None
 
 
 def parse_facts(text: str) -> list[tuple[str, str]] | None:
