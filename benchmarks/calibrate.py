@@ -62,12 +62,11 @@ class Row:
 
 @dataclass
 class Record:
-    """One labelled caption, how many objects it names and the indices of its claim rows."""
+    """One labelled caption and the indices of its claim rows."""
 
     id: str
     label: int
     rows: list[int] = field(default_factory=list)
-    objects: int = 1
 
 
 #: The claims each format labels (level, or level and op): HAT and generated files label every word.
@@ -111,7 +110,7 @@ def collect(explainer: Explainer, samples: Sequence[dict], gold: dict[str, Capti
         if isinstance(e, RecordError) or e.mode != "references":
             continue
         g = gold[samples[k]["id"]]
-        rec = Record(str(samples[k]["id"]), g.label, objects=len(e.caption_graph.concepts))
+        rec = Record(str(samples[k]["id"]), g.label)
         ctx = Context.of(e.edits, e.caption_graph, e.image_graph)
         for x in claims(e):
             label = int(any(spans_overlap(s, t) for s in x.spans for t in g.spans))
@@ -132,7 +131,7 @@ def _record_matrix(records: Sequence[Record], rows: Sequence[Row], conf: np.ndar
     for rec in records:
         claim = [conf[i] for i in rec.rows if not rows[i].silent]
         silent = [conf[i] for i in rec.rows if rows[i].silent]
-        out.append(record_terms(claim, silent, rec.objects))
+        out.append(record_terms(claim, silent))
     return np.array(out, dtype=float).reshape(-1, len(RECORD_TERMS) - 1)
 
 

@@ -6,11 +6,11 @@ count edit) is a logistic model of its evidence features ``x(e)`` (:mod:`cece.ed
     confidence(e) = sigmoid(b + sum_f w_f * x_f(e))
 
 and the record's score combines its claims' confidences, the triples the references are silent on
-apart (silence is no contradiction, but many silent triples are weak evidence), with what a caption
-without any claim is worth and how much the caption says (``n`` objects)::
+apart (silence is no contradiction, but many silent triples are weak evidence), and what a caption
+without any claim is worth::
 
     s_claims = 1 - prod_{claims} (1 - confidence)          s_silent = 1 - prod_{silent} (1 - confidence)
-    score    = sigmoid(a_0 + a_1 * logit(s_claims) + a_2 * s_silent + a_3 * [no claim] + a_4 * log(1 + n))
+    score    = sigmoid(a_0 + a_1 * logit(s_claims) + a_2 * s_silent + a_3 * [no claim])
 
 (``logit(s_claims)`` taken as 0 when there is no claim.)
 
@@ -46,7 +46,7 @@ DEFAULT_MODEL_PATH = Path(__file__).with_name("data") / "confidence.json"
 FORMAT = "halcece-confidence/1"
 _CLIP = 1e-4
 #: The record model's terms (see the module docstring).
-RECORD_TERMS = ("intercept", "claims", "silent", "none", "objects")
+RECORD_TERMS = ("intercept", "claims", "silent", "none")
 
 
 def sigmoid(z: float) -> float:
@@ -75,18 +75,18 @@ def noisy_or(confidences: Iterable[float]) -> float:
     return 1.0 - keep
 
 
-def record_terms(claims: Sequence[float], silent: Sequence[float], objects: int) -> list[float]:
-    """The record model's inputs: logit(s_claims) (0 without claims), s_silent, [no claim],
-    log(1 + objects)."""
-    return [logit(noisy_or(claims)) if claims else 0.0, noisy_or(silent), float(not claims),
-            math.log1p(max(objects, 0))]
+def record_terms(claims: Sequence[float], silent: Sequence[float]) -> list[float]:
+    """The record model's inputs: logit(s_claims) (0 without claims), s_silent, [no claim]. Only
+    the claims count, not the caption's length: a rewrite that drops a wrong word is not scored up
+    for being shorter."""
+    return [logit(noisy_or(claims)) if claims else 0.0, noisy_or(silent), float(not claims)]
 
 
 @dataclass(frozen=True)
 class ConfidenceModel:
     """A fitted confidence model (see the module docstring). ``coef`` maps every feature of
     :data:`cece.edit_features.FEATURES` to its weight; ``record`` holds ``intercept``, ``claims``,
-    ``silent``, ``none`` and ``objects`` (a_0 ... a_4); ``threshold`` is the score at which a caption (and an edit) is
+    ``silent`` and ``none`` (a_0 ... a_3); ``threshold`` is the score at which a caption (and an edit) is
     called hallucinated; ``provenance`` says what it was fitted on and how well it did."""
 
     coef: dict[str, float]
@@ -120,11 +120,11 @@ class ConfidenceModel:
         parts.sort(key=lambda p: -abs(p[1]))
         return [[f, round(c, 3)] for f, c in parts[:top]]
 
-    def record_score(self, claims: Sequence[float], silent: Sequence[float] = (), objects: int = 1) -> float:
-        """The probability that a caption of ``objects`` objects, with these claim and silent-triple
-        confidences, is hallucinated."""
+    def record_score(self, claims: Sequence[float], silent: Sequence[float] = ()) -> float:
+        """The probability that a caption with these claim and silent-triple confidences is
+        hallucinated."""
         r = self.record
-        z = r["intercept"] + sum(r[k] * v for k, v in zip(RECORD_TERMS[1:], record_terms(claims, silent, objects)))
+        z = r["intercept"] + sum(r[k] * v for k, v in zip(RECORD_TERMS[1:], record_terms(claims, silent)))
         return sigmoid(z)
 
     def to_dict(self) -> dict[str, Any]:

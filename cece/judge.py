@@ -166,9 +166,8 @@ def judge(edits: Sequence[Edit], caption: SceneGraph, image: SceneGraph, classes
     open_ = [e for e in edits if e.status in ("hallucinated", "unverified")]
     claims = sorted((e for e in open_ if not _silent(e)), key=lambda e: -e.confidence)
     silent_ = [e.confidence for e in open_ if _silent(e)]
-    objects = len(caption.concepts)
     if partial:
-        score = round(model.record_score([e.confidence for e in claims], silent_, objects), 6)
+        score = round(model.record_score([e.confidence for e in claims], silent_), 6)
     else:
         # The paper's setting: every D/R/O edit is certain, so the score is their noisy-OR.
         score = round(noisy_or([e.confidence for e in claims] + silent_), 6)
@@ -184,7 +183,7 @@ def judge(edits: Sequence[Edit], caption: SceneGraph, image: SceneGraph, classes
         def left_over(rest: list[Edit]) -> float:
             doubts = [e.confidence for e in rest]
             if partial:
-                return model.record_score(doubts, silent_ + kept, objects)
+                return model.record_score(doubts, silent_ + kept)
             return noisy_or(doubts + silent_ + [DOUBT] * len(kept))
 
         rest = [e for e in claims if not e.hallucinated]

@@ -174,7 +174,7 @@ def test_a_weak_doubt_the_verdict_rests_on_keeps_its_weak_confidence():
 
     d = default_model().to_dict()
     d.update(intercept=logit(0.3), coef=dict.fromkeys(d["coef"], 0.0), threshold=0.4,
-             record={"intercept": 0.0, "claims": 1.0, "silent": 0.0, "none": -9.0, "objects": 0.0})
+             record={"intercept": 0.0, "claims": 1.0, "silent": 0.0, "none": -9.0})
     e = Explainer(weights=ConfidenceModel.from_dict(d)).explain(
         "A cat and a horse on a sofa.", references=["A dog on a sofa.", "A dog sleeping on a couch."])
     doubts = [x for x in e.edits if x.level == "object" and x.status in ("hallucinated", "unverified")]
