@@ -172,9 +172,10 @@ def _out_of_fold(rows, records, c: float) -> np.ndarray:
     """Each claim's confidence from an edit model fitted on the labelled rows of the other folds."""
     x, y = _matrix(rows), np.array([r.label for r in rows])
     conf = np.zeros(len(rows))
+    labelled = {i for i, r in enumerate(rows) if r.labelled}
     for fold in _folds(records):
         test = [i for j in fold for i in records[j].rows]
-        train = sorted(set(range(len(rows))) - set(test) - {i for i, r in enumerate(rows) if not r.labelled})
+        train = sorted(labelled - set(test))
         if test and train:
             conf[test] = _fit_lr(x[train], y[train], c).predict_proba(x[test])[:, 1]
     return conf

@@ -12,7 +12,10 @@ import click
 from cece.output import OutputBusy, OutputError
 from cli.inputs import run_inputs as _inputs
 from cli.inputs import safe_text as _safe
-from cli.stopping import Terminated, interrupted_status, stop_on_sigterm
+from cli.runs import finish as _finish
+from cli.runs import open_writer as _open_writer
+from cli.runs import write_row as _write
+from cli.stopping import stop_on_sigterm
 from cli.weights import detector_weights, load_weights, weights_option
 
 EXIT_BAD_INPUT = 2
@@ -163,52 +166,6 @@ def _explained_id(row: dict) -> tuple[str | None, str] | None:
     from cece.pipeline import record_key
 
     return None if row.get("id") is None else record_key(row)
-
-
-def _open_writer(output: str, key, inputs, overwrite: bool, keep_errors: bool, ascii: bool = True):
-    """The locked, resumed output (cece.output.JsonlWriter); a refusal is a one-line error, exit 1."""
-    from cece.output import JsonlWriter, OutputBusy
-
-    inputs = [inputs] if isinstance(inputs, str) else list(inputs)
-    writer = JsonlWriter(output, key=key, inputs=[i for i in inputs if i != "-"], overwrite=overwrite,
-                         keep_errors=keep_errors, warn=lambda m: click.echo(_safe(m), err=True), ascii=ascii)
-    try:
-        return writer.open()
-    except (OutputBusy, OutputError) as exc:
-        raise click.ClickException(str(exc)) from None
-
-
-def _write(writer, row: dict | bytes, summary, line: int | None = None, name: str | None = None) -> None:
-    """Count one row and write it (with -o; ``row`` may be its encoded line, see
-    ``JsonlWriter.write``); a row that is not JSON (NaN...) becomes its error row."""
-    if writer is None:
-        summary.written += 1
-        return
-    try:
-        writer.write(row)
-    except (ValueError, TypeError, RecursionError) as exc:
-        summary.errors += 1
-        error = {"type": type(exc).__name__, "field": "output", "message": f"not JSON: {exc}",
-                 "file": name, "line": line}
-        click.echo(_safe(f"{name}:{line}: output: not JSON: {exc}"), err=True)
-        writer.write({"id": row.get("id"), "error": error})
-    summary.written += 1
-
-
-def _finish(summary, output: str | None, flagged: int | None = None, *,
-            interrupted: BaseException | bool = False, failure: str | None = None) -> None:
-    """The summary line on standard error, then the exit status: 130 interrupted (143 by SIGTERM),
-    1 when the output failed, 2 when any record failed or a model answer could not be parsed, else 0."""
-    if flagged is not None:
-        summary.note = f"({flagged} hallucinated)"
-    if failure:
-        click.echo(f"error: {_safe(failure)}", err=True)
-    where = output if output is None or output.startswith("to ") else f"to {output}"
-    stopped = "terminated: " if isinstance(interrupted, Terminated) else "interrupted: "
-    click.echo((stopped if interrupted else "") + summary.line(where or ""), err=True)
-    code = interrupted_status(interrupted) if interrupted else 1 if failure else summary.exit_code
-    if code:
-        sys.exit(code)
 
 
 @main.command()
