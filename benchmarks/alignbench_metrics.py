@@ -12,7 +12,7 @@ caption (segments only match within their unit).
 
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 import numpy as np
 
@@ -22,8 +22,9 @@ from benchmarks.metrics import auroc
 Span = tuple[int, int]
 
 
-def auroc_by_group(y_true: Sequence[int], y_score: Sequence[float],
-                   groups: Sequence[Hashable]) -> dict[Hashable, float]:
+def auroc_by_group(
+    y_true: Sequence[int], y_score: Sequence[float], groups: Sequence[Hashable]
+) -> dict[Hashable, float]:
     """AUROC (see :func:`benchmarks.metrics.auroc`) within each group, e.g. each captioner;
     NaN for a group lacking one of the classes."""
     return by_group(groups, auroc, y_true, y_score)
@@ -45,8 +46,9 @@ def span_iou(a: Span, b: Span) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def segment_ap(gold: Sequence[Sequence[Span]], predicted: Sequence[Sequence[tuple[int, int, float]]],
-               iou_threshold: float = 0.3) -> float:
+def segment_ap(
+    gold: Sequence[Sequence[Span]], predicted: Sequence[Sequence[tuple[int, int, float]]], iou_threshold: float = 0.3
+) -> float:
     """Segment AP, as in object detection: all predicted segments, highest score first (ties in
     input order), are matched greedily to the unmatched gold segment of their unit with the highest
     IoU; a match with IoU >= ``iou_threshold`` is a true positive, anything else a false positive.
@@ -56,8 +58,7 @@ def segment_ap(gold: Sequence[Sequence[Span]], predicted: Sequence[Sequence[tupl
     n_gold = sum(len(g) for g in gold)
     if n_gold == 0:
         return float("nan")
-    ranked = sorted(((s, u, (a, b)) for u, preds in enumerate(predicted) for a, b, s in preds),
-                    key=lambda x: -x[0])
+    ranked = sorted(((s, u, (a, b)) for u, preds in enumerate(predicted) for a, b, s in preds), key=lambda x: -x[0])
     used = [set() for _ in gold]
     tp = np.zeros(len(ranked))
     for k, (_, u, span) in enumerate(ranked):
@@ -76,8 +77,12 @@ def segment_ap(gold: Sequence[Sequence[Span]], predicted: Sequence[Sequence[tupl
     return float(np.sum(np.diff(np.r_[0.0, recall]) * precision))
 
 
-def segment_iou(gold: Sequence[Sequence[Span]], predicted: Sequence[Sequence[tuple[int, int, float]]],
-                threshold: float = 0.5, iou_threshold: float = 0.3) -> dict[str, float]:
+def segment_iou(
+    gold: Sequence[Sequence[Span]],
+    predicted: Sequence[Sequence[tuple[int, int, float]]],
+    threshold: float = 0.5,
+    iou_threshold: float = 0.3,
+) -> dict[str, float]:
     """Localisation quality of the segments predicted with score >= ``threshold``:
     ``miou`` = (1/n_gold) sum over gold segments of max IoU with a predicted segment of its unit
     (0 if none); ``hit_rate`` = share of gold segments whose max IoU >= ``iou_threshold``.
@@ -86,8 +91,11 @@ def segment_iou(gold: Sequence[Sequence[Span]], predicted: Sequence[Sequence[tup
     >>> segment_iou([[(0, 4), (10, 14)]], [[(0, 4, 0.9)]])
     {'miou': 0.5, 'hit_rate': 0.5}
     """
-    best = [max((span_iou(g, (a, b)) for a, b, s in preds if s >= threshold), default=0.0)
-            for golds, preds in zip(gold, predicted, strict=True) for g in golds]
+    best = [
+        max((span_iou(g, (a, b)) for a, b, s in preds if s >= threshold), default=0.0)
+        for golds, preds in zip(gold, predicted, strict=True)
+        for g in golds
+    ]
     if not best:
         return {"miou": float("nan"), "hit_rate": float("nan")}
     return {"miou": float(np.mean(best)), "hit_rate": float(np.mean([b >= iou_threshold for b in best]))}

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from benchmarks.evaluate import evaluate_captions
 from benchmarks.leaderboard import markdown_table
@@ -27,8 +28,9 @@ from detectors.base import Detection
 HEADER = ["kind", "records", "flagged", "mean score", "AUROC vs clean", "LA", "gold-word R"]
 
 
-def kind_rows(kinds: Mapping[str, str], gold: Mapping[str, CaptionGold], dets: Mapping[str, Detection],
-              threshold: float = 0.5) -> list[list[Any]]:
+def kind_rows(
+    kinds: Mapping[str, str], gold: Mapping[str, CaptionGold], dets: Mapping[str, Detection], threshold: float = 0.5
+) -> list[list[Any]]:
     """One row per kind (clean first) in :data:`HEADER`'s columns; ``kinds`` maps sample id to
     its perturbation."""
     clean = [i for i in gold if kinds.get(i) == "clean"]
@@ -37,19 +39,29 @@ def kind_rows(kinds: Mapping[str, str], gold: Mapping[str, CaptionGold], dets: M
         ids = [i for i in gold if kinds.get(i) == kind]
         if not ids:
             continue
-        scores = [dets[i].score if i in dets and dets[i].error is None and dets[i].score is not None else 0.0
-                  for i in ids]
+        scores = [
+            dets[i].score if i in dets and dets[i].error is None and dets[i].score is not None else 0.0 for i in ids
+        ]
         sub = {i: gold[i] for i in (ids if kind == "clean" else clean + ids)}
         s = evaluate_captions(sub, dets, threshold).summary
         flagged = s["flagged clean"] if kind == "clean" else s["verdict R"]
-        rows.append([kind, len(ids), flagged, sum(scores) / len(scores),
-                     *((None,) * 3 if kind == "clean" else (s["AUROC"], s["LA"], s["gold-word R"]))])
+        rows.append(
+            [
+                kind,
+                len(ids),
+                flagged,
+                sum(scores) / len(scores),
+                *((None,) * 3 if kind == "clean" else (s["AUROC"], s["LA"], s["gold-word R"])),
+            ]
+        )
     return rows
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.by_kind",
-                                     description="Per-perturbation figures of a `cece bench run hat` on generated data.")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.by_kind",
+        description="Per-perturbation figures of a `cece bench run hat` on generated data.",
+    )
     parser.add_argument("generated", help="the generated JSON (python -m benchmarks.generate)")
     parser.add_argument("rundir", help="the run directory of `cece bench run hat --data GENERATED`")
     parser.add_argument("-d", "--detector", default="halcece", help="whose predictions (default halcece)")

@@ -27,9 +27,10 @@ Out-of-fold figures (AUROC, expected calibration error, balanced accuracy) go in
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -85,8 +86,13 @@ def read_labelled(path: str | os.PathLike) -> tuple[list[dict], dict[str, Captio
     elif "baseline" in first and "foil" in first:
         kind, (samples, gold) = "foil", foil_loader.load(path)
     else:
-        raise DataError(path, "record 1", "file", "expected HAT records (caption, grounding, references) or "
-                        "nocaps-FOIL records (baseline, foil, replacement, references)")
+        raise DataError(
+            path,
+            "record 1",
+            "file",
+            "expected HAT records (caption, grounding, references) or "
+            "nocaps-FOIL records (baseline, foil, replacement, references)",
+        )
     prefix = Path(path).stem
     samples = [{**s, "id": f"{prefix}/{s['id']}"} for s in samples]
     gold = {f"{prefix}/{k}": g for k, g in gold.items()}
@@ -98,8 +104,13 @@ def claims(e: Explanation) -> list:
     return [x for x in e.edits if x.op != "insert" and x.cls != "U" and x.status != "suggestion"]
 
 
-def collect(explainer: Explainer, samples: Sequence[dict], gold: dict[str, CaptionGold], labelled=None,
-            progress: Callable[[int], None] | None = None) -> tuple[list[Row], list[Record]]:
+def collect(
+    explainer: Explainer,
+    samples: Sequence[dict],
+    gold: dict[str, CaptionGold],
+    labelled=None,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[list[Row], list[Record]]:
     """Explain every sample against its references; one :class:`Row` per claim. ``labelled``
     (a value of :data:`LABELLED`) says which claims the gold labels speak of (None: all)."""
     rows: list[Row] = []
@@ -116,8 +127,7 @@ def collect(explainer: Explainer, samples: Sequence[dict], gold: dict[str, Capti
             label = int(any(spans_overlap(s, t) for s in x.spans for t in g.spans))
             rec.rows.append(len(rows))
             known = labelled is None or x.level in labelled or (x.level, x.op) in labelled
-            rows.append(Row(rec.id, edit_features(x, ctx), label,
-                            silent=undecided(x), labelled=known))
+            rows.append(Row(rec.id, edit_features(x, ctx), label, silent=undecided(x), labelled=known))
         records.append(rec)
     return rows, records
 
@@ -207,8 +217,12 @@ def fit(rows: Sequence[Row], records: Sequence[Record], sources: Sequence[str] =
     record_lr = _fit_lr(xr, y_rec, 1.0)
     pred = (rec_oof >= threshold).astype(int)
     provenance: dict[str, Any] = {
-        "fitted_on": list(sources), "claims": int(known.sum()), "wrong_claims": int(y_edit[known].sum()),
-        "captions": len(records), "hallucinated_captions": int(y_rec.sum()), "C": c,
+        "fitted_on": list(sources),
+        "claims": int(known.sum()),
+        "wrong_claims": int(y_edit[known].sum()),
+        "captions": len(records),
+        "hallucinated_captions": int(y_rec.sum()),
+        "C": c,
         "cross_validated": {
             "folds": FOLDS,
             "edit_auroc": round(auroc(y_edit[known], oof[known]), 4),
@@ -223,11 +237,16 @@ def fit(rows: Sequence[Row], records: Sequence[Record], sources: Sequence[str] =
         intercept=round(float(edit_lr.intercept_[0]), 6),
         record={"intercept": round(float(record_lr.intercept_[0]), 6)}
         | {k: round(float(w), 6) for k, w in zip(RECORD_TERMS[1:], record_lr.coef_[0])},
-        threshold=round(threshold, 2), provenance=provenance)
+        threshold=round(threshold, 2),
+        provenance=provenance,
+    )
 
 
-def calibrate(paths: Sequence[str | os.PathLike], explainer: Explainer | None = None,
-              progress: Callable[[int], None] | None = None) -> ConfidenceModel:
+def calibrate(
+    paths: Sequence[str | os.PathLike],
+    explainer: Explainer | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> ConfidenceModel:
     """Read the labelled files, explain them, fit: the whole of ``cece calibrate``."""
     explainer = explainer or Explainer(counterfactuals=False)
     rows: list[Row] = []
@@ -253,10 +272,11 @@ def describe(model: ConfidenceModel) -> str:
     strongest features."""
     p = model.provenance
     cv = p.get("cross_validated", {})
-    lines = [f"fitted on {', '.join(p.get('fitted_on', [])) or '?'}: {p.get('captions')} captions "
-             f"({p.get('hallucinated_captions')} hallucinated), {p.get('claims')} claims ({p.get('wrong_claims')} wrong)",
-             "cross-validated: " + ", ".join(f"{k} {v}" for k, v in cv.items() if k != "folds"),
-             f"threshold {model.threshold} (best balanced accuracy out of fold)",
-             "strongest features: " + ", ".join(f"{f} {w:+.2f}" for f, w in top_features(model))]
+    lines = [
+        f"fitted on {', '.join(p.get('fitted_on', [])) or '?'}: {p.get('captions')} captions "
+        f"({p.get('hallucinated_captions')} hallucinated), {p.get('claims')} claims ({p.get('wrong_claims')} wrong)",
+        "cross-validated: " + ", ".join(f"{k} {v}" for k, v in cv.items() if k != "folds"),
+        f"threshold {model.threshold} (best balanced accuracy out of fold)",
+        "strongest features: " + ", ".join(f"{f} {w:+.2f}" for f, w in top_features(model)),
+    ]
     return "\n".join(lines)
-

@@ -12,7 +12,8 @@ balanced accuracy) and of the spans it marks (span precision, gold-word recall).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -119,13 +120,13 @@ def gold_word_recall(y_true: Sequence[Sequence[Span]], y_pred: Sequence[Sequence
     """
     if len(y_true) != len(y_pred):
         raise ValueError(f"{len(y_true)} gold captions but {len(y_pred)} predicted")
-    covered = [c for gold, pred in zip(y_true, y_pred)
-               for c in words_flagged(gold, [(a, b, 1.0) for a, b in pred])]
+    covered = [c for gold, pred in zip(y_true, y_pred) for c in words_flagged(gold, [(a, b, 1.0) for a, b in pred])]
     return float(np.mean(covered)) if covered else 0.0
 
 
-def localisation_accuracy(spans: Sequence[Sequence[tuple[int, int, float]]],
-                          truths: Sequence[Sequence[tuple[int, int]]]) -> float:
+def localisation_accuracy(
+    spans: Sequence[Sequence[tuple[int, int, float]]], truths: Sequence[Sequence[tuple[int, int]]]
+) -> float:
     """LA = (1/N) sum_i hit_i over the N captions that have gold spans, hit_i = 1 when caption i's
     top-scored span ``(start, end, score)`` overlaps one of its hallucinated spans; NaN if N = 0.
 
@@ -136,8 +137,9 @@ def localisation_accuracy(spans: Sequence[Sequence[tuple[int, int, float]]],
     return float(np.mean(hits)) if hits else float("nan")
 
 
-def words_flagged(words: Sequence[tuple[int, int]], spans: Iterable[tuple[int, int, float]],
-                  threshold: float = 0.5) -> list[int]:
+def words_flagged(
+    words: Sequence[tuple[int, int]], spans: Iterable[tuple[int, int, float]], threshold: float = 0.5
+) -> list[int]:
     """1 for each word ``(start, end)`` that a span scoring at least ``threshold`` overlaps.
 
     >>> words_flagged([(0, 1), (2, 5), (6, 9)], [(2, 4, 0.9), (6, 9, 0.1)])
@@ -158,8 +160,9 @@ def pair_accuracy(clean_scores: Sequence[float], foil_scores: Sequence[float]) -
     return float(np.mean((b > a) + 0.5 * (b == a)))
 
 
-def precision_recall_curve(y_true: Iterable[int], y_score: Iterable[float]
-                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def precision_recall_curve(
+    y_true: Iterable[int], y_score: Iterable[float]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision and recall at each distinct score threshold t (predict 1 when score >= t),
     thresholds decreasing: P(t) = TP(t) / (TP(t) + FP(t)), R(t) = TP(t) / n_pos.
     The same points as scikit-learn's ``precision_recall_curve``, in the opposite order and

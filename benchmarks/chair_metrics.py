@@ -15,7 +15,7 @@ call and which the per-model reports use.
 
 from __future__ import annotations
 
-from typing import Collection, Sequence
+from collections.abc import Collection, Sequence
 
 from cece import metrics
 

@@ -9,8 +9,8 @@ familiar words.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 
 @lru_cache(maxsize=1)
@@ -48,8 +48,12 @@ def co_hyponyms(synset: str) -> list[str]:
             if sib == me or "_" in word or "-" in word or h.is_verb[sib] or lexname(h.names[sib]) != kind:
                 continue
             senses = h.noun_lemmas.get(word, [])
-            if senses and senses[0] == sib and any(h.noun_sense_counts.get(word, [])) \
-                    and word not in h.adjective_lemmas:  # "a professional", "a local": adjectives first
+            if (
+                senses
+                and senses[0] == sib
+                and any(h.noun_sense_counts.get(word, []))
+                and word not in h.adjective_lemmas
+            ):  # "a professional", "a local": adjectives first
                 out.add(word)
     return sorted(out)
 

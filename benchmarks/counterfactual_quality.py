@@ -23,11 +23,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from cece.explanation import Explanation
 from cece.grammar import new_grammar_problems
+
 
 def lost_nouns(e: Explanation, nlp: Any) -> list[str]:
     """Caption nouns that no hallucinated edit points at (by concept or by span) and that the
@@ -65,8 +67,12 @@ class Quality:
 
     def shares(self) -> dict[str, float]:
         n = max(self.rewritten, 1)
-        return {"rewritten": self.rewritten / max(self.hallucinated, 1), "fixed_point": self.fixed_point / n,
-                "kept_nouns": self.kept_nouns / n, "grammar_ok": 1 - self.grammar_failures / n}
+        return {
+            "rewritten": self.rewritten / max(self.hallucinated, 1),
+            "fixed_point": self.fixed_point / n,
+            "kept_nouns": self.kept_nouns / n,
+            "grammar_ok": 1 - self.grammar_failures / n,
+        }
 
 
 def counterfactual_quality(results: Iterable[Any], nlp: Any, examples: int = 10) -> Quality:
@@ -117,16 +123,20 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({**asdict(q), "shares": q.shares()}, indent=1))
         return 0
     s = q.shares()
-    print(f"{args.benchmark}: {q.records} records, {q.hallucinated} hallucinated, {q.rewritten} rewritten "
-          f"({s['rewritten']:.1%}), {q.null} null, clean rewritten {q.clean_rewritten}; "
-          f"fixed points {s['fixed_point']:.1%}, kept nouns {s['kept_nouns']:.1%}, "
-          f"grammar failures {q.grammar_failures}, errors {q.errors}")
+    print(
+        f"{args.benchmark}: {q.records} records, {q.hallucinated} hallucinated, {q.rewritten} rewritten "
+        f"({s['rewritten']:.1%}), {q.null} null, clean rewritten {q.clean_rewritten}; "
+        f"fixed points {s['fixed_point']:.1%}, kept nouns {s['kept_nouns']:.1%}, "
+        f"grammar failures {q.grammar_failures}, errors {q.errors}"
+    )
     for row in q.examples:
         print(f"  {row['caption']!r}\n   -> {row['counterfactual']!r}")
     if args.failures:
         for row in q.failures:
-            print(f"  FAIL {row['id']}: {row['caption']!r}\n   -> {row['counterfactual']!r} "
-                  f"fixed={row['fixed_point']} lost={row['lost']} grammar={row['grammar']}")
+            print(
+                f"  FAIL {row['id']}: {row['caption']!r}\n   -> {row['counterfactual']!r} "
+                f"fixed={row['fixed_point']} lost={row['lost']} grammar={row['grammar']}"
+            )
     return 0
 
 

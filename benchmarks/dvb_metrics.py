@@ -38,13 +38,16 @@ from __future__ import annotations
 import difflib
 import re
 from collections import defaultdict
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from benchmarks.loaders.detailverify import merge
 from parsers.sentences import split_sentences
 
-WORD = re.compile(r"[A-Za-z0-9]+(?:[-'.@_][A-Za-z0-9]+)*|[@#][A-Za-z0-9_]+"
-                  r"|[\u4e00-\u9fff\u3040-\u309f\u30a0-\u30ff]+")
+WORD = re.compile(
+    r"[A-Za-z0-9]+(?:[-'.@_][A-Za-z0-9]+)*|[@#][A-Za-z0-9_]+"
+    r"|[\u4e00-\u9fff\u3040-\u309f\u30a0-\u30ff]+"
+)
 _TAGS = re.compile(r"<HALLUCINATION>|</HALLUCINATION>")
 _PAIR = re.compile(r"<HALLUCINATION>(.*?)</HALLUCINATION>", re.DOTALL)
 NONE = "None"
@@ -94,10 +97,15 @@ def split_half(y_true: Sequence[Sequence[bool]], y_pred: Sequence[Sequence[bool]
             halves[half]["gt"].append(sum(map(bool, g)))
             halves[half]["test"].append(sum(map(bool, t)))
     n_captions = len(y_true)
-    return {half: {**{k: _mean(v[k]) for k in ("precision", "recall", "f1", "iou")}, "count": n_captions,
-                   "avg_gt_hal_count": sum(v["gt"]) / n_captions if n_captions else 0.0,
-                   "avg_test_hal_count": sum(v["test"]) / n_captions if n_captions else 0.0}
-            for half, v in halves.items()}
+    return {
+        half: {
+            **{k: _mean(v[k]) for k in ("precision", "recall", "f1", "iou")},
+            "count": n_captions,
+            "avg_gt_hal_count": sum(v["gt"]) / n_captions if n_captions else 0.0,
+            "avg_test_hal_count": sum(v["test"]) / n_captions if n_captions else 0.0,
+        }
+        for half, v in halves.items()
+    }
 
 
 def no_hallucination_expanded(y_pred: Sequence[str]) -> int:
@@ -114,8 +122,9 @@ def _key(text: str) -> str:
     return re.sub(r"[^\w\s]", "", text.strip().lower())
 
 
-def official_sequence(tagged: str, label_records: Sequence[dict[str, Any]] | None = None
-                      ) -> tuple[list[int], list[str]]:
+def official_sequence(
+    tagged: str, label_records: Sequence[dict[str, Any]] | None = None
+) -> tuple[list[int], list[str]]:
     """The benchmark's reading of a tagged text: per token 0 (inside a tag: hallucinated) or 1,
     and the tag's type (``"None"`` outside tags)."""
     pool: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -129,7 +138,7 @@ def official_sequence(tagged: str, label_records: Sequence[dict[str, Any]] | Non
     origin, clean, pos = [], [], 0  # origin[i]: index in ``tagged`` of clean char i
     for m in _TAGS.finditer(tagged):
         origin.extend(range(pos, m.start()))
-        clean.append(tagged[pos:m.start()])
+        clean.append(tagged[pos : m.start()])
         pos = m.end()
     origin.extend(range(pos, len(tagged)))
     clean.append(tagged[pos:])
@@ -142,8 +151,11 @@ def official_sequence(tagged: str, label_records: Sequence[dict[str, Any]] | Non
     return seq, cats
 
 
-def official_scores(gold_tagged: Sequence[str], pred_tagged: Sequence[str],
-                    gold_labels: Sequence[Sequence[dict[str, Any]] | None] | None = None) -> dict[str, Any]:
+def official_scores(
+    gold_tagged: Sequence[str],
+    pred_tagged: Sequence[str],
+    gold_labels: Sequence[Sequence[dict[str, Any]] | None] | None = None,
+) -> dict[str, Any]:
     """The benchmark script's token, sentence, response and per-type figures (module docstring)
     for gold and predicted tagged texts paired by position."""
     gold_labels = gold_labels if gold_labels is not None else [None] * len(gold_tagged)
@@ -182,8 +194,16 @@ def official_scores(gold_tagged: Sequence[str], pred_tagged: Sequence[str],
         resp[0] += any(gh) and any(th)
         resp[1] += any(th) and not any(gh)
         resp[2] += any(gh) and not any(th)
-    return _report(tok, sent, resp, types, n=len(gold_tagged), length_mismatches=mismatched,
-                   split_half=split_half(*flags), no_hallucination_expanded=no_hallucination_expanded(pred_tagged))
+    return _report(
+        tok,
+        sent,
+        resp,
+        types,
+        n=len(gold_tagged),
+        length_mismatches=mismatched,
+        split_half=split_half(*flags),
+        no_hallucination_expanded=no_hallucination_expanded(pred_tagged),
+    )
 
 
 def _mean(values: list[float]) -> float:
@@ -191,16 +211,18 @@ def _mean(values: list[float]) -> float:
 
 
 def _report(tok: dict, sent: dict, resp: list[int], types: dict, **extra: Any) -> dict[str, Any]:
-    return {"token": {k: _mean(tok[k]) for k in ("precision", "recall", "f1", "iou")},
-            "sentence": {k: _mean(sent[k]) for k in ("precision", "recall", "f1")},
-            "response": dict(zip(("precision", "recall", "f1"), _prf(*resp))),
-            "types": {c: {"recall": h / n if n else 0.0, "hits": h, "total": n}
-                      for c, (h, n) in sorted(types.items())},
-            **extra}
+    return {
+        "token": {k: _mean(tok[k]) for k in ("precision", "recall", "f1", "iou")},
+        "sentence": {k: _mean(sent[k]) for k in ("precision", "recall", "f1")},
+        "response": dict(zip(("precision", "recall", "f1"), _prf(*resp))),
+        "types": {c: {"recall": h / n if n else 0.0, "hits": h, "total": n} for c, (h, n) in sorted(types.items())},
+        **extra,
+    }
 
 
-def aligned_scores(captions: Sequence[str], gold_spans: Sequence[Sequence[tuple]],
-                   pred_spans: Sequence[Sequence[tuple]]) -> dict[str, Any]:
+def aligned_scores(
+    captions: Sequence[str], gold_spans: Sequence[Sequence[tuple]], pred_spans: Sequence[Sequence[tuple]]
+) -> dict[str, Any]:
     """Token, sentence, response and per-type figures by char offsets (module docstring).
 
     ``gold_spans[i]``: ``(start, end)`` or ``(start, end, type)`` in ``captions[i]``;
@@ -210,8 +232,10 @@ def aligned_scores(captions: Sequence[str], gold_spans: Sequence[Sequence[tuple]
     resp = [0, 0, 0]
     for caption, gold, pred in zip(captions, gold_spans, pred_spans, strict=True):
         words = [m.span() for m in WORD.finditer(caption)]
-        g_type = [next((str(sp[2]) if len(sp) > 2 else "Unknown" for sp in gold if s < sp[1] and sp[0] < e), None)
-                  for s, e in words]
+        g_type = [
+            next((str(sp[2]) if len(sp) > 2 else "Unknown" for sp in gold if s < sp[1] and sp[0] < e), None)
+            for s, e in words
+        ]
         gh = [t is not None for t in g_type]
         th = [any(s < sp[1] and sp[0] < e for sp in pred) for s, e in words]
         for k, v in zip(("precision", "recall", "f1", "iou"), _binary(gh, th)):
@@ -261,8 +285,9 @@ def spans_from_tagged(caption: str, tagged: str) -> list[tuple[int, int]]:
     a_tok = [(origin[m.start()], origin[m.end() - 1] + 1) for m in _ALIGN_TOKEN.finditer(answer)]
     a_hit = [any(s < te and ts < e for ts, te in marked) for s, e in a_tok]
     c_tok = [m.span() for m in _ALIGN_TOKEN.finditer(caption)]
-    matcher = difflib.SequenceMatcher(a=[tagged[s:e].casefold() for s, e in a_tok],
-                                      b=[caption[s:e].casefold() for s, e in c_tok], autojunk=False)
+    matcher = difflib.SequenceMatcher(
+        a=[tagged[s:e].casefold() for s, e in a_tok], b=[caption[s:e].casefold() for s, e in c_tok], autojunk=False
+    )
     out = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal" or (op == "replace" and i2 - i1 == j2 - j1):

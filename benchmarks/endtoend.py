@@ -28,9 +28,14 @@ from benchmarks.probe import speed_probe
 from benchmarks.synthetic import scene_records
 
 CECE = [sys.executable, "-m", "cli"]
-ONE = {"id": "one", "caption": "A dog sitting on a lap.",
-       "annotation": {"objects": ["man", "dog", "laptop", "lap"],
-                      "relationships": [["laptop", "on", "lap"], ["dog", "next to", "man"]]}}
+ONE = {
+    "id": "one",
+    "caption": "A dog sitting on a lap.",
+    "annotation": {
+        "objects": ["man", "dog", "laptop", "lap"],
+        "relationships": [["laptop", "on", "lap"], ["dog", "next to", "man"]],
+    },
+}
 
 
 def _wall(cmd: list[str], ok: tuple[int, ...] = (0,)) -> float:
@@ -58,8 +63,11 @@ def one_record(repeat: int = 5) -> dict[str, float]:
             ours.append(_wall(explain))
             floor.append(_wall(bare))
     a, b = statistics.median(ours), statistics.median(floor)
-    return {"explain_one_record_s": round(a, 2), "bare_spacy_import_and_load_s": round(b, 2),
-            "one_record_vs_bare_spacy": round(a / b, 2)}
+    return {
+        "explain_one_record_s": round(a, 2),
+        "bare_spacy_import_and_load_s": round(b, 2),
+        "one_record_vs_bare_spacy": round(a / b, 2),
+    }
 
 
 def workers(n: int, repeat: int = 1) -> dict[str, float | bool]:
@@ -77,9 +85,12 @@ def workers(n: int, repeat: int = 1) -> dict[str, float | bool]:
                 runs[w].append(_wall([*CECE, "explain", str(src), "-q", "-o", str(out), "--workers", w], ok=(0, 2)))
                 outputs[w] = out.read_bytes()
         seconds = {w: statistics.median(t) for w, t in runs.items()}
-    return {f"{n}_records_workers_1_s": round(seconds["1"], 2), f"{n}_records_workers_2_s": round(seconds["2"], 2),
-            f"{n}_records_speed_up": round(seconds["1"] / seconds["2"], 2),
-            f"{n}_records_identical_outputs": outputs["1"] == outputs["2"]}
+    return {
+        f"{n}_records_workers_1_s": round(seconds["1"], 2),
+        f"{n}_records_workers_2_s": round(seconds["2"], 2),
+        f"{n}_records_speed_up": round(seconds["1"] / seconds["2"], 2),
+        f"{n}_records_identical_outputs": outputs["1"] == outputs["2"],
+    }
 
 
 def run(quick: bool = False) -> dict:

@@ -21,14 +21,25 @@ computed from failures alone would only measure the failures.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from benchmarks import dvb_metrics
 from benchmarks.alignbench_metrics import auroc_by_group, mean_by, segment_ap, segment_iou
 from benchmarks.caption_metrics import (
-    balanced_accuracy, by_group, false_positive_rate, gold_word_recall, localisation_accuracy, pair_accuracy,
-    precision, precision_recall_f1, recall, span_precision, words_flagged)
+    balanced_accuracy,
+    by_group,
+    false_positive_rate,
+    gold_word_recall,
+    localisation_accuracy,
+    pair_accuracy,
+    precision,
+    precision_recall_f1,
+    recall,
+    span_precision,
+    words_flagged,
+)
 from benchmarks.chair_metrics import chair_i, chair_s
 from benchmarks.loaders.alignbench import AlignBenchGold
 from benchmarks.loaders.common import CaptionGold
@@ -134,25 +145,41 @@ def calibration_error(y: list[int], s: list[float]) -> float:
         return float("nan")
 
 
-def _caption_block(ids: list[str], gold: Mapping[str, CaptionGold], dets: Detections,
-                   threshold: float, verdicts: bool = False) -> dict[str, float | None]:
+def _caption_block(
+    ids: list[str], gold: Mapping[str, CaptionGold], dets: Detections, threshold: float, verdicts: bool = False
+) -> dict[str, float | None]:
     y, s = [gold[i].label for i in ids], [_score(dets.get(i)) for i in ids]
     gold_words = [[w for w, lab in zip(gold[i].words, gold[i].word_labels) if lab] for i in ids]
     marked = [_marked(dets.get(i), threshold) for i in ids]
     v = [_verdict(dets.get(i)) for i in ids]
-    verdict_cols = dict(zip(VERDICT_COLUMNS, (precision(y, v), recall(y, v), false_positive_rate(y, v),
-                                              balanced_accuracy(y, v)) if verdicts else (None,) * 4))
+    verdict_cols = dict(
+        zip(
+            VERDICT_COLUMNS,
+            (precision(y, v), recall(y, v), false_positive_rate(y, v), balanced_accuracy(y, v))
+            if verdicts
+            else (None,) * 4,
+        )
+    )
     hal = [i for i in ids if gold[i].label and gold[i].spans]
     y_words, p_words = [], []
     for i in ids:
         y_words += gold[i].word_labels
         p_words += words_flagged(gold[i].words, _spans(dets.get(i)), threshold)
     p, r, f1 = precision_recall_f1(y_words, p_words)
-    return {"AP": average_precision(y, s), "AUROC": auroc(y, s), "ECE": calibration_error(y, s),
-            "LA": localisation_accuracy([_spans(dets.get(i)) for i in hal], [gold[i].spans for i in hal]),
-            "word P": p, "word R": r, "word F1": f1,
-            "span P": span_precision(gold_words, marked), "gold-word R": gold_word_recall(gold_words, marked),
-            **verdict_cols, "n": len(ids), "hallucinated": sum(y)}
+    return {
+        "AP": average_precision(y, s),
+        "AUROC": auroc(y, s),
+        "ECE": calibration_error(y, s),
+        "LA": localisation_accuracy([_spans(dets.get(i)) for i in hal], [gold[i].spans for i in hal]),
+        "word P": p,
+        "word R": r,
+        "word F1": f1,
+        "span P": span_precision(gold_words, marked),
+        "gold-word R": gold_word_recall(gold_words, marked),
+        **verdict_cols,
+        "n": len(ids),
+        "hallucinated": sum(y),
+    }
 
 
 def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, threshold: float = 0.5) -> Evaluation:
@@ -165,8 +192,10 @@ def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, thresho
     ids = list(gold)
     n_verdicts = _n_verdicts(ids, dets)
     block = _caption_block(ids, gold, dets, threshold, n_verdicts > 0)
-    summary = {k: block[k] for k in ("AP", "AUROC", "ECE", "LA", "word P", "word R", "word F1",
-                                     *SPAN_COLUMNS, *VERDICT_COLUMNS)}
+    summary = {
+        k: block[k]
+        for k in ("AP", "AUROC", "ECE", "LA", "word P", "word R", "word F1", *SPAN_COLUMNS, *VERDICT_COLUMNS)
+    }
     details: dict[str, Any] = {"n": block["n"], "hallucinated": block["hallucinated"], "verdicts": n_verdicts}
     summary.update(_chair(ids, dets))
     pairs: dict[str, dict[int, str]] = {}
@@ -175,26 +204,35 @@ def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, thresho
             pairs.setdefault(gold[i].pair, {})[gold[i].label] = i
     full = [(v[0], v[1], gold[v[1]].group) for v in pairs.values() if 0 in v and 1 in v]
     if full:
-        summary["pair acc"] = pair_accuracy([_score(dets.get(c)) for c, _, _ in full],
-                                            [_score(dets.get(f)) for _, f, _ in full])
+        summary["pair acc"] = pair_accuracy(
+            [_score(dets.get(c)) for c, _, _ in full], [_score(dets.get(f)) for _, f, _ in full]
+        )
     if any(gold[i].group is not None for i in ids):
-        by_domain = by_group([gold[i].group or "" for i in ids],
-                             lambda sub: _caption_block(sub, gold, dets, threshold, n_verdicts > 0), ids)
+        by_domain = by_group(
+            [gold[i].group or "" for i in ids],
+            lambda sub: _caption_block(sub, gold, dets, threshold, n_verdicts > 0),
+            ids,
+        )
         for dom, row in by_domain.items():
             sub = [(c, f) for c, f, g in full if g == dom]
-            row["pair acc"] = pair_accuracy([_score(dets.get(c)) for c, _ in sub],
-                                            [_score(dets.get(f)) for _, f in sub])
+            row["pair acc"] = pair_accuracy(
+                [_score(dets.get(c)) for c, _ in sub], [_score(dets.get(f)) for _, f in sub]
+            )
             summary[f"AUROC {dom}"] = row["AUROC"]
         details["by_domain"] = by_domain
-    return Evaluation(summary, details, ([gold[i].label for i in ids], [_score(dets.get(i)) for i in ids]),
-                      counts=counts(ids, dets))
+    return Evaluation(
+        summary, details, ([gold[i].label for i in ids], [_score(dets.get(i)) for i in ids]), counts=counts(ids, dets)
+    )
 
 
 def _chair(ids: list[str], dets: Detections) -> dict[str, float]:
     """CHAIRs and CHAIRi over the detections that list their COCO ``mentions`` and the image's
     ``categories`` (the ``chair`` detector); nothing for detectors that do not."""
-    found = [d.details for i in ids if (d := _ok(dets.get(i))) is not None
-             and "mentions" in d.details and "categories" in d.details]
+    found = [
+        d.details
+        for i in ids
+        if (d := _ok(dets.get(i))) is not None and "mentions" in d.details and "categories" in d.details
+    ]
     if not found:
         return {}
     truth, mentions = [x["categories"] for x in found], [[m["category"] for m in x["mentions"]] for x in found]
@@ -242,13 +280,26 @@ def evaluate_alignbench(gold: Mapping[str, AlignBenchGold], dets: Detections, th
     seg_ap = segment_ap(gold_seg, pred_seg, 0.3)
     seg = segment_iou(gold_seg, pred_seg, threshold, 0.3)
     valid = [v for v in per_model.values() if not math.isnan(v)]
-    summary = {"AUROC": auroc(y, s), "AUROC captioner mean": sum(valid) / len(valid) if valid else float("nan"),
-               "AP": average_precision(y, s), "ECE": calibration_error(y, s), "seg AP@0.3": seg_ap, "seg mIoU": seg["miou"]}
-    details = {"n_sentences": len(y), "incorrect": sum(y),
-               "auroc_by_captioner": per_model, "mean_score_by_position": position_means,
-               "mean_score_by_error_type": mean_by([v for _, v in typed], [t for t, _ in typed]) if typed else {},
-               "segments": {"gold": sum(map(len, gold_seg)), "hit_rate@0.3": seg["hit_rate"],
-                            "unlocated_error_words": sum(g.unlocated for g in gold.values())}}
+    summary = {
+        "AUROC": auroc(y, s),
+        "AUROC captioner mean": sum(valid) / len(valid) if valid else float("nan"),
+        "AP": average_precision(y, s),
+        "ECE": calibration_error(y, s),
+        "seg AP@0.3": seg_ap,
+        "seg mIoU": seg["miou"],
+    }
+    details = {
+        "n_sentences": len(y),
+        "incorrect": sum(y),
+        "auroc_by_captioner": per_model,
+        "mean_score_by_position": position_means,
+        "mean_score_by_error_type": mean_by([v for _, v in typed], [t for t, _ in typed]) if typed else {},
+        "segments": {
+            "gold": sum(map(len, gold_seg)),
+            "hit_rate@0.3": seg["hit_rate"],
+            "unlocated_error_words": sum(g.unlocated for g in gold.values()),
+        },
+    }
     return Evaluation(summary, details, (y, s), {"positions": position_means}, counts(list(gold), dets))
 
 
@@ -279,14 +330,21 @@ def evaluate_detailverify(gold: Mapping[str, DVBGold], dets: Detections, thresho
             summary.update(dict.fromkeys(columns, None))
             continue
         pred = [[sp for sp in _spans(dets.get(i)) if sp[2] >= threshold] for i in ids]
-        tagged = [to_tagged(gold[i].caption, [(a, b) for a, b, _ in p]) if p else "NO HALLUCINATION"
-                  for i, p in zip(ids, pred)]
-        official = dvb_metrics.official_scores([gold[i].tagged for i in ids], tagged,
-                                               [gold[i].label_records for i in ids])
+        tagged = [
+            to_tagged(gold[i].caption, [(a, b) for a, b, _ in p]) if p else "NO HALLUCINATION"
+            for i, p in zip(ids, pred)
+        ]
+        official = dvb_metrics.official_scores(
+            [gold[i].tagged for i in ids], tagged, [gold[i].label_records for i in ids]
+        )
         aligned = dvb_metrics.aligned_scores([gold[i].caption for i in ids], [gold[i].spans for i in ids], pred)
         details[split] = {"official": official, "aligned": aligned, "dropped": dropped[split]}
-        summary.update(zip(columns, (official["token"]["f1"], official["token"]["iou"],
-                                     official["sentence"]["f1"], aligned["token"]["f1"])))
+        summary.update(
+            zip(
+                columns,
+                (official["token"]["f1"], official["token"]["iou"], official["sentence"]["f1"], aligned["token"]["f1"]),
+            )
+        )
         for i in ids:  # token-level PR curve: a token scores its best overlapping span
             spans = _spans(dets.get(i))
             for m in dvb_metrics.WORD.finditer(gold[i].caption):

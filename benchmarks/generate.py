@@ -28,7 +28,8 @@ import os
 import random
 import sys
 from collections import Counter
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from benchmarks.loaders.common import Checker, DataError, benchmark_records
 from benchmarks.perturb import KINDS, Perturbed, perturb
@@ -48,9 +49,16 @@ def reference_sets(path: str | os.PathLike) -> Iterator[tuple[int, list[str], st
         yield k, [" ".join(r.split()) for r in refs if r.strip()], c.string("image_path", optional=True) or ""
 
 
-def generate(sets: Iterable[tuple[int, Sequence[str], str]], *, seed: int = 0, n: int | None = None,
-             evidence: int | None = None, per_set: int = 1, kinds: Sequence[str] = KINDS,
-             warn: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+def generate(
+    sets: Iterable[tuple[int, Sequence[str], str]],
+    *,
+    seed: int = 0,
+    n: int | None = None,
+    evidence: int | None = None,
+    per_set: int = 1,
+    kinds: Sequence[str] = KINDS,
+    warn: Callable[[str], None] | None = None,
+) -> list[dict[str, Any]]:
     """HAT-schema records from ``sets`` (``(source position, references, image path)``):
     ``per_set`` captions per set (different references), each with at most ``evidence`` of the
     others as its evidence (all by default), at most ``n`` records in all. A set with fewer
@@ -78,16 +86,31 @@ def generate(sets: Iterable[tuple[int, Sequence[str], str]], *, seed: int = 0, n
             pick, others, result = found
             made[result.kind] += 1
             used.add(pick)
-            out.append({"sample_id": f"{source}:{pick}:{result.kind}", "caption": result.caption,
-                        "grounding": [[w, y] for w, y in zip(result.caption.split(), result.labels)],
-                        "contains_hallucination": any(result.labels), "references": others,
-                        "image_path": image, "perturbation": result.kind, "original": result.original,
-                        "source": source})
+            out.append(
+                {
+                    "sample_id": f"{source}:{pick}:{result.kind}",
+                    "caption": result.caption,
+                    "grounding": [[w, y] for w, y in zip(result.caption.split(), result.labels)],
+                    "contains_hallucination": any(result.labels),
+                    "references": others,
+                    "image_path": image,
+                    "perturbation": result.kind,
+                    "original": result.original,
+                    "source": source,
+                }
+            )
     return out
 
 
-def _one(refs: Sequence[str], pick: int, used: set[int], evidence: int | None, kinds: Sequence[str],
-         made: Counter[str], rng: random.Random) -> tuple[int, list[str], Perturbed] | None:
+def _one(
+    refs: Sequence[str],
+    pick: int,
+    used: set[int],
+    evidence: int | None,
+    kinds: Sequence[str],
+    made: Counter[str],
+    rng: random.Random,
+) -> tuple[int, list[str], Perturbed] | None:
     """``(caption index, evidence, result)`` for the caption ``refs[pick]``: clean or, as often,
     perturbed -- the least-made kinds tried first, ties in random order, so the kinds stay
     balanced. A caption that allows none hands over to the set's next unused reference (were it
@@ -120,20 +143,30 @@ def _count(text: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.generate", description=(
+        prog="python -m benchmarks.generate",
+        description=(
             "Generate labelled hallucinations from reference sets (HAT / nocaps-FOIL JSON, or JSONL of "
-            '{"references": [...]}) into a HAT-schema JSON file that `cece bench run hat` reads.'))
+            '{"references": [...]}) into a HAT-schema JSON file that `cece bench run hat` reads.'
+        ),
+    )
     parser.add_argument("refsets", help="file of records with a references list")
     parser.add_argument("-o", "--output", required=True, help="where the generated JSON list goes")
     parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same file)")
     parser.add_argument("--n", type=_count, help="at most N records")
     parser.add_argument("--evidence", type=_count, metavar="K", help="at most K references as evidence")
-    parser.add_argument("--per-set", type=_count, default=1, metavar="M",
-                        help="captions taken from each reference set (default 1)")
+    parser.add_argument(
+        "--per-set", type=_count, default=1, metavar="M", help="captions taken from each reference set (default 1)"
+    )
     args = parser.parse_args(argv)
     try:
-        records = generate(reference_sets(args.refsets), seed=args.seed, n=args.n, evidence=args.evidence,
-                           per_set=args.per_set, warn=lambda m: print(f"warning: {m}", file=sys.stderr))
+        records = generate(
+            reference_sets(args.refsets),
+            seed=args.seed,
+            n=args.n,
+            evidence=args.evidence,
+            per_set=args.per_set,
+            warn=lambda m: print(f"warning: {m}", file=sys.stderr),
+        )
     except DataError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -16,8 +16,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 KEY_COLUMNS = ("benchmark", "run", "detector")
 NA = "n/a"  # the cell of a detector with no valid prediction
@@ -60,9 +61,14 @@ def summary_rows(metrics: Mapping[str, Any], run: str = "") -> list[dict[str, An
     rows = []
     for name, m in metrics["detectors"].items():
         ok = scored(m)
-        row = {"benchmark": metrics["benchmark"], "run": run, "detector": name,
-               **{k: v if ok else NA for k, v in m["summary"].items()},
-               "errors": m.get("errors", m["details"].get("errors")), "parse failures": m.get("parse_failures")}
+        row = {
+            "benchmark": metrics["benchmark"],
+            "run": run,
+            "detector": name,
+            **{k: v if ok else NA for k, v in m["summary"].items()},
+            "errors": m.get("errors", m["details"].get("errors")),
+            "parse failures": m.get("parse_failures"),
+        }
         if metrics["benchmark"] == "detailverify":
             row["dropped"] = m.get("dropped")
         if m.get("judge"):  # figures of a judge that did not look at its input
@@ -77,8 +83,11 @@ def judge_note(dets: Mapping[str, Any]) -> list[str]:
     >>> judge_note({"vlm": {"judge": "answers do not vary: 30 of 30 were 100"}, "lexical": {}})
     ['degenerate judge: `vlm` -- answers do not vary: 30 of 30 were 100; its figures say nothing about the captions.']
     """
-    return [f"{DEGENERATE}: `{name}` -- {m['judge']}; its figures say nothing about the captions."
-            for name, m in dets.items() if m.get("judge")]
+    return [
+        f"{DEGENERATE}: `{name}` -- {m['judge']}; its figures say nothing about the captions."
+        for name, m in dets.items()
+        if m.get("judge")
+    ]
 
 
 def status_note(dets: Mapping[str, Any]) -> list[str]:
@@ -87,17 +96,37 @@ def status_note(dets: Mapping[str, Any]) -> list[str]:
     >>> status_note({"vlm": {"valid": 0, "errors": 24, "parse_failures": 24}, "lexical": {"valid": 24}})
     ['n/a: `vlm` has no valid prediction to score (24 errors, 24 parse failures; the error rows are in predictions/).']
     """
-    return [f"n/a: `{name}` has no valid prediction to score ({m.get('errors')} errors, "
-            f"{m.get('parse_failures')} parse failures; the error rows are in predictions/)."
-            for name, m in dets.items() if not scored(m)]
+    return [
+        f"n/a: `{name}` has no valid prediction to score ({m.get('errors')} errors, "
+        f"{m.get('parse_failures')} parse failures; the error rows are in predictions/)."
+        for name, m in dets.items()
+        if not scored(m)
+    ]
 
 
 # -- one run ---------------------------------------------------------------------------------
 def _foil_section(dets: Mapping[str, Any]) -> list[str]:
-    keys = ["AP", "AUROC", "ECE", "LA", "word P", "word R", "word F1", "span P", "gold-word R",
-            "verdict P", "verdict R", "flagged clean", "bal acc", "pair acc"]
-    rows = [[name, dom, r["n"], *(r.get(k) for k in keys)]
-            for name, m in dets.items() for dom, r in m["details"].get("by_domain", {}).items()]
+    keys = [
+        "AP",
+        "AUROC",
+        "ECE",
+        "LA",
+        "word P",
+        "word R",
+        "word F1",
+        "span P",
+        "gold-word R",
+        "verdict P",
+        "verdict R",
+        "flagged clean",
+        "bal acc",
+        "pair acc",
+    ]
+    rows = [
+        [name, dom, r["n"], *(r.get(k) for k in keys)]
+        for name, m in dets.items()
+        for dom, r in m["details"].get("by_domain", {}).items()
+    ]
     header = ["detector", "domain", "captions", *keys]
     return ["## By domain", "", markdown_table(header, rows)]
 
@@ -106,8 +135,11 @@ def _alignbench_section(dets: Mapping[str, Any]) -> list[str]:
     names = list(dets)
     captioners = sorted({c for m in dets.values() for c in m["details"]["auroc_by_captioner"]})
     per = {n: dets[n]["details"]["auroc_by_captioner"] for n in names}
-    out = ["## AUROC per captioner", "",
-           markdown_table(["captioner", *names], [[c, *(per[n].get(c) for n in names)] for c in captioners])]
+    out = [
+        "## AUROC per captioner",
+        "",
+        markdown_table(["captioner", *names], [[c, *(per[n].get(c) for n in names)] for c in captioners]),
+    ]
     positions = sorted({int(p) for m in dets.values() for p in m["details"]["mean_score_by_position"]})
     header = ["position"] + [f"{n} {lab}" for n in names for lab in ("correct", "incorrect")]
     rows = []
@@ -120,9 +152,14 @@ def _alignbench_section(dets: Mapping[str, Any]) -> list[str]:
     out += ["", "## Mean score by sentence position (0 = first)", "", markdown_table(header, rows)]
     types = sorted({t for m in dets.values() for t in m["details"]["mean_score_by_error_type"]})
     by_type = {n: dets[n]["details"]["mean_score_by_error_type"] for n in names}
-    out += ["", "## Mean score of incorrect sentences by error type", "",
-            markdown_table(["error type", *names], [[t, *(by_type[n].get(t, {}).get("mean") for n in names)]
-                                                    for t in types])]
+    out += [
+        "",
+        "## Mean score of incorrect sentences by error type",
+        "",
+        markdown_table(
+            ["error type", *names], [[t, *(by_type[n].get(t, {}).get("mean") for n in names)] for t in types]
+        ),
+    ]
     return out
 
 
@@ -136,27 +173,66 @@ def _dvb_section(dets: Mapping[str, Any]) -> list[str]:
             part = dets[name]["details"][split]
             for mode in ("official", "aligned"):
                 r = part[mode]
-                rows.append([name, mode, r["n"], part.get("dropped"), *r["token"].values(), *r["sentence"].values(),
-                             r["response"]["f1"]])
+                rows.append(
+                    [
+                        name,
+                        mode,
+                        r["n"],
+                        part.get("dropped"),
+                        *r["token"].values(),
+                        *r["sentence"].values(),
+                        r["response"]["f1"],
+                    ]
+                )
                 for t, v in r["types"].items():
                     types.setdefault(t, {})[f"{name} {mode}"] = v["recall"]
             half = part["official"].get("split_half")
             if half:
-                halves.append([name, *(half[h][k] for h in ("first_half", "second_half")
-                                       for k in ("precision", "recall", "f1", "iou", "avg_gt_hal_count",
-                                                 "avg_test_hal_count")),
-                               part["official"].get("no_hallucination_expanded")])
+                halves.append(
+                    [
+                        name,
+                        *(
+                            half[h][k]
+                            for h in ("first_half", "second_half")
+                            for k in ("precision", "recall", "f1", "iou", "avg_gt_hal_count", "avg_test_hal_count")
+                        ),
+                        part["official"].get("no_hallucination_expanded"),
+                    ]
+                )
         cols = [f"{n} {mode}" for n in names for mode in ("official", "aligned")]
-        header = ["detector", "mode", "scored", "dropped", "tok P", "tok R", "tok F1", "tok IoU", "sent P", "sent R",
-                  "sent F1", "resp F1"]
-        out += [f"## {split}", "", markdown_table(header, rows),
-                "", "Recall by hallucination type:", "",
-                markdown_table(["type", *cols], [[t, *(v.get(c) for c in cols)] for t, v in sorted(types.items())]), ""]
+        header = [
+            "detector",
+            "mode",
+            "scored",
+            "dropped",
+            "tok P",
+            "tok R",
+            "tok F1",
+            "tok IoU",
+            "sent P",
+            "sent R",
+            "sent F1",
+            "resp F1",
+        ]
+        out += [
+            f"## {split}",
+            "",
+            markdown_table(header, rows),
+            "",
+            "Recall by hallucination type:",
+            "",
+            markdown_table(["type", *cols], [[t, *(v.get(c) for c in cols)] for t, v in sorted(types.items())]),
+            "",
+        ]
         if halves:
             half_cols = [f"{h} {k}" for h in ("1st", "2nd") for k in ("P", "R", "F1", "IoU", "gold hal", "pred hal")]
-            out += ["Official split-half figures (tokens before / after the middle of each caption; "
-                    "hal = hallucinated tokens per caption) and answers read as NO HALLUCINATION:", "",
-                    markdown_table(["detector", *half_cols, "NO HALLUCINATION"], halves), ""]
+            out += [
+                "Official split-half figures (tokens before / after the middle of each caption; "
+                "hal = hallucinated tokens per caption) and answers read as NO HALLUCINATION:",
+                "",
+                markdown_table(["detector", *half_cols, "NO HALLUCINATION"], halves),
+                "",
+            ]
     return out
 
 
@@ -166,19 +242,28 @@ def write_run_outputs(rundir: Path, metrics: Mapping[str, Any], evaluations: Map
     rows = summary_rows(metrics)
     cols = columns(rows)
     dets = metrics["detectors"]
-    md = [f"# {metrics['benchmark']} leaderboard", "",
-          f"Data: `{metrics['data']}`, {metrics['n_samples']} samples; a span counts as predicted "
-          f"when its score is at least {metrics['threshold']}"
-          + (" (for span P and gold-word R, at least its detection's own threshold when it gives one); "
-             "verdict columns are – for a detector that gives no verdicts."
-             if metrics["benchmark"] in ("hat", "foil") else "."), "",
-          markdown_table(["detector", *cols], [[r["detector"], *(r.get(c) for c in cols)] for r in rows]), ""]
+    md = [
+        f"# {metrics['benchmark']} leaderboard",
+        "",
+        f"Data: `{metrics['data']}`, {metrics['n_samples']} samples; a span counts as predicted "
+        f"when its score is at least {metrics['threshold']}"
+        + (
+            " (for span P and gold-word R, at least its detection's own threshold when it gives one); "
+            "verdict columns are – for a detector that gives no verdicts."
+            if metrics["benchmark"] in ("hat", "foil")
+            else "."
+        ),
+        "",
+        markdown_table(["detector", *cols], [[r["detector"], *(r.get(c) for c in cols)] for r in rows]),
+        "",
+    ]
     md += [*status_note(dets), ""] if status_note(dets) else []
     md += [*judge_note(dets), ""] if judge_note(dets) else []
     valid = {n: m for n, m in dets.items() if scored(m)}  # the sections hold figures only
     if valid:
-        section = {"foil": _foil_section, "alignbench": _alignbench_section,
-                   "detailverify": _dvb_section}.get(metrics["benchmark"])
+        section = {"foil": _foil_section, "alignbench": _alignbench_section, "detailverify": _dvb_section}.get(
+            metrics["benchmark"]
+        )
         md += (section(valid) + [""]) if section else []
     for png, title in plot_run(rundir, metrics["benchmark"], evaluations):
         md += [f"![{title}]({png})", ""]
@@ -205,8 +290,13 @@ def plot_run(rundir: Path, benchmark: str, evaluations: Mapping[str, Any]) -> li
             p, r, _ = precision_recall_curve(y, s)
             # P_k holds on (R_{k-1}, R_k]: the area under these steps is the AP in the legend.
             ax.step([0.0, *r], [p[0], *p], where="pre", label=f"{name} (AP {average_precision(y, s):.3f})")
-        ax.set(xlabel="recall", ylabel="precision", xlim=(0, 1.02), ylim=(0, 1.02),
-               title=f"{benchmark}: {unit}-level precision-recall")
+        ax.set(
+            xlabel="recall",
+            ylabel="precision",
+            xlim=(0, 1.02),
+            ylim=(0, 1.02),
+            title=f"{benchmark}: {unit}-level precision-recall",
+        )
         ax.legend(loc="lower left", fontsize=8)
         _save(fig, rundir / "pr_curves.png")
         written.append(("pr_curves.png", "precision-recall curves"))
@@ -219,11 +309,20 @@ def plot_run(rundir: Path, benchmark: str, evaluations: Mapping[str, Any]) -> li
             for label, style, marker in (("correct", "-", "o"), ("incorrect", "--", "x")):
                 pts = sorted((p, v[label]["mean"]) for p, v in table.items() if label in v)
                 if pts:
-                    ax.plot([p for p, _ in pts], [m for _, m in pts], style, marker=marker, color=f"C{k}",
-                            label=f"{name} {label}")
+                    ax.plot(
+                        [p for p, _ in pts],
+                        [m for _, m in pts],
+                        style,
+                        marker=marker,
+                        color=f"C{k}",
+                        label=f"{name} {label}",
+                    )
         ax.xaxis.get_major_locator().set_params(integer=True)
-        ax.set(xlabel="sentence position (0 = first)", ylabel="mean hallucination score",
-               title="AlignBench: mean score by sentence position")
+        ax.set(
+            xlabel="sentence position (0 = first)",
+            ylabel="mean hallucination score",
+            title="AlignBench: mean score by sentence position",
+        )
         ax.legend(fontsize=8)
         _save(fig, rundir / "score_by_position.png")
         written.append(("score_by_position.png", "mean score by sentence position"))
@@ -238,8 +337,9 @@ def _save(fig: Any, path: Path) -> None:
     plt.close(fig)
 
 
-def plot_reliability(rundir: Path, benchmark: str, unit: str,
-                     curves: Mapping[str, tuple[list[int], list[float]]]) -> tuple[str, str]:
+def plot_reliability(
+    rundir: Path, benchmark: str, unit: str, curves: Mapping[str, tuple[list[int], list[float]]]
+) -> tuple[str, str]:
     """``reliability.png``: per detector, the share of hallucinated items against the mean score
     in each of 10 equal-width score bins (scikit-learn's ``calibration_curve``; the ECE of
     :func:`benchmarks.metrics.expected_calibration_error` in the legend). A perfectly calibrated
@@ -258,8 +358,13 @@ def plot_reliability(rundir: Path, benchmark: str, unit: str,
             continue  # not probabilities: no diagram (its ECE is n/a too)
         frac, mean = calibration_curve(y, s, n_bins=10, strategy="uniform")
         ax.plot(mean, frac, marker="o", label=f"{name} (ECE {calibration_error(y, list(s)):.3f})")
-    ax.set(xlabel="mean score in bin", ylabel="share hallucinated", xlim=(0, 1), ylim=(0, 1.02),
-           title=f"{benchmark}: {unit}-level reliability (10 bins)")
+    ax.set(
+        xlabel="mean score in bin",
+        ylabel="share hallucinated",
+        xlim=(0, 1),
+        ylim=(0, 1.02),
+        title=f"{benchmark}: {unit}-level reliability (10 bins)",
+    )
     ax.legend(loc="upper left", fontsize=8)
     _save(fig, rundir / "reliability.png")
     return "reliability.png", "reliability diagram"

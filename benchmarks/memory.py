@@ -46,8 +46,10 @@ def write_records(path: Path, n: int, seed: int = 1) -> None:
     rng = random.Random(seed)
     with path.open("w", encoding="utf-8") as f:
         for i, caption in enumerate(make_captions(n, seed=seed)):
-            f.write(json.dumps({"id": i, "model": f"m{i % 3}", "caption": caption,
-                                "annotation": rng.sample(NOUNS, 4)}) + "\n")
+            f.write(
+                json.dumps({"id": i, "model": f"m{i % 3}", "caption": caption, "annotation": rng.sample(NOUNS, 4)})
+                + "\n"
+            )
 
 
 def peak_rss_mb(args: list[str]) -> tuple[float, float, int]:
@@ -56,7 +58,7 @@ def peak_rss_mb(args: list[str]) -> tuple[float, float, int]:
     run = subprocess.run(["/usr/bin/time", "-v", cece, *args], capture_output=True, text=True)
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr).group(1))
     clock = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)", run.stderr).group(1)
-    seconds = sum(float(x) * 60 ** k for k, x in enumerate(reversed(clock.split(":"))))
+    seconds = sum(float(x) * 60**k for k, x in enumerate(reversed(clock.split(":"))))
     return round(rss / 1024, 1), round(seconds, 1), run.returncode
 
 
@@ -91,13 +93,29 @@ def write_scene_graphs(path: Path, megabytes: float, seed: int = 1) -> int:
         f.write("[")
         while written < target:
             image += 1
-            objects = [{"object_id": image * 100 + k, "names": [n], "synsets": [f"{n}.n.01"],
-                        "x": rng.randrange(500), "y": rng.randrange(500), "w": rng.randrange(1, 200),
-                        "h": rng.randrange(1, 200), "attributes": rng.sample(["red", "small", "wooden", "old"], 2)}
-                       for k, n in enumerate(rng.choices(NOUNS, k=25))]
-            rels = [{"relationship_id": image * 100 + k, "predicate": rng.choice(["on", "near", "holding"]),
-                     "synsets": ["along.r.01"], "subject_id": rng.choice(objects)["object_id"],
-                     "object_id": rng.choice(objects)["object_id"]} for k in range(20)]
+            objects = [
+                {
+                    "object_id": image * 100 + k,
+                    "names": [n],
+                    "synsets": [f"{n}.n.01"],
+                    "x": rng.randrange(500),
+                    "y": rng.randrange(500),
+                    "w": rng.randrange(1, 200),
+                    "h": rng.randrange(1, 200),
+                    "attributes": rng.sample(["red", "small", "wooden", "old"], 2),
+                }
+                for k, n in enumerate(rng.choices(NOUNS, k=25))
+            ]
+            rels = [
+                {
+                    "relationship_id": image * 100 + k,
+                    "predicate": rng.choice(["on", "near", "holding"]),
+                    "synsets": ["along.r.01"],
+                    "subject_id": rng.choice(objects)["object_id"],
+                    "object_id": rng.choice(objects)["object_id"],
+                }
+                for k in range(20)
+            ]
             text = json.dumps({"relationships": rels, "image_id": image, "objects": objects})
             f.write(("," if image > 1 else "") + text)
             written += len(text) + 1
@@ -122,10 +140,18 @@ def scene_graphs_case(tmp: Path, megabytes: float, captions: int) -> dict:
     read_seconds = time.perf_counter() - start
     assert len(found.by_image) == captions, "the generated results ask for images the file lacks"
     del found
-    rss, seconds, code = peak_rss_mb(["explain", str(results), "--annotations", str(graphs), "-q", "-w", "1",
-                                      "-o", str(tmp / "sg_explained.jsonl")])
-    return {"file_mb": round(graphs.stat().st_size / 1e6, 1), "images": images, "captions": captions,
-            "peak_rss_mb": rss, "seconds": seconds, "exit": code, "read_once_seconds": round(read_seconds, 1)}
+    rss, seconds, code = peak_rss_mb(
+        ["explain", str(results), "--annotations", str(graphs), "-q", "-w", "1", "-o", str(tmp / "sg_explained.jsonl")]
+    )
+    return {
+        "file_mb": round(graphs.stat().st_size / 1e6, 1),
+        "images": images,
+        "captions": captions,
+        "peak_rss_mb": rss,
+        "seconds": seconds,
+        "exit": code,
+        "read_once_seconds": round(read_seconds, 1),
+    }
 
 
 def main() -> None:

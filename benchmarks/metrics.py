@@ -13,7 +13,7 @@ Labels are 1 for hallucinated, 0 for faithful; scores are higher for "more likel
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from scipy.stats import rankdata

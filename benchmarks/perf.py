@@ -68,9 +68,14 @@ def time_ged(size: int, seed: int = 0) -> float:
 
 def cold_start() -> float:
     """Wall seconds for `cece explain` on one caption in a fresh process (caches already built)."""
-    rec = {"id": "cold", "caption": "A dog sitting on a lap.",
-           "annotation": {"objects": ["man", "dog", "laptop", "lap"],
-                          "relationships": [["laptop", "on", "lap"], ["dog", "next to", "man"]]}}
+    rec = {
+        "id": "cold",
+        "caption": "A dog sitting on a lap.",
+        "annotation": {
+            "objects": ["man", "dog", "laptop", "lap"],
+            "relationships": [["laptop", "on", "lap"], ["dog", "next to", "man"]],
+        },
+    }
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "one.json"
         path.write_text(json.dumps(rec))
@@ -126,8 +131,9 @@ def run(n: int = 1000) -> dict:
     # References mode: each caption against five reference captions parsed and merged per record.
     m = max(n // 5, 1)
     refs = make_captions(5 * m, seed=2)
-    ref_records = [{"id": str(i), "caption": c, "references": refs[5 * i:5 * i + 5]}
-                   for i, c in enumerate(captions[:m])]
+    ref_records = [
+        {"id": str(i), "caption": c, "references": refs[5 * i : 5 * i + 5]} for i, c in enumerate(captions[:m])
+    ]
     t = time.perf_counter()
     list(explainer.explain_many(ref_records))
     with_refs = _rate(m, time.perf_counter() - t)

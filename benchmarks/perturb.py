@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from benchmarks.cohyponyms import co_hyponyms, familiar, thing_sense
 from cece.rewrite_words import NUMBER_WORDS, article, case_like, noun_form, verb_form
@@ -45,16 +46,43 @@ _STATES = (("sit", "stand", "lie", "kneel"), ("run", "walk"))
 #: "laying" in captions is nearly always "lying".
 _STATE_LEMMA = {"lay": "lie"}
 #: Opposite spatial relations (multi-word ones as phrases).
-_OPPOSITES = {"on": "under", "on top of": "under", "under": "on", "underneath": "on top of",
-              "beneath": "on top of", "in front of": "behind", "behind": "in front of",
-              "above": "below", "below": "above", "over": "under", "inside": "outside",
-              "outside": "inside", "outside of": "inside"}
+_OPPOSITES = {
+    "on": "under",
+    "on top of": "under",
+    "under": "on",
+    "underneath": "on top of",
+    "beneath": "on top of",
+    "in front of": "behind",
+    "behind": "in front of",
+    "above": "below",
+    "below": "above",
+    "over": "under",
+    "inside": "outside",
+    "outside": "inside",
+    "outside of": "inside",
+}
 #: Verbs of agreement, to the plural and to the singular.
 _PLURAL_VERB = {"is": "are", "was": "were", "has": "have"}
 _SINGULAR_VERB = {v: k for k, v in _PLURAL_VERB.items()}
 #: Pronouns that refer back by number: a count change would leave them disagreeing.
-_NUMBER_PRONOUNS = frozenset("he she it his her its him himself herself itself they their them "
-                             "themselves".split())
+_NUMBER_PRONOUNS = frozenset(
+    [
+        "he",
+        "she",
+        "it",
+        "his",
+        "her",
+        "its",
+        "him",
+        "himself",
+        "herself",
+        "itself",
+        "they",
+        "their",
+        "them",
+        "themselves",
+    ]
+)
 
 
 @dataclass(frozen=True)
@@ -104,7 +132,7 @@ def apply(caption: str, changes: Sequence[Change]) -> tuple[str, list[bool]]:
     for c in sorted(changes, key=lambda c: (c.start, c.end)):
         if c.start < pos:
             raise ValueError(f"overlapping changes at {c.start}")
-        out.append(caption[pos:c.start])
+        out.append(caption[pos : c.start])
         start = sum(map(len, out))
         out.append(c.text)
         if c.labelled:
@@ -175,7 +203,7 @@ def swap_object(doc: Any, ctx: Context) -> list[Change] | None:
 
 
 def add_object(doc: Any, ctx: Context) -> list[Change] | None:
-    """"with a X" or "and a X" at the end of the first sentence when it ends on a noun, X a
+    """ "with a X" or "and a X" at the end of the first sentence when it ends on a noun, X a
     co-hyponym of a thing the caption names (a plausible companion) that neither the caption nor
     the evidence names."""
     new = sorted({w for t in doc if (s := _thing(t)) for w in co_hyponyms(s) if w not in ctx.words})
@@ -219,8 +247,12 @@ def swap_attribute(doc: Any, ctx: Context) -> list[Change] | None:
             new = [m for m in _NEW_MATERIALS if materials_clash([w], [m]) and m not in ctx.words]
         elif kind == "size":
             side = next(pair[1 - k] for pair in SIZE_OPPOSITES for k in (0, 1) if w in pair[k])
-            new = sorted(s for s in side if s not in ctx.words and s in ("small", "large", "big", "tiny", "huge",
-                                                                      "tall", "short", "thin", "thick", "wide"))
+            new = sorted(
+                s
+                for s in side
+                if s not in ctx.words
+                and s in ("small", "large", "big", "tiny", "huge", "tall", "short", "thin", "thick", "wide")
+            )
         else:
             continue
         if new:
@@ -239,9 +271,7 @@ def _agreeing_verbs(noun: Any, plural: bool) -> list[Change] | None:
     if any(c.dep_ in ("relcl", "conj", "appos") for c in noun.children):
         return None
     verb = None
-    if noun.dep_ in ("nsubj", "nsubjpass"):
-        verb = noun.head
-    elif noun.dep_ == "attr" and any(c.dep_ == "expl" for c in noun.head.children):  # "There is a dog"
+    if noun.dep_ in ("nsubj", "nsubjpass") or noun.dep_ == "attr" and any(c.dep_ == "expl" for c in noun.head.children):
         verb = noun.head
     if verb is None:
         return []
@@ -268,7 +298,7 @@ def change_count(doc: Any, ctx: Context) -> list[Change] | None:
         if t.pos_ != "NOUN" or not _thing(t):
             continue
         det = next((c for c in t.children if c.dep_ in ("det", "nummod") and c.i < t.i), None)
-        if det is None or any(x.head.i != t.i or x.dep_ not in ("amod", "compound") for x in doc[det.i + 1:t.i]):
+        if det is None or any(x.head.i != t.i or x.dep_ not in ("amod", "compound") for x in doc[det.i + 1 : t.i]):
             continue  # only "a (big) dog": a parse that hangs the article on a later noun is not trusted
         w = det.lower_
         if w in ("a", "an") and t.tag_ == "NN":
@@ -279,8 +309,11 @@ def change_count(doc: Any, ctx: Context) -> list[Change] | None:
             options += [(t, det, n, plural, True) for n in targets]
         elif w in NUMBER_WORDS[2:11] and t.tag_ == "NNS":
             k = NUMBER_WORDS.index(w)
-            options += [(t, det, n, None, True) for n in (NUMBER_WORDS[k - 1], NUMBER_WORDS[k + 1])
-                        if n != "one" and n not in ctx.words]
+            options += [
+                (t, det, n, None, True)
+                for n in (NUMBER_WORDS[k - 1], NUMBER_WORDS[k + 1])
+                if n != "one" and n not in ctx.words
+            ]
             single = noun_form(lemmatize(t.lower_), False)
             if single not in ctx.said and not any(c.dep_ in ("amod", "compound") for c in t.children):
                 options.append((t, det, article(single), single, False))
@@ -310,8 +343,12 @@ def swap_state(doc: Any, ctx: Context) -> list[Change] | None:
             if "driving" not in ctx.words and "drive" not in ctx.words:
                 options.append((t, "driving"))
             continue
-        if lemma == "drive" and t.tag_ == "VBG" and nxt in ("on", "in", "at", "by", "near", "beside", "next") \
-                and not any(c.dep_ == "dobj" for c in t.children):
+        if (
+            lemma == "drive"
+            and t.tag_ == "VBG"
+            and nxt in ("on", "in", "at", "by", "near", "beside", "next")
+            and not any(c.dep_ == "dobj" for c in t.children)
+        ):
             if "parked" not in ctx.words and "park" not in ctx.words:
                 options.append((t, "parked"))
             continue
@@ -329,7 +366,7 @@ def _preposition_phrase(doc: Any, t: Any) -> tuple[str, int]:
     """The spatial preposition phrase starting at token ``t`` ("in front of", "on top of") and
     the index of its last token."""
     for length in (3, 2):
-        span = doc[t.i:t.i + length]  # shorter at the end of the caption
+        span = doc[t.i : t.i + length]  # shorter at the end of the caption
         phrase = " ".join(x.lower_ for x in span)
         if len(span) == length and phrase in _OPPOSITES:
             return phrase, span.end - 1
@@ -342,8 +379,19 @@ def swap_relation(doc: Any, ctx: Context) -> list[Change] | None:
     of being or posture (where it is spatial: "a cat on a bed", "sitting on a bench")."""
     options = []
     for t in doc:
-        if t.dep_ == "prep" and t.lower_ in ("on", "under", "underneath", "beneath", "in", "behind", "above",
-                                             "below", "over", "inside", "outside"):
+        if t.dep_ == "prep" and t.lower_ in (
+            "on",
+            "under",
+            "underneath",
+            "beneath",
+            "in",
+            "behind",
+            "above",
+            "below",
+            "over",
+            "inside",
+            "outside",
+        ):
             phrase, last = _preposition_phrase(doc, t)
             if phrase not in _OPPOSITES:
                 continue
@@ -351,23 +399,35 @@ def swap_relation(doc: Any, ctx: Context) -> list[Change] | None:
             if obj is None or obj.pos_ != "NOUN" or not thing_sense(obj.lower_):
                 continue
             head = t.head
-            if phrase == "on" and not (head.pos_ == "NOUN" or _verb_lemma(head) in ("be", "sit", "stand", "lie", "lay",
-                                                                               "perch", "rest", "sleep")):
+            if phrase == "on" and not (
+                head.pos_ == "NOUN"
+                or _verb_lemma(head) in ("be", "sit", "stand", "lie", "lay", "perch", "rest", "sleep")
+            ):
                 continue
             new = _OPPOSITES[phrase]
             if any(re.search(rf"\b{re.escape(new)}\b(\W+\w+){{0,3}}\W+{re.escape(obj.lower_)}", k) for k in ctx.texts):
                 continue
-            span = doc[t.i:last + 1]
+            span = doc[t.i : last + 1]
             options.append(Change(span.start_char, span.end_char, _replace(t, new).text))
-        elif _verb_lemma(t) == "ride" and t.tag_.startswith("VB") and any(c.dep_ == "dobj" for c in t.children) \
-                and "walk" not in ctx.words and "beside" not in ctx.words:
+        elif (
+            _verb_lemma(t) == "ride"
+            and t.tag_.startswith("VB")
+            and any(c.dep_ == "dobj" for c in t.children)
+            and "walk" not in ctx.words
+            and "beside" not in ctx.words
+        ):
             options.append(_replace(t, verb_form("walk", t.tag_) + " beside"))
     return [ctx.rng.choice(options)] if options else None
 
 
 PERTURBATIONS: dict[str, Callable[[Any, Context], list[Change] | None]] = {
-    "object": swap_object, "attribute": swap_attribute, "count": change_count, "state": swap_state,
-    "relation": swap_relation, "added": add_object}
+    "object": swap_object,
+    "attribute": swap_attribute,
+    "count": change_count,
+    "state": swap_state,
+    "relation": swap_relation,
+    "added": add_object,
+}
 
 
 def perturb(caption: str, evidence: Sequence[str], kind: str, rng: random.Random, nlp: Any = None) -> Perturbed | None:

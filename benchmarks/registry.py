@@ -16,8 +16,9 @@ help ``cece bench`` prints. The built-in four are declared in ``setup.cfg`` (obj
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from cece.plugins import Registry
 
@@ -41,9 +42,9 @@ class BenchmarkInfo:
     name: str
     load: Loader
     evaluate: Evaluator
-    data: str      # what --data points at
-    images: str    # what --images adds
-    unit: str      # what is scored
+    data: str  # what --data points at
+    images: str  # what --images adds
+    unit: str  # what is scored
     provides: str  # what the samples carry for detectors
 
 

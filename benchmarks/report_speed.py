@@ -22,8 +22,15 @@ from benchmarks.synthetic import ADJS, NOUNS
 
 PREDICATES = ["on", "next to", "holding", "behind", "near", "in front of", "under"]
 # model -> (P(swap an object for one not in the image), P(add an object), P(mention a third object))
-MODELS = {"faithful": (0.0, 0.0, 0.6), "swapper": (0.5, 0.0, 0.5), "adder": (0.1, 0.7, 0.6),
-          "terse": (0.1, 0.0, 0.0), "mixed": (0.3, 0.3, 0.4), "m6": (0.2, 0.2, 0.2), "m7": (0.4, 0.1, 0.3)}
+MODELS = {
+    "faithful": (0.0, 0.0, 0.6),
+    "swapper": (0.5, 0.0, 0.5),
+    "adder": (0.1, 0.7, 0.6),
+    "terse": (0.1, 0.0, 0.0),
+    "mixed": (0.3, 0.3, 0.4),
+    "m6": (0.2, 0.2, 0.2),
+    "m7": (0.4, 0.1, 0.3),
+}
 
 
 def make_image(rng: random.Random, image_id: int) -> dict:
@@ -33,8 +40,14 @@ def make_image(rng: random.Random, image_id: int) -> dict:
     rels = []
     for k in range(rng.randint(2, 4)):
         s, o = rng.sample(range(len(names)), 2)
-        rels.append({"relationship_id": k, "predicate": rng.choice(PREDICATES),
-                     "subject_id": objs[s]["object_id"], "object_id": objs[o]["object_id"]})
+        rels.append(
+            {
+                "relationship_id": k,
+                "predicate": rng.choice(PREDICATES),
+                "subject_id": objs[s]["object_id"],
+                "object_id": objs[o]["object_id"],
+            }
+        )
     return {"image_id": image_id, "objects": objs, "relationships": rels}
 
 
@@ -65,8 +78,17 @@ def make_set(folder: Path, n: int, n_models: int, seed: int = 0) -> Path:
     with (folder / "captions.jsonl").open("w") as f:
         for im in images:
             for m in models:
-                f.write(json.dumps({"id": f"{im['image_id']}-{m}", "model": m, "image_id": im["image_id"],
-                                    "caption": make_caption(rng, im, m)}) + "\n")
+                f.write(
+                    json.dumps(
+                        {
+                            "id": f"{im['image_id']}-{m}",
+                            "model": m,
+                            "image_id": im["image_id"],
+                            "caption": make_caption(rng, im, m),
+                        }
+                    )
+                    + "\n"
+                )
     return folder / "captions.jsonl"
 
 
@@ -80,16 +102,33 @@ def run(n: int = 10_000, n_models: int = 5) -> dict:
     with tempfile.TemporaryDirectory() as d:
         folder = Path(d)
         captions = make_set(folder, n, n_models)
-        base = [sys.executable, "-m", "cli", "report", str(captions), "--annotations", str(folder / "vg.json"),
-                "--annotations", str(folder / "refs.json")]
+        base = [
+            sys.executable,
+            "-m",
+            "cli",
+            "report",
+            str(captions),
+            "--annotations",
+            str(folder / "vg.json"),
+            "--annotations",
+            str(folder / "refs.json"),
+        ]
         cold = _timed(base + ["-o", str(folder / "r1")])
         resumed = _timed(base + ["-o", str(folder / "r1")])
         linguistic = _timed(base + ["-o", str(folder / "r1"), "--with-linguistic"])
         html_mb = round((folder / "r1" / "index.html").stat().st_size / 1e6, 1)
         lines = len((folder / "r1" / "explanations.jsonl").read_text().splitlines())
-    return {"captions": n, "models": n_models, "explained": lines, "cold_report_s": cold,
-            "captions_per_s": round(n / cold, 1), "resumed_report_s": resumed,
-            "resumed_with_linguistic_s": linguistic, "index_html_mb": html_mb, "target_s": 120}
+    return {
+        "captions": n,
+        "models": n_models,
+        "explained": lines,
+        "cold_report_s": cold,
+        "captions_per_s": round(n / cold, 1),
+        "resumed_report_s": resumed,
+        "resumed_with_linguistic_s": linguistic,
+        "index_html_mb": html_mb,
+        "target_s": 120,
+    }
 
 
 if __name__ == "__main__":

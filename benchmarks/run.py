@@ -35,15 +35,16 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from benchmarks.loaders import BENCHMARKS, DataError
+from cece.engine import EngineOptions
 from detectors.backends.base import scrub
 from detectors.base import Detection, Detector
 from detectors.model_judge import detection_answers, judge_variation
-from cece.engine import EngineOptions
 from detectors.runner import RunStats, detect_to_file
 
 DATA_HELP = 'README.md, section "Benchmarks", "Getting the data"'
@@ -79,8 +80,10 @@ def redact(value: Any, secrets: list[str] | None = None) -> Any:
     """
     secrets = _secrets(value) if secrets is None else secrets
     if isinstance(value, dict):
-        return {k: REDACTED if _SECRET_NAME.search(str(k)) and v not in (None, "") else redact(v, secrets)
-                for k, v in value.items()}
+        return {
+            k: REDACTED if _SECRET_NAME.search(str(k)) and v not in (None, "") else redact(v, secrets)
+            for k, v in value.items()
+        }
     if isinstance(value, (list, tuple)):
         return [redact(v, secrets) for v in value]
     return scrub(value, secrets) if isinstance(value, str) else value
@@ -112,30 +115,40 @@ def _write_json(path: Path, data: Any) -> None:
     os.replace(tmp, path)  # a killed run never leaves half a manifest or metrics file
 
 
-def _manifest(rundir: Path, benchmark: str, data: Path, images: str | None,
-              options: dict[str, dict[str, Any]], overwrite: bool) -> dict[str, Any]:
+def _manifest(
+    rundir: Path, benchmark: str, data: Path, images: str | None, options: dict[str, dict[str, Any]], overwrite: bool
+) -> dict[str, Any]:
     path = rundir / "run.json"
     options = {name: redact(opts) for name, opts in options.items()}
-    new = {"benchmark": benchmark, "data": str(data.resolve()),
-           "images": str(Path(images).resolve()) if images else None, "detectors": {}}
+    new = {
+        "benchmark": benchmark,
+        "data": str(data.resolve()),
+        "images": str(Path(images).resolve()) if images else None,
+        "detectors": {},
+    }
     if path.exists() and not overwrite:
         old = json.loads(path.read_text(encoding="utf-8"))
         for key in ("benchmark", "data", "images"):
             if old.get(key) != new[key]:
-                raise RunError(f"{rundir} holds a run of {key} {old.get(key)!r}, not {new[key]!r}; "
-                               "use another directory or --overwrite")
+                raise RunError(
+                    f"{rundir} holds a run of {key} {old.get(key)!r}, not {new[key]!r}; "
+                    "use another directory or --overwrite"
+                )
         before = {n: redact(o) for n, o in old.get("detectors", {}).items()}  # older manifests held secrets
         for name, opts in options.items():
             if name in before and before[name] != opts:
-                raise RunError(f"{rundir}: detector {name!r} ran with options {before[name]}, now "
-                               f"{opts}; use another directory or --overwrite")
+                raise RunError(
+                    f"{rundir}: detector {name!r} ran with options {before[name]}, now "
+                    f"{opts}; use another directory or --overwrite"
+                )
         new["detectors"] = before
     new["detectors"].update(options)
     return new
 
 
-def load_data(benchmark: str, data: str | os.PathLike | None, images: str | None = None
-              ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def load_data(
+    benchmark: str, data: str | os.PathLike | None, images: str | None = None
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The benchmark's samples and gold from ``data``; no file, a missing, unreadable or empty
     one (no records) is a :class:`NoDataError` that says what ``--data`` expects and where the
     README tells how to get it. Any other problem stays a :class:`DataError` at file:line:field."""
@@ -162,12 +175,22 @@ class RunResult:
     missing_images: int = 0
 
 
-def run_benchmark(benchmark: str, data: str | os.PathLike | None, rundir: str | os.PathLike,
-                  detectors: dict[str, Detector], options: dict[str, dict[str, Any]] | None = None, *,
-                  images: str | None = None, batch_size: int = 64, threshold: float = 0.5,
-                  limit: int | None = None, overwrite: bool = False,
-                  progress: Callable[[int | None], Any] | None = None,
-                  warn: Callable[[str], None] | None = None, engine: EngineOptions | None = None) -> RunResult:
+def run_benchmark(
+    benchmark: str,
+    data: str | os.PathLike | None,
+    rundir: str | os.PathLike,
+    detectors: dict[str, Detector],
+    options: dict[str, dict[str, Any]] | None = None,
+    *,
+    images: str | None = None,
+    batch_size: int = 64,
+    threshold: float = 0.5,
+    limit: int | None = None,
+    overwrite: bool = False,
+    progress: Callable[[int | None], Any] | None = None,
+    warn: Callable[[str], None] | None = None,
+    engine: EngineOptions | None = None,
+) -> RunResult:
     """Run ``detectors`` (``{name: detector}``, configured with ``options``) on a benchmark and
     write predictions, ``metrics.json``, ``leaderboard.md`` and plots into ``rundir``. ``engine``
     says where batches are scored (:mod:`cece.engine`; default this process).
@@ -193,19 +216,36 @@ def run_benchmark(benchmark: str, data: str | os.PathLike | None, rundir: str | 
     result = RunResult(rundir, missing_images=sum("image" not in s for s in samples) if images else 0)
     for name, detector in detectors.items():  # the same resumable writer and loop as `cece detect`
         result.stats[name] = RunStats()
-        detect_to_file({name: detector}, samples, prediction_path(rundir, name), inputs=[data],
-                       batch_size=batch_size, progress=progress, warn=warn, stats=result.stats[name],
-                       engine=engine)
+        detect_to_file(
+            {name: detector},
+            samples,
+            prediction_path(rundir, name),
+            inputs=[data],
+            batch_size=batch_size,
+            progress=progress,
+            warn=warn,
+            stats=result.stats[name],
+            engine=engine,
+        )
     evaluations, judges = {}, {}
     for name in manifest["detectors"]:
         found = read_predictions(prediction_path(rundir, name))
         if found:
             evaluations[name] = evaluate(benchmark, gold, found, threshold)
             judges[name] = judge_variation(a for d in found.values() for a in detection_answers(d))
-    scored = {n: {"summary": e.summary, "details": e.details, **e.counts, "judge": judges[n]}
-              for n, e in evaluations.items()}
-    result.metrics = clean({"benchmark": benchmark, "data": manifest["data"], "n_samples": len(samples),
-                            "threshold": threshold, "limit": limit, "detectors": scored})
+    scored = {
+        n: {"summary": e.summary, "details": e.details, **e.counts, "judge": judges[n]} for n, e in evaluations.items()
+    }
+    result.metrics = clean(
+        {
+            "benchmark": benchmark,
+            "data": manifest["data"],
+            "n_samples": len(samples),
+            "threshold": threshold,
+            "limit": limit,
+            "detectors": scored,
+        }
+    )
     _write_json(rundir / "metrics.json", result.metrics)
     write_run_outputs(rundir, result.metrics, evaluations)
     return result

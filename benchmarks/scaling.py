@@ -57,8 +57,10 @@ class ScalingRow:
 def annotation_records(n: int, seed: int = 0) -> list[dict]:
     """Generated captions, each against a list of object labels."""
     rng = random.Random(seed)
-    return [{"id": f"a{i}", "model": "gen", "caption": c, "annotation": rng.sample(NOUNS, rng.randint(3, 8))}
-            for i, c in enumerate(make_captions(n, seed))]
+    return [
+        {"id": f"a{i}", "model": "gen", "caption": c, "annotation": rng.sample(NOUNS, rng.randint(3, 8))}
+        for i, c in enumerate(make_captions(n, seed))
+    ]
 
 
 def reference_records(n: int, seed: int = 0) -> list[dict]:
@@ -66,17 +68,21 @@ def reference_records(n: int, seed: int = 0) -> list[dict]:
     scenes: nearly every caption is hallucinated and rewritten, so this is the slow case (the
     ``one scene`` row, :func:`benchmarks.synthetic.scene_records`, is shaped like HAT)."""
     refs = make_captions(5 * n, seed + 1)
-    return [{"id": f"r{i}", "model": "gen", "caption": c, "references": refs[5 * i:5 * i + 5]}
-            for i, c in enumerate(make_captions(n, seed))]
+    return [
+        {"id": f"r{i}", "model": "gen", "caption": c, "references": refs[5 * i : 5 * i + 5]}
+        for i, c in enumerate(make_captions(n, seed))
+    ]
 
 
 def run_command(args: list[str], output: Path, records: int) -> tuple[float, float, float]:
     """(steady records/s, seconds to the first row, peak RSS in MB) of one run. The steady rate is
     taken while the middle 80 % of the rows are written (from the 10 % mark to the 90 % mark):
     the last worker to load its models, and the last batches in flight, are left out."""
-    code = ("import resource, subprocess, sys, json; r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,"
-            " stderr=subprocess.PIPE, text=True); "
-            "print(json.dumps([r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.stderr[-2000:]]))")
+    code = (
+        "import resource, subprocess, sys, json; r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,"
+        " stderr=subprocess.PIPE, text=True); "
+        "print(json.dumps([r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.stderr[-2000:]]))"
+    )
     output.unlink(missing_ok=True)  # rows of an earlier run would look like this run's first ones
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, text=True)
@@ -145,8 +151,9 @@ def _engines(workers: int, ray: str | None) -> list[tuple[list[str], str, int]]:
     return out
 
 
-def scaling(quick: bool = False, workers: int | None = None, ray: bool = True,
-            data: Path | None = None) -> list[ScalingRow]:
+def scaling(
+    quick: bool = False, workers: int | None = None, ray: bool = True, data: Path | None = None
+) -> list[ScalingRow]:
     """Measure every row of the table (module docstring); ``data``: a JSONL file of records to
     explain and detect on instead of the generated ones."""
     from cece.engine import usable_cores
@@ -178,17 +185,20 @@ def _measure(quick: bool, workers: int, ray: str | None, data: Path | None = Non
             own = [json.loads(line) for line in open(data, encoding="utf-8") if line.strip()]
             jobs, det_recs = [(f"explain ({data.name})", own)], own
         else:
-            jobs = [("explain (annotation)", annotation_records(n_ann)),
-                    ("explain (references)", reference_records(n_ref)),
-                    ("explain (references, one scene)", scene_records(n_ref))]
+            jobs = [
+                ("explain (annotation)", annotation_records(n_ann)),
+                ("explain (references)", reference_records(n_ref)),
+                ("explain (references, one scene)", scene_records(n_ref)),
+            ]
             det_recs = scene_records(n_det, seed=5)  # HAT's shape: a caption and five references of its scene
         for job, recs in jobs:
             src = _write(tmp / "in.jsonl", recs)
             bound = raw_pipe_records_per_s(recs)
             for opts, engine, w in _engines(workers, ray):
                 out = tmp / "out.jsonl"
-                rate, startup, rss = run_command([*CECE, "explain", str(src), "-q", "-o", str(out), "--overwrite",
-                                                  *opts], out, len(recs))
+                rate, startup, rss = run_command(
+                    [*CECE, "explain", str(src), "-q", "-o", str(out), "--overwrite", *opts], out, len(recs)
+                )
                 rows.append(ScalingRow(job, engine, w, len(recs), rate, startup, rss, round(rate / bound, 2)))
         src = _write(tmp / "det.jsonl", det_recs)
         bound = raw_pipe_records_per_s(det_recs)
@@ -196,15 +206,20 @@ def _measure(quick: bool, workers: int, ray: str | None, data: Path | None = Non
         for name in ("halcece", "lexical", "aloha"):
             for opts, engine, w in _engines(workers, ray) if parallel else [([], "local", 1)]:
                 out = tmp / "det_out.jsonl"
-                rate, startup, rss = run_command([*CECE, "detect", str(src), "-d", name, "-q", "-o", str(out),
-                                                  "--overwrite", *opts], out, len(det_recs))
-                rows.append(ScalingRow(f"detect {name}", engine, w, len(det_recs), rate, startup, rss,
-                                       round(rate / bound, 2)))
+                rate, startup, rss = run_command(
+                    [*CECE, "detect", str(src), "-d", name, "-q", "-o", str(out), "--overwrite", *opts],
+                    out,
+                    len(det_recs),
+                )
+                rows.append(
+                    ScalingRow(f"detect {name}", engine, w, len(det_recs), rate, startup, rss, round(rate / bound, 2))
+                )
         for n in (small, big):  # memory: the same command, 50x the records
             src = _write(tmp / "mem.jsonl", annotation_records(n, seed=9))
             out = tmp / "mem_out.jsonl"
-            rate, startup, rss = run_command([*CECE, "explain", str(src), "-q", "-o", str(out), "--overwrite",
-                                              "--workers", str(workers)], out, n)
+            rate, startup, rss = run_command(
+                [*CECE, "explain", str(src), "-q", "-o", str(out), "--overwrite", "--workers", str(workers)], out, n
+            )
             rows.append(ScalingRow("explain (annotation), memory", "local", workers, n, rate, startup, rss))
     return rows
 
@@ -218,10 +233,15 @@ def _write(path: Path, records: list[dict]) -> Path:
 
 def table(rows: list[ScalingRow]) -> str:
     """The rows as a Markdown table."""
-    head = ("| job | engine | workers | records | records/s | start-up s | peak RSS MB | x raw nlp.pipe |\n"
-            "|---|---|---|---|---|---|---|---|")
-    body = [f"| {r.job} | {r.engine} | {r.workers} | {r.records} | {r.records_per_s} | {r.startup_s} | "
-            f"{r.peak_rss_mb:.0f} | {'' if r.vs_bound is None else f'{r.vs_bound:.2f}'} |" for r in rows]
+    head = (
+        "| job | engine | workers | records | records/s | start-up s | peak RSS MB | x raw nlp.pipe |\n"
+        "|---|---|---|---|---|---|---|---|"
+    )
+    body = [
+        f"| {r.job} | {r.engine} | {r.workers} | {r.records} | {r.records_per_s} | {r.startup_s} | "
+        f"{r.peak_rss_mb:.0f} | {'' if r.vs_bound is None else f'{r.vs_bound:.2f}'} |"
+        for r in rows
+    ]
     return "\n".join([head, *body])
 
 
@@ -245,12 +265,17 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.scaling", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller inputs (1k and 5k records for memory)")
     ap.add_argument("--no-ray", action="store_true", help="leave out the Ray rows (also HALCECE_PERF_RAY=0)")
-    ap.add_argument("--data", type=Path, metavar="FILE",
-                    help="explain and detect these records (JSONL, with ids) instead of generated ones")
+    ap.add_argument(
+        "--data",
+        type=Path,
+        metavar="FILE",
+        help="explain and detect these records (JSONL, with ids) instead of generated ones",
+    )
     args = ap.parse_args(argv)
     before = speed_probe()
-    result = scaling(quick=args.quick, ray=not args.no_ray and os.environ.get("HALCECE_PERF_RAY", "1") != "0",
-                     data=args.data)
+    result = scaling(
+        quick=args.quick, ray=not args.no_ray and os.environ.get("HALCECE_PERF_RAY", "1") != "0", data=args.data
+    )
     from cece.engine import usable_cores
 
     print(f"Python {platform.python_version()} ({sys.executable}), {usable_cores()} usable cores")

@@ -9,13 +9,61 @@ from __future__ import annotations
 
 import random
 
-NOUNS = ["dog", "cat", "man", "woman", "child", "horse", "bus", "car", "bicycle", "table", "chair",
-         "sofa", "laptop", "pizza", "cake", "plate", "cup", "bottle", "tree", "street", "beach",
-         "kite", "frisbee", "umbrella", "bench", "train", "boat", "bird", "sheep", "cow", "elephant",
-         "giraffe", "clock", "phone", "book", "bed", "window", "door", "surfboard", "skateboard"]
+NOUNS = [
+    "dog",
+    "cat",
+    "man",
+    "woman",
+    "child",
+    "horse",
+    "bus",
+    "car",
+    "bicycle",
+    "table",
+    "chair",
+    "sofa",
+    "laptop",
+    "pizza",
+    "cake",
+    "plate",
+    "cup",
+    "bottle",
+    "tree",
+    "street",
+    "beach",
+    "kite",
+    "frisbee",
+    "umbrella",
+    "bench",
+    "train",
+    "boat",
+    "bird",
+    "sheep",
+    "cow",
+    "elephant",
+    "giraffe",
+    "clock",
+    "phone",
+    "book",
+    "bed",
+    "window",
+    "door",
+    "surfboard",
+    "skateboard",
+]
 ADJS = ["", "red ", "small ", "large ", "white ", "black ", "wooden ", "old ", "young ", "two "]
-VERBS = ["sitting on", "standing next to", "lying under", "riding", "holding", "looking at",
-         "walking near", "parked in front of", "on", "beside"]
+VERBS = [
+    "sitting on",
+    "standing next to",
+    "lying under",
+    "riding",
+    "holding",
+    "looking at",
+    "walking near",
+    "parked in front of",
+    "on",
+    "beside",
+]
 
 
 def make_captions(n: int, seed: int = 0) -> list[str]:
@@ -47,19 +95,68 @@ def make_image_graph(rng: random.Random, size: int):
 
 #: Other words the references use for some nouns (a caption and its references rarely agree on
 #: every word), and more nouns for the scenes: COCO's object classes.
-_OTHER_NAMES = {"dog": "puppy", "man": "guy", "woman": "lady", "child": "kid", "sofa": "couch",
-                "bicycle": "bike", "phone": "cellphone", "car": "vehicle", "street": "road", "cup": "mug"}
-_SCENE_NOUNS = NOUNS + ["truck", "motorcycle", "airplane", "bear", "zebra", "backpack", "handbag", "tie",
-                        "suitcase", "ball", "bat", "glove", "racket", "glass", "fork", "knife", "spoon",
-                        "bowl", "banana", "apple", "sandwich", "orange", "broccoli", "carrot", "donut",
-                        "toilet", "television", "mouse", "keyboard", "microwave", "oven", "sink",
-                        "refrigerator", "vase", "scissors", "toothbrush", "hydrant", "sign", "meter"]
+_OTHER_NAMES = {
+    "dog": "puppy",
+    "man": "guy",
+    "woman": "lady",
+    "child": "kid",
+    "sofa": "couch",
+    "bicycle": "bike",
+    "phone": "cellphone",
+    "car": "vehicle",
+    "street": "road",
+    "cup": "mug",
+}
+_SCENE_NOUNS = NOUNS + [
+    "truck",
+    "motorcycle",
+    "airplane",
+    "bear",
+    "zebra",
+    "backpack",
+    "handbag",
+    "tie",
+    "suitcase",
+    "ball",
+    "bat",
+    "glove",
+    "racket",
+    "glass",
+    "fork",
+    "knife",
+    "spoon",
+    "bowl",
+    "banana",
+    "apple",
+    "sandwich",
+    "orange",
+    "broccoli",
+    "carrot",
+    "donut",
+    "toilet",
+    "television",
+    "mouse",
+    "keyboard",
+    "microwave",
+    "oven",
+    "sink",
+    "refrigerator",
+    "vase",
+    "scissors",
+    "toothbrush",
+    "hydrant",
+    "sign",
+    "meter",
+]
 _PLACES = ["park", "kitchen", "yard", "field", "garage", "square", "office", "garden"]
 _CAPTION_FORM = "A {adj}{a} {verb} a {b} {prep} a {c} in the {place}."
-_REFERENCE_FORMS = ["A {adj}{a} {verb} a {b} in the {place}.", "A {a} {verb} a {b} {prep} a {c}.",
-                    "A {b} and a {a} {prep} a {c} in the {place}.",
-                    "There is a {a} next to a {b} in this picture.",
-                    "A picture of a {c} and a {a} in the {place}."]
+_REFERENCE_FORMS = [
+    "A {adj}{a} {verb} a {b} in the {place}.",
+    "A {a} {verb} a {b} {prep} a {c}.",
+    "A {b} and a {a} {prep} a {c} in the {place}.",
+    "There is a {a} next to a {b} in this picture.",
+    "A picture of a {c} and a {a} in the {place}.",
+]
 
 
 def scene_records(n: int, seed: int = 0, hallucinated: float = 1 / 3) -> list[dict]:
@@ -81,10 +178,13 @@ def scene_records(n: int, seed: int = 0, hallucinated: float = 1 / 3) -> list[di
         def name(noun: str) -> str:
             return _OTHER_NAMES[noun] if noun in _OTHER_NAMES and rng.random() < 0.5 else noun
 
-        refs = [form.format(a=name(a), b=name(b), c=name(c), prep=rng.choice(["near", "in front of", "with"]),
-                            **words) for form in _REFERENCE_FORMS]
+        refs = [
+            form.format(a=name(a), b=name(b), c=name(c), prep=rng.choice(["near", "in front of", "with"]), **words)
+            for form in _REFERENCE_FORMS
+        ]
         rng.shuffle(refs)
-        caption = _CAPTION_FORM.format(a=a, b=b, c=stranger if rng.random() < hallucinated else c,
-                                       prep=rng.choice(["near", "with"]), **words)
+        caption = _CAPTION_FORM.format(
+            a=a, b=b, c=stranger if rng.random() < hallucinated else c, prep=rng.choice(["near", "with"]), **words
+        )
         out.append({"id": f"s{i}", "model": "gen", "caption": caption, "references": refs})
     return out

@@ -16,10 +16,19 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "explain": "cece.api", "Explainer": "cece.api", "counterfactual": "cece.api", "Counterfactual": "cece.rewrite",
-    "Explanation": "cece.explanation", "Edit": "cece.edits",
-    "CostModel": "cece.costs", "ObjectMetrics": "cece.metrics", "RoleMetrics": "cece.metrics",
-    "aggregate_metrics": "cece.metrics", "SceneGraph": "parsers", "Concept": "parsers", "Relation": "parsers",
+    "explain": "cece.api",
+    "Explainer": "cece.api",
+    "counterfactual": "cece.api",
+    "Counterfactual": "cece.rewrite",
+    "Explanation": "cece.explanation",
+    "Edit": "cece.edits",
+    "CostModel": "cece.costs",
+    "ObjectMetrics": "cece.metrics",
+    "RoleMetrics": "cece.metrics",
+    "aggregate_metrics": "cece.metrics",
+    "SceneGraph": "parsers",
+    "Concept": "parsers",
+    "Relation": "parsers",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -24,8 +24,8 @@ Every contradiction edit carries its tally in ``evidence["agreement"]`` (:meth:`
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from cece.evidence import mentioned_in
 from knowledge.states import states_exclude
@@ -59,8 +59,14 @@ class Tally:
         return None
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "support": self.support, "against": self.against, "of": self.of,
-                "refs": self.refs, "verdict": self.verdict()}
+        return {
+            "kind": self.kind,
+            "support": self.support,
+            "against": self.against,
+            "of": self.of,
+            "refs": self.refs,
+            "verdict": self.verdict(),
+        }
 
 
 def said(image: SceneGraph, found: Iterable[int], kinds: tuple[str, ...]) -> dict[int, list[str]]:
@@ -80,8 +86,14 @@ def speakers(image: SceneGraph, found: Iterable[int]) -> int:
     return len({k for j in found for k in mentioned_in(image, image.concepts[j])})
 
 
-def tally(image: SceneGraph, found: list[int], kinds: tuple[str, ...], agrees: Callable[[list[str]], bool | None],
-          label: str, group: Callable[[str], str] | None = None) -> tuple[Tally, Counter]:
+def tally(
+    image: SceneGraph,
+    found: list[int],
+    kinds: tuple[str, ...],
+    agrees: Callable[[list[str]], bool | None],
+    label: str,
+    group: Callable[[str], str] | None = None,
+) -> tuple[Tally, Counter]:
     """The tally of a claim over what each reference says (:func:`said`) of ``found``: ``agrees``
     maps one reference's values to True (support), False (against) or None (neither). Also the
     values of the references against it, by how many said each (the likeliest truth first).
@@ -103,20 +115,23 @@ def tally(image: SceneGraph, found: list[int], kinds: tuple[str, ...], agrees: C
     if group is not None and groups:
         order = {g: k for k, (g, _) in enumerate(groups.most_common())}
         others = Counter(dict(sorted(others.items(), key=lambda kv: (order[group(kv[0])], -kv[1]))))
-        return Tally(label, support, against, speakers(image, found), len(image.parts),
-                     groups.most_common(1)[0][1]), others
+        return Tally(
+            label, support, against, speakers(image, found), len(image.parts), groups.most_common(1)[0][1]
+        ), others
     return Tally(label, support, against, speakers(image, found), len(image.parts)), others
 
 
 def state_agrees(mine: str, animate: bool = True) -> Callable[[list[str]], bool | None]:
     """A reference supports state ``mine`` when it says the same state, is against it when it
     only says states that exclude it (of a person or animal when ``animate``)."""
+
     def agrees(values: list[str]) -> bool | None:
         if mine in values:
             return True
         if any(states_exclude(mine, v, animate) for v in values):
             return False
         return None
+
     return agrees
 
 
@@ -124,6 +139,7 @@ def count_agrees(n: str) -> Callable[[list[str]], bool | None]:
     """A reference supports exact count ``n`` when it says ``n`` (or a plural, of several); it
     is against it when it gives other exact numbers only, or a plural of one. A singular
     mention without a number ("a girl") is weak: see :func:`weigh_singular`."""
+
     def agrees(values: list[str]) -> bool | None:
         exact = {v for v in values if v.isdigit()}
         if exact:
@@ -133,6 +149,7 @@ def count_agrees(n: str) -> Callable[[list[str]], bool | None]:
         if "one" in values:
             return True if n == "1" else None
         return None
+
     return agrees
 
 

@@ -20,8 +20,9 @@ files searched.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from parsers.annotation_files import AnnotationFile, AnnotationsFileError, image_key, read_annotation_file
 
@@ -33,7 +34,7 @@ class AnnotationSet:
     files: list[AnnotationFile] = field(default_factory=list)
 
     @classmethod
-    def load(cls, paths: Iterable[str], wanted: set[str] | None) -> "AnnotationSet":
+    def load(cls, paths: Iterable[str], wanted: set[str] | None) -> AnnotationSet:
         """Read every file once, keeping the ``wanted`` image keys (all when None)."""
         return cls([read_annotation_file(p, wanted) for p in paths])
 
@@ -63,8 +64,10 @@ class AnnotationSet:
         if found is None:
             if rec.get("annotation") is not None or rec.get("references") is not None:
                 return rec
-            return (f"{rec['image_id']} is in none of the annotation files searched "
-                    f"({', '.join(f.path for f in self.files)})")
+            return (
+                f"{rec['image_id']} is in none of the annotation files searched "
+                f"({', '.join(f.path for f in self.files)})"
+            )
         out = dict(rec)
         for side in ("annotation", "references"):
             if out.get(side) is None and found[side] is not None:

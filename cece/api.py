@@ -10,22 +10,23 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import islice
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from cece.attributes import attribute_edits
+from cece.confidence import ConfidenceModel, resolve
 from cece.costs import CostModel, edges
-from cece.fixed_point import settle
-from cece.rewrite import Counterfactual, rewrite_safely
 from cece.edits import object_edits, role_edits
 from cece.explanation import Explanation
+from cece.fixed_point import settle
 from cece.ged import match
-from cece.confidence import ConfidenceModel, resolve
 from cece.judge import judge, settle_by_support
 from cece.metrics import object_metrics, role_metrics
 from cece.record_checks import check_record
 from cece.records import RecordError
+from cece.rewrite import Counterfactual, rewrite_safely
 from cece.senses import disambiguate
 from knowledge import num_ancestors
 from parsers import AnnotationError, CaptionParser, SceneGraph, from_references, to_scene_graph
@@ -49,9 +50,16 @@ class Explainer:
     when only verdicts, scores and edits are wanted.
     """
 
-    def __init__(self, costs: CostModel | None = None, parser: CaptionParser | None = None,
-                 batch_size: int = 256, senses: str = "context", threshold: float | None = None,
-                 weights: ConfidenceModel | str | os.PathLike | None = None, counterfactuals: bool = True) -> None:
+    def __init__(
+        self,
+        costs: CostModel | None = None,
+        parser: CaptionParser | None = None,
+        batch_size: int = 256,
+        senses: str = "context",
+        threshold: float | None = None,
+        weights: ConfidenceModel | str | os.PathLike | None = None,
+        counterfactuals: bool = True,
+    ) -> None:
         if senses not in ("first", "context"):
             raise ValueError(f"senses must be 'first' or 'context', not {senses!r}")
         self.weights = resolve(weights)
@@ -85,7 +93,7 @@ class Explainer:
             self._parser = CaptionParser()
         return self._parser
 
-    def load(self) -> "Explainer":
+    def load(self) -> Explainer:
         """Load now what the first record would otherwise load: spaCy, WordNet and, when
         counterfactuals are written, the inflection tables (a few hundred ms each). Explains a
         built-in example to do it; the results of later records do not depend on it. A worker
@@ -97,15 +105,29 @@ class Explainer:
         """The image side from an annotation (any supported shape) or reference captions."""
         return to_scene_graph(annotation=annotation, references=references, parser=self.parser)
 
-    def explain(self, caption: str, annotation: Any = None, references: list[str] | None = None, *,
-                id: str | None = None, model: str | None = None) -> Explanation:
+    def explain(
+        self,
+        caption: str,
+        annotation: Any = None,
+        references: list[str] | None = None,
+        *,
+        id: str | None = None,
+        model: str | None = None,
+    ) -> Explanation:
         """Explain one caption against an annotation or reference captions."""
-        return self.explain_graphs(self.parser.parse(caption), self.image_graph(annotation, references),
-                                   id=id, model=model)
+        return self.explain_graphs(
+            self.parser.parse(caption), self.image_graph(annotation, references), id=id, model=model
+        )
 
-    def explain_graphs(self, caption_graph: SceneGraph, image_graph: SceneGraph, *,
-                       id: str | None = None, model: str | None = None,
-                       rewrite_caption: bool | None = None) -> Explanation:
+    def explain_graphs(
+        self,
+        caption_graph: SceneGraph,
+        image_graph: SceneGraph,
+        *,
+        id: str | None = None,
+        model: str | None = None,
+        rewrite_caption: bool | None = None,
+    ) -> Explanation:
         """Explain an already parsed caption graph against an image graph. ``rewrite_caption``
         writes the counterfactual and checks it is a fixed point (one more explanation)."""
         if self.senses == "context":
@@ -114,15 +136,27 @@ class Explainer:
         judge_roles = bool(image_graph.relations)
         anchors = self.costs.anchors(caption_graph, image_graph)
         sub, dele, ins = self.costs.node_costs(caption_graph, image_graph, anchors)
-        m = match(sub, dele, ins, edges(caption_graph) if judge_roles else [], edges(image_graph),
-                  self.costs.relation, anchors=anchors)
+        m = match(
+            sub,
+            dele,
+            ins,
+            edges(caption_graph) if judge_roles else [],
+            edges(image_graph),
+            self.costs.relation,
+            anchors=anchors,
+        )
         obj_edits, classes = object_edits(caption_graph, image_graph, m, sub, dele)
         if image_graph.kind == "references":
             obj_edits, classes, m = settle_by_support(caption_graph, image_graph, obj_edits, classes, m)
         unknown = [i for i, c in classes.items() if c == "?"]
         attr_edits = attribute_edits(caption_graph, image_graph, m.mapping, skip=set(unknown))
-        rel_edits = role_edits(caption_graph, image_graph, m, classes, self.costs.relation.substitute,
-                               self.costs.relation.delete) if judge_roles else []
+        rel_edits = (
+            role_edits(
+                caption_graph, image_graph, m, classes, self.costs.relation.substitute, self.costs.relation.delete
+            )
+            if judge_roles
+            else []
+        )
         edits = obj_edits + attr_edits + rel_edits
         score = judge(edits, caption_graph, image_graph, classes, self.weights, self.threshold)
         judged = [i for i, c in classes.items() if c != "?"]
@@ -133,17 +167,25 @@ class Explainer:
             warnings.append("the image side has no relations: roles not judged")
         if not caption_graph.concepts and caption_graph.text.strip():
             warnings.append("no objects found in the caption")
-        ancestors = [num_ancestors(caption_graph.concepts[i].synset) for i in judged
-                     if caption_graph.concepts[i].synset]
+        ancestors = [
+            num_ancestors(caption_graph.concepts[i].synset) for i in judged if caption_graph.concepts[i].synset
+        ]
         hallucinated = any(e.hallucinated for e in edits)
         e = Explanation(
-            caption=caption_graph.text, caption_graph=caption_graph, image_graph=image_graph,
+            caption=caption_graph.text,
+            caption_graph=caption_graph,
+            image_graph=image_graph,
             edits=edits,
             objects=object_metrics(obj_edits, len(judged), len(image_graph.concepts), ancestors),
             roles=role_metrics(rel_edits, len(caption_graph.relations), len(image_graph.relations), judge_roles),
             counterfactual=caption_graph.text,
-            cost=m.cost, id=id, model=model, warnings=warnings, score=score,
-            hallucinated=hallucinated, threshold=self.threshold,
+            cost=m.cost,
+            id=id,
+            model=model,
+            warnings=warnings,
+            score=score,
+            hallucinated=hallucinated,
+            threshold=self.threshold,
             mode="references" if image_graph.kind == "references" else "annotation",
         )
         if self.counterfactuals if rewrite_caption is None else rewrite_caption:
@@ -155,8 +197,9 @@ class Explainer:
         :func:`cece.fixed_point.settle`: each rewrite is explained again against the same image)."""
         settle(self, explanations)
 
-    def counterfactual(self, caption: str, annotation: Any = None, references: list[str] | None = None,
-                       edits: list[int] | None = None) -> Counterfactual:
+    def counterfactual(
+        self, caption: str, annotation: Any = None, references: list[str] | None = None, edits: list[int] | None = None
+    ) -> Counterfactual:
         """The caption made faithful: all its hallucinated edits applied, or only the edit
         indices ``edits`` (of ``explain(...).edits``), with the chars each edit changed."""
         graph, image = self.parser.parse(caption), self.image_graph(annotation, references)
@@ -188,8 +231,9 @@ class Explainer:
         # a big batch would parse its captions a second time, one by one.
         self.parser.doc_memory = max(self.parser.doc_memory, 4 * len(batch))
         good = [(i, r) for (i, r), (_, err) in zip(batch, checked) if err is None]
-        graphs = iter(self._parse_with_references([r["caption"] for _, r in good],
-                                                  [_references_of(r) for _, r in good]))
+        graphs = iter(
+            self._parse_with_references([r["caption"] for _, r in good], [_references_of(r) for _, r in good])
+        )
         results: list[Explanation | RecordError] = []
         for (i, record), (_, err) in zip(batch, checked):
             if err is not None:
@@ -197,13 +241,23 @@ class Explainer:
                 continue
             graph = next(graphs)
             if isinstance(graph, Exception):
-                results.append(RecordError(i, "caption", f"cannot parse: {type(graph).__name__}: {graph}",
-                                           record.get("id"), error_type=type(graph).__name__))
+                results.append(
+                    RecordError(
+                        i,
+                        "caption",
+                        f"cannot parse: {type(graph).__name__}: {graph}",
+                        record.get("id"),
+                        error_type=type(graph).__name__,
+                    )
+                )
                 continue
             try:
                 image = self._image_graph_of(record)
-                results.append(self.explain_graphs(graph, image, id=record.get("id"), model=record.get("model"),
-                                                   rewrite_caption=False))
+                results.append(
+                    self.explain_graphs(
+                        graph, image, id=record.get("id"), model=record.get("model"), rewrite_caption=False
+                    )
+                )
             except AnnotationError as exc:
                 results.append(RecordError(i, getattr(exc, "field", "annotation"), str(exc), record.get("id")))
             except Exception as exc:  # noqa: BLE001 -- one record's failure is its own
@@ -226,7 +280,7 @@ class Explainer:
             known[text] = graph
             while len(known) > REFERENCE_CACHE:
                 known.popitem(last=False)
-        return parsed[len(todo):]
+        return parsed[len(todo) :]
 
     def _image_graph_of(self, record: dict[str, Any]) -> SceneGraph:
         """The record's image side; merged reference sets are cached by their texts (the merge
@@ -313,8 +367,9 @@ def explain(caption: str, annotation: Any = None, references: list[str] | None =
     return default_explainer().explain(caption, annotation, references, **kwargs)
 
 
-def counterfactual(caption: str, annotation: Any = None, references: list[str] | None = None,
-                   edits: list[int] | None = None) -> Counterfactual:
+def counterfactual(
+    caption: str, annotation: Any = None, references: list[str] | None = None, edits: list[int] | None = None
+) -> Counterfactual:
     """The caption made faithful to an annotation or reference captions (see
     :meth:`Explainer.counterfactual`): ``.text``, ``.note`` and ``.changed_by()``.
 

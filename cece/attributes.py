@@ -31,15 +31,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from cece.agreement import Tally, count_agrees, number_agrees, tally, weigh_singular
 from cece.edits import Edit
 from cece.evidence import covers, evidence_of, same_thing, type_support
 from knowledge import get_hierarchy, is_thing, noun_synset
 from parsers import Concept, SceneGraph, Span
-from parsers.attributes import (attribute_kind, base_colour, colours_clash, count_value, materials_clash,
-                                sizes_clash)
+from parsers.attributes import attribute_kind, base_colour, colours_clash, count_value, materials_clash, sizes_clash
 
 _CLASHES: dict[str, Callable] = {"colour": colours_clash, "size": sizes_clash, "material": materials_clash}
 
@@ -58,7 +57,7 @@ def partners(caption: SceneGraph, image: SceneGraph, i: int, mapping: Sequence[i
 def _word_span(text: str, span: Span | None, test: Callable[[str], bool]) -> Span | None:
     if span is None:
         return None
-    for m in re.finditer(r"[\w-]+", text[span[0]:span[1]]):
+    for m in re.finditer(r"[\w-]+", text[span[0] : span[1]]):
         if test(m.group().lower()):
             return span[0] + m.start(), span[0] + m.end()
     return None
@@ -104,8 +103,17 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
         return None
     values = list(others)
     target = next((v for v in values if v.isdigit()), None) or ("1" if "one" in values else "several")
-    return Edit("replace", "count", "R", source=source, target=target, spans=[span], source_index=i,
-                target_index=found[0], evidence=_agreed(image, found, t, f"the references say {target}"))
+    return Edit(
+        "replace",
+        "count",
+        "R",
+        source=source,
+        target=target,
+        spans=[span],
+        source_index=i,
+        target_index=found[0],
+        evidence=_agreed(image, found, t, f"the references say {target}"),
+    )
 
 
 def _closest(c: Concept, image: SceneGraph, found: list[int]) -> list[int]:
@@ -142,9 +150,17 @@ def _count_edit(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]
         span, source = (c.spans[0] if c.spans else None), "several"
     if span is None:
         return None
-    return Edit("replace", "count", "R", source=source, target=theirs[0] if len(theirs) == 1 else "/".join(theirs),
-                spans=[span], source_index=i, target_index=found[0],
-                evidence=evidence_of(image, found, f"the image side says {' or '.join(theirs)}"))
+    return Edit(
+        "replace",
+        "count",
+        "R",
+        source=source,
+        target=theirs[0] if len(theirs) == 1 else "/".join(theirs),
+        spans=[span],
+        source_index=i,
+        target_index=found[0],
+        evidence=evidence_of(image, found, f"the image side says {' or '.join(theirs)}"),
+    )
 
 
 def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> list[Edit]:
@@ -156,8 +172,14 @@ def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[i
         t = None
         if image.kind == "references" and mine:
             found = _closest(c, image, found)
-            t, others = tally(image, found, (kind,), lambda values: None if not values else not clash(mine, values), kind,
-                              base_colour if kind == "colour" else str)
+            t, others = tally(
+                image,
+                found,
+                (kind,),
+                lambda values: None if not values else not clash(mine, values),
+                kind,
+                base_colour if kind == "colour" else str,
+            )
             if t.verdict() is None:
                 continue
             theirs = list(others)
@@ -168,10 +190,19 @@ def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[i
         with_value = [j for j in found if image.concepts[j].attributes.get(kind)]
         if span:
             note = f"{kind}: the image side says " + ", ".join(dict.fromkeys(theirs))
-            out.append(Edit("replace", "attribute", "R", source=" ".join(mine),
-                            target=" / ".join(dict.fromkeys(theirs)), spans=[span], source_index=i,
-                            target_index=with_value[0],
-                            evidence=_agreed(image, with_value, t, note) if t else evidence_of(image, with_value, note)))
+            out.append(
+                Edit(
+                    "replace",
+                    "attribute",
+                    "R",
+                    source=" ".join(mine),
+                    target=" / ".join(dict.fromkeys(theirs)),
+                    spans=[span],
+                    source_index=i,
+                    target_index=with_value[0],
+                    evidence=_agreed(image, with_value, t, note) if t else evidence_of(image, with_value, note),
+                )
+            )
     return out
 
 
@@ -188,13 +219,23 @@ def _modifier_edits(caption: SceneGraph, image: SceneGraph, i: int) -> list[Edit
             continue
         span = _word_span(caption.text, c.phrase_span, lambda w, word=word: w == word)
         if span:
-            out.append(Edit("delete", "attribute", "D", source=word, spans=[span], source_index=i,
-                            evidence=evidence_of(image, [], f"nothing on the image side is a {word}")))
+            out.append(
+                Edit(
+                    "delete",
+                    "attribute",
+                    "D",
+                    source=word,
+                    spans=[span],
+                    source_index=i,
+                    evidence=evidence_of(image, [], f"nothing on the image side is a {word}"),
+                )
+            )
     return out
 
 
-def attribute_edits(caption: SceneGraph, image: SceneGraph, mapping: Sequence[int],
-                    skip: set[int] = frozenset()) -> list[Edit]:
+def attribute_edits(
+    caption: SceneGraph, image: SceneGraph, mapping: Sequence[int], skip: set[int] = frozenset()
+) -> list[Edit]:
     """Count, colour / size / material and modifier edits of the caption concepts not in ``skip``
     (those that cannot be judged), in caption order."""
     out: list[Edit] = []

@@ -33,10 +33,11 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from cece.edit_features import FEATURES
 
@@ -128,17 +129,27 @@ class ConfidenceModel:
         return sigmoid(z)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"format": FORMAT, "threshold": self.threshold, "intercept": self.intercept,
-                "coef": dict(self.coef), "record": dict(self.record), "provenance": self.provenance}
+        return {
+            "format": FORMAT,
+            "threshold": self.threshold,
+            "intercept": self.intercept,
+            "coef": dict(self.coef),
+            "record": dict(self.record),
+            "provenance": self.provenance,
+        }
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any], source: str = "model") -> "ConfidenceModel":
+    def from_dict(cls, d: Mapping[str, Any], source: str = "model") -> ConfidenceModel:
         if not isinstance(d, Mapping) or d.get("format") != FORMAT:
-            raise ValueError(f"{source}: not a halcece confidence model (expected \"format\": {FORMAT!r})")
+            raise ValueError(f'{source}: not a halcece confidence model (expected "format": {FORMAT!r})')
         try:
-            return cls(coef={k: float(v) for k, v in d["coef"].items()}, intercept=float(d["intercept"]),
-                       record={k: float(v) for k, v in d["record"].items()}, threshold=float(d["threshold"]),
-                       provenance=dict(d.get("provenance") or {}))
+            return cls(
+                coef={k: float(v) for k, v in d["coef"].items()},
+                intercept=float(d["intercept"]),
+                record={k: float(v) for k, v in d["record"].items()},
+                threshold=float(d["threshold"]),
+                provenance=dict(d.get("provenance") or {}),
+            )
         except (KeyError, TypeError, AttributeError, ValueError) as e:
             raise ValueError(f"{source}: {e}") from None
 
@@ -161,7 +172,7 @@ def default_model() -> ConfidenceModel:
     return load_model(DEFAULT_MODEL_PATH)
 
 
-def resolve(model: "ConfidenceModel | str | os.PathLike | None") -> ConfidenceModel:
+def resolve(model: ConfidenceModel | str | os.PathLike | None) -> ConfidenceModel:
     """A model, a path to one, or None for :func:`default_model`."""
     if model is None:
         return default_model()

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cece.ged import Edge, EdgeCosts
 from cece.evidence import same_thing, synsets_of
+from cece.ged import Edge, EdgeCosts
 from knowledge import PREPOSITIONS, distance_matrix, is_hypernym, relation_key, root_distance
 from parsers import SceneGraph
 
@@ -48,8 +48,9 @@ class CostModel:
     insert_object: float = 0.0
     unknown_delete: float = 1.0
 
-    def node_costs(self, caption: SceneGraph, image: SceneGraph,
-                   anchors: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def node_costs(
+        self, caption: SceneGraph, image: SceneGraph, anchors: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(sub, dele, ins)``: substitution matrix (caption x image), deletion and insertion
         vectors; ``anchors`` (default: :meth:`anchors`) are the pairs that cost nothing."""
         sub = distance_matrix([c.synset for c in caption.concepts], [c.synset for c in image.concepts])
@@ -68,16 +69,16 @@ class CostModel:
             rows, cols = np.nonzero(general)
             sub[rows, cols] = sub[rows, cols] / (sub[rows, cols] + depth[rows])
         sub[self.anchors(caption, image) if anchors is None else anchors] = 0.0
-        dele = np.array([float(root_distance(c.synset)) if c.synset else self.unknown_delete
-                         for c in caption.concepts])
+        dele = np.array([float(root_distance(c.synset)) if c.synset else self.unknown_delete for c in caption.concepts])
         ins = np.full(len(image.concepts), self.insert_object)
         return sub, dele, ins
 
     def anchors(self, caption: SceneGraph, image: SceneGraph) -> np.ndarray:
         """Pairs of identical or synonymous concepts (:func:`cece.evidence.same_thing`), which the
         graph edit distance matches before anything else."""
-        return np.array([[same_thing(c, g) for g in image.concepts] for c in caption.concepts],
-                        dtype=bool).reshape(len(caption.concepts), len(image.concepts))
+        return np.array([[same_thing(c, g) for g in image.concepts] for c in caption.concepts], dtype=bool).reshape(
+            len(caption.concepts), len(image.concepts)
+        )
 
 
 def under_specialised(caption: SceneGraph, image: SceneGraph) -> np.ndarray:
@@ -89,9 +90,16 @@ def under_specialised(caption: SceneGraph, image: SceneGraph) -> np.ndarray:
     >>> under_specialised(cap, SceneGraph([Concept("horse", "horse", "horse.n.01")])).tolist()
     [[True]]
     """
-    return np.array([[bool(c.synset and g.synset and c.synset != g.synset and is_hypernym(c.synset, g.synset))
-                      for g in image.concepts] for c in caption.concepts],
-                    dtype=bool).reshape(len(caption.concepts), len(image.concepts))
+    return np.array(
+        [
+            [
+                bool(c.synset and g.synset and c.synset != g.synset and is_hypernym(c.synset, g.synset))
+                for g in image.concepts
+            ]
+            for c in caption.concepts
+        ],
+        dtype=bool,
+    ).reshape(len(caption.concepts), len(image.concepts))
 
 
 __all__ = ["PREPOSITIONS", "CostModel", "edges", "relation_key", "under_specialised"]

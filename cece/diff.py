@@ -26,7 +26,6 @@ def word_diff(old: str, new: str) -> list[tuple[str, str]]:
     return out
 
 
-
 def added_ranges(old: str, new: str) -> list[tuple[int, int]]:
     """Char ranges of ``new`` holding the words ``old`` did not have (a word losing the words
     after it is no new word).

@@ -83,20 +83,29 @@ def check_plugins(group: str, what: str) -> Check:
     if not entries:
         return Check(name, False, "none declared", "pip install -e . (the project's own entry points)")
     if broken:
-        return Check(name, False, names + "; missing: " + ", ".join(f"{e.name} -> {e.value}" for e in broken),
-                     "reinstall " + ", ".join(sorted({e.distribution for e in broken})))
+        return Check(
+            name,
+            False,
+            names + "; missing: " + ", ".join(f"{e.name} -> {e.value}" for e in broken),
+            "reinstall " + ", ".join(sorted({e.distribution for e in broken})),
+        )
     return Check(name, True, names)
 
 
 def run_checks(build: bool = True) -> list[Check]:
     """Every check, in the order a user would fix them."""
-    checks = [check_module("lapjv", "lapjv (Jonker-Volgenant solver)", "lapjv"),
-              check_module("sng_parser", "SceneGraphParser", "SceneGraphParser")]
+    checks = [
+        check_module("lapjv", "lapjv (Jonker-Volgenant solver)", "lapjv"),
+        check_module("sng_parser", "SceneGraphParser", "SceneGraphParser"),
+    ]
     for fn in (lambda: check_wordnet(build), check_spacy, check_embedding_model):
         try:
             checks.append(fn())
         except Exception as exc:  # a broken resource is a finding, not a crash
             checks.append(Check(getattr(fn, "__name__", "check"), False, f"error: {exc}", "see the error"))
-    checks += [check_plugins("cece.detectors", "detector"), check_plugins("cece.backends", "backend"),
-               check_plugins("cece.benchmarks", "benchmark")]
+    checks += [
+        check_plugins("cece.detectors", "detector"),
+        check_plugins("cece.backends", "backend"),
+        check_plugins("cece.benchmarks", "benchmark"),
+    ]
     return checks

@@ -55,10 +55,32 @@ from cece.evidence import mentioned_in, salience, type_support, uncovered_salien
 from knowledge import lemmatize, objecthood
 from parsers import SceneGraph
 
-KINDS = ("object deleted", "object replaced", "object over-specific", "relation contradicted",
-         "relation silent", "count exact", "count plural", "attribute clash", "modifier unnamed")
-EVIDENCE = ("dissimilarity", "near miss", "part", "stuff", "abstract", "hedged", "stand-in salience",
-            "word in references", "end doubted", "against", "support", "mentioned", "references")
+KINDS = (
+    "object deleted",
+    "object replaced",
+    "object over-specific",
+    "relation contradicted",
+    "relation silent",
+    "count exact",
+    "count plural",
+    "attribute clash",
+    "modifier unnamed",
+)
+EVIDENCE = (
+    "dissimilarity",
+    "near miss",
+    "part",
+    "stuff",
+    "abstract",
+    "hedged",
+    "stand-in salience",
+    "word in references",
+    "end doubted",
+    "against",
+    "support",
+    "mentioned",
+    "references",
+)
 #: Wu-Palmer similarity from which the closest thing the references name is close kin.
 NEAR = 0.8
 #: Every feature, in the order of the model's coefficients.
@@ -79,11 +101,12 @@ class Context:
     reference_words: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, edits: list[Edit], caption: SceneGraph, image: SceneGraph) -> "Context":
+    def of(cls, edits: list[Edit], caption: SceneGraph, image: SceneGraph) -> Context:
         """The context of ``edits`` (one record's) against ``image``."""
         sal = salience(image)
-        bad = sorted(e.source_index for e in edits
-                     if e.level == "object" and e.op != "insert" and e.cls in ("D", "R", "O"))
+        bad = sorted(
+            e.source_index for e in edits if e.level == "object" and e.op != "insert" and e.cls in ("D", "R", "O")
+        )
         standing = uncovered_salience(bad, caption.concepts, image, sal) if bad else {}
         return cls(caption, image, sal, standing, set(bad), _lemmas(image.text))
 
@@ -135,8 +158,7 @@ def edit_features(e: Edit, ctx: Context) -> dict[str, float]:
         if kind != "thing":
             x[kind] = 1.0
         x["stand-in salience"] = ctx.standing.get(owner, 0.0)
-        x["word in references"] = float(c.lemma.lower() in ctx.reference_words
-                                        or c.text.lower() in ctx.reference_words)
+        x["word in references"] = float(c.lemma.lower() in ctx.reference_words or c.text.lower() in ctx.reference_words)
     elif e.level in ("attribute", "count"):
         x["end doubted"] = float(owner in ctx.doubted)
     agreement = _agreement(e)

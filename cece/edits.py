@@ -39,8 +39,15 @@ from typing import Any
 from cece.evidence import same_thing
 from cece.ged import Match
 from cece.roles import Judged, judge_against_references
-from knowledge import (canonicals_agree, inverse_key, is_animate, lowest_common_hypernym, predicates_agree,
-                       relation_key, wup_similarity)
+from knowledge import (
+    canonicals_agree,
+    inverse_key,
+    is_animate,
+    lowest_common_hypernym,
+    predicates_agree,
+    relation_key,
+    wup_similarity,
+)
 from parsers import Concept, SceneGraph, Span
 from parsers.attributes import HEDGE_ADVERBS
 
@@ -86,29 +93,75 @@ class Edit:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "op": self.op, "level": self.level, "class": self.cls,
-            "source": self.source, "target": self.target, "cost": round(self.cost, 6),
-            "wup": None if self.wup is None else round(self.wup, 6), "lca": self.lca,
+            "op": self.op,
+            "level": self.level,
+            "class": self.cls,
+            "source": self.source,
+            "target": self.target,
+            "cost": round(self.cost, 6),
+            "wup": None if self.wup is None else round(self.wup, 6),
+            "lca": self.lca,
             "spans": [list(s) for s in self.spans],
-            "source_index": self.source_index, "target_index": self.target_index,
-            "confidence": round(self.confidence, 6), "hallucinated": self.hallucinated,
-            "status": self.status, "evidence": self.evidence, "caused_by": self.caused_by,
+            "source_index": self.source_index,
+            "target_index": self.target_index,
+            "confidence": round(self.confidence, 6),
+            "hallucinated": self.hallucinated,
+            "status": self.status,
+            "evidence": self.evidence,
+            "caused_by": self.caused_by,
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Edit":
-        return cls(op=d["op"], level=d["level"], cls=d["class"], source=d.get("source"),
-                   target=d.get("target"), cost=d.get("cost", 0.0), wup=d.get("wup"), lca=d.get("lca"),
-                   spans=[tuple(s) for s in d.get("spans", [])],
-                   source_index=d.get("source_index"), target_index=d.get("target_index"),
-                   confidence=d.get("confidence", 0.0), hallucinated=d.get("hallucinated", False),
-                   status=d.get("status", "unverified"), evidence=d.get("evidence") or {},
-                   caused_by=d.get("caused_by"))
+    def from_dict(cls, d: dict[str, Any]) -> Edit:
+        return cls(
+            op=d["op"],
+            level=d["level"],
+            cls=d["class"],
+            source=d.get("source"),
+            target=d.get("target"),
+            cost=d.get("cost", 0.0),
+            wup=d.get("wup"),
+            lca=d.get("lca"),
+            spans=[tuple(s) for s in d.get("spans", [])],
+            source_index=d.get("source_index"),
+            target_index=d.get("target_index"),
+            confidence=d.get("confidence", 0.0),
+            hallucinated=d.get("hallucinated", False),
+            status=d.get("status", "unverified"),
+            evidence=d.get("evidence") or {},
+            caused_by=d.get("caused_by"),
+        )
 
 
 # Words that open a noun phrase without being what it claims: its edit points past them.
-_LEADING = frozenset("""a an the this that these those some any his her its their my your our
-another each every no one's""".split()) | HEDGE_ADVERBS
+_LEADING = (
+    frozenset(
+        [
+            "a",
+            "an",
+            "the",
+            "this",
+            "that",
+            "these",
+            "those",
+            "some",
+            "any",
+            "his",
+            "her",
+            "its",
+            "their",
+            "my",
+            "your",
+            "our",
+            "another",
+            "each",
+            "every",
+            "no",
+            "one's",
+        ]
+    )
+    | HEDGE_ADVERBS
+)
 
 
 def phrase_span(text: str, c: Concept) -> Span | None:
@@ -126,7 +179,7 @@ def phrase_span(text: str, c: Concept) -> Span | None:
     if not (a <= head[0] and head[1] <= b):
         return head
     while a < head[0]:
-        m = re.match(r"[\s,]*([\w']+)[\s,]*", text[a:head[0]])
+        m = re.match(r"[\s,]*([\w']+)[\s,]*", text[a : head[0]])
         if not m or m.group(1).lower() not in _LEADING:
             break
         a += m.end()
@@ -152,8 +205,9 @@ def _spans(text: str, c: Concept) -> list[Span]:
     return [span, *c.spans[1:]] if span else []
 
 
-def object_edits(caption: SceneGraph, image: SceneGraph, match: Match,
-                 sub, dele) -> tuple[list[Edit], dict[int, str | None]]:
+def object_edits(
+    caption: SceneGraph, image: SceneGraph, match: Match, sub, dele
+) -> tuple[list[Edit], dict[int, str | None]]:
     """Object-level edits, and the class of every caption node (None when faithful)."""
     edits: list[Edit] = []
     classes: dict[int, str | None] = {}
@@ -165,8 +219,17 @@ def object_edits(caption: SceneGraph, image: SceneGraph, match: Match,
                 classes[i] = "?"
                 continue
             classes[i] = "D"
-            edits.append(Edit("delete", "object", "D", source=c.lemma, cost=float(dele[i]),
-                              spans=_spans(caption.text, c), source_index=i))
+            edits.append(
+                Edit(
+                    "delete",
+                    "object",
+                    "D",
+                    source=c.lemma,
+                    cost=float(dele[i]),
+                    spans=_spans(caption.text, c),
+                    source_index=i,
+                )
+            )
             continue
         g = image.concepts[j]
         cls = object_class(c, g)
@@ -175,9 +238,21 @@ def object_edits(caption: SceneGraph, image: SceneGraph, match: Match,
             continue
         wup = wup_similarity(c.synset, g.synset) if c.synset and g.synset else None
         lca = lowest_common_hypernym(c.synset, g.synset) if c.synset and g.synset else None
-        edits.append(Edit("replace", "object", cls, source=c.lemma, target=g.lemma, cost=float(sub[i, j]),
-                          wup=wup, lca=lca, spans=_spans(caption.text, c), source_index=i,
-                          target_index=j))
+        edits.append(
+            Edit(
+                "replace",
+                "object",
+                cls,
+                source=c.lemma,
+                target=g.lemma,
+                cost=float(sub[i, j]),
+                wup=wup,
+                lca=lca,
+                spans=_spans(caption.text, c),
+                source_index=i,
+                target_index=j,
+            )
+        )
     for j in match.inserted:
         edits.append(Edit("insert", "object", "I", target=image.concepts[j].lemma, target_index=j))
     return edits, classes
@@ -187,9 +262,14 @@ def _predicate_span(caption: SceneGraph, r) -> list[Span]:
     return [r.span] if r.span else []
 
 
-def role_edits(caption: SceneGraph, image: SceneGraph, match: Match,
-               classes: dict[int, str | None], substitute_cost: float = 1.0,
-               delete_cost: float = 1.0) -> list[Edit]:
+def role_edits(
+    caption: SceneGraph,
+    image: SceneGraph,
+    match: Match,
+    classes: dict[int, str | None],
+    substitute_cost: float = 1.0,
+    delete_cost: float = 1.0,
+) -> list[Edit]:
     """Triple-level edits under the node map (see the module docstring). Predicates are compared
     whole (:func:`knowledge.canonicals_agree`: "sit on" is not "stand on"), and "X with Y" / "X
     has Y" is supported by any relation between the two, either way round ("a desk with a
@@ -230,8 +310,9 @@ def role_edits(caption: SceneGraph, image: SceneGraph, match: Match,
         animate = is_animate(caption.concepts[r.subject].synset)
         agree = [f for f in forward if canonicals_agree(r.canonical, image.relations[f].canonical, animate)]
         inv = inverse_key(relation_key(r.canonical))
-        agree += [b for b in backward if inv is not None
-                  and predicates_agree(inv, relation_key(image.relations[b].canonical))]
+        agree += [
+            b for b in backward if inv is not None and predicates_agree(inv, relation_key(image.relations[b].canonical))
+        ]
         hit = next((f for f in agree if f not in reached), None)
         if hit is not None:
             reached.add(hit)
@@ -243,28 +324,57 @@ def role_edits(caption: SceneGraph, image: SceneGraph, match: Match,
     for k in unmatched:
         r = caption.relations[k]
         judged = decided.get(k)
-        best = (judged.target if judged else None) if partial else _pair_post_hoc(caption, image, r, mapping, faithful, free)
+        best = (
+            (judged.target if judged else None)
+            if partial
+            else _pair_post_hoc(caption, image, r, mapping, faithful, free)
+        )
         spans = _predicate_span(caption, r)
         if best is None:
-            edits.append(Edit("delete", "relation", "D", source=list(r.triple(caption)), cost=delete_cost,
-                              spans=spans, source_index=k, evidence=judged.evidence(image) if judged else {}))
+            edits.append(
+                Edit(
+                    "delete",
+                    "relation",
+                    "D",
+                    source=list(r.triple(caption)),
+                    cost=delete_cost,
+                    spans=spans,
+                    source_index=k,
+                    evidence=judged.evidence(image) if judged else {},
+                )
+            )
         else:
             if best in free:
                 free.remove(best)
             target = list(image.relations[best].triple(image))
             if judged and judged.predicate:
-                target = [image.concepts[mapping[r.subject]].lemma, judged.predicate, image.concepts[mapping[r.object]].lemma]
-            edits.append(Edit("replace", "relation", "R", source=list(r.triple(caption)), target=target,
-                              cost=substitute_cost, spans=spans, source_index=k, target_index=best,
-                              evidence=judged.evidence(image) if judged else {}))
+                target = [
+                    image.concepts[mapping[r.subject]].lemma,
+                    judged.predicate,
+                    image.concepts[mapping[r.object]].lemma,
+                ]
+            edits.append(
+                Edit(
+                    "replace",
+                    "relation",
+                    "R",
+                    source=list(r.triple(caption)),
+                    target=target,
+                    cost=substitute_cost,
+                    spans=spans,
+                    source_index=k,
+                    target_index=best,
+                    evidence=judged.evidence(image) if judged else {},
+                )
+            )
     for f in free:
-        edits.append(Edit("insert", "relation", "I", target=list(image.relations[f].triple(image)),
-                          target_index=f))
+        edits.append(Edit("insert", "relation", "I", target=list(image.relations[f].triple(image)), target_index=f))
     return edits
 
 
-def _pair_post_hoc(caption: SceneGraph, image: SceneGraph, r, mapping: list[int], faithful: set[int],
-                   free: list[int]) -> int | None:
+def _pair_post_hoc(
+    caption: SceneGraph, image: SceneGraph, r, mapping: list[int], faithful: set[int], free: list[int]
+) -> int | None:
     """The free image triple differing from caption triple ``r`` in exactly one position under the
     node map (an end that maps to its image node but is itself wrong still differs in words)."""
     mapped = (mapping[r.subject], relation_key(r.canonical), mapping[r.object])
@@ -272,8 +382,11 @@ def _pair_post_hoc(caption: SceneGraph, image: SceneGraph, r, mapping: list[int]
     for f in free:
         t = image.relations[f]
         animate = is_animate(caption.concepts[r.subject].synset)
-        diffs = ((mapped[0] != t.subject) + (not canonicals_agree(r.canonical, t.canonical, animate))
-                 + (mapped[2] != t.object))
+        diffs = (
+            (mapped[0] != t.subject)
+            + (not canonicals_agree(r.canonical, t.canonical, animate))
+            + (mapped[2] != t.object)
+        )
         if mapped[0] == t.subject and r.subject not in faithful:
             diffs += 1
         if mapped[2] == t.object and r.object not in faithful:

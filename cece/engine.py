@@ -40,10 +40,11 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from cece.scheduler import IN_FLIGHT_PER_WORKER, EngineError, schedule
 from cece.workers import THREAD_VARIABLES, Actors, Processes, set_models_aside, threads_set_by_user
@@ -77,8 +78,8 @@ class EngineOptions:
     """
 
     engine: str = "local"
-    workers: int | None = None   # None: every usable core (local) or every cluster CPU (ray)
-    address: str | None = None   # ray only: a running cluster to join ("auto" or host:port)
+    workers: int | None = None  # None: every usable core (local) or every cluster CPU (ray)
+    address: str | None = None  # ray only: a running cluster to join ("auto" or host:port)
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
@@ -102,8 +103,15 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def run_ordered(task: Task, batches: Iterable[B], *, engine: str = "local", workers: int | None = None,
-                address: str | None = None, size: Callable[[B], int] = len) -> Iterator[R]:
+def run_ordered(
+    task: Task,
+    batches: Iterable[B],
+    *,
+    engine: str = "local",
+    workers: int | None = None,
+    address: str | None = None,
+    size: Callable[[B], int] = len,
+) -> Iterator[R]:
     """``task(batch)`` for every batch, yielded in the order of ``batches`` (see the module).
     ``size(batch)`` is how many records a batch holds (for the local engine's start-up rule)."""
     options = EngineOptions(engine, workers, address)
@@ -136,8 +144,9 @@ def _local(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Ca
     here = _Here(task)
     try:
         with _threads_held(share), _gc_restored():
-            yield from schedule(task, chain(head, batches), backend, n - 1, here=here,
-                                limit=n * IN_FLIGHT_PER_WORKER + 2, warn=_warn)
+            yield from schedule(
+                task, chain(head, batches), backend, n - 1, here=here, limit=n * IN_FLIGHT_PER_WORKER + 2, warn=_warn
+            )
     finally:
         backend.close()
 
@@ -218,8 +227,9 @@ def _ray(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Call
             else:
                 ray.init(num_cpus=options.workers or usable_cores(), include_dashboard=False, log_to_driver=False)
         except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise EngineError(f"cannot start or join Ray{f' at {options.address}' if options.address else ''}: "
-                              f"{exc}") from None
+            raise EngineError(
+                f"cannot start or join Ray{f' at {options.address}' if options.address else ''}: {exc}"
+            ) from None
     try:
         n = options.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         backend = Actors(ray, task)
@@ -239,19 +249,31 @@ def click_options(command: Callable) -> Callable:
     import click
 
     command = click.option(
-        "--address", metavar="ADDR", default=None,
+        "--address",
+        metavar="ADDR",
+        default=None,
         help="With --engine ray: the Ray cluster to join ('auto': the one this machine is part of; "
-             "default: start a local Ray).")(command)
+        "default: start a local Ray).",
+    )(command)
     command = click.option(
-        "--engine", type=click.Choice(sorted(ENGINES)), default="local", show_default=True,
-        help="Where batches run: local processes, or Ray actors (pip install 'halcece[ray]').")(command)
+        "--engine",
+        type=click.Choice(sorted(ENGINES)),
+        default="local",
+        show_default=True,
+        help="Where batches run: local processes, or Ray actors (pip install 'halcece[ray]').",
+    )(command)
     return click.option(
-        "-w", "--workers", type=click.IntRange(min=1), default=None, metavar="N",
+        "-w",
+        "--workers",
+        type=click.IntRange(min=1),
+        default=None,
+        metavar="N",
         help="Worker processes (or Ray actors), each loading the models once and using its share of "
-             "the cores; this process is one of them and works while the others load (1: this process "
-             "alone, on one core). A lost worker is replaced and its batches run again; the output is "
-             "the same for any N. "
-             "[default: the usable cores; with --engine ray, the cluster's CPUs]")(command)
+        "the cores; this process is one of them and works while the others load (1: this process "
+        "alone, on one core). A lost worker is replaced and its batches run again; the output is "
+        "the same for any N. "
+        "[default: the usable cores; with --engine ray, the cluster's CPUs]",
+    )(command)
 
 
 ENGINES: dict[str, Callable[[Task, Iterator[Any], EngineOptions, Callable[[Any], int]], Iterator[Any]]] = {

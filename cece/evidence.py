@@ -107,8 +107,9 @@ def _named(c: Concept, g: Concept) -> bool:
         words.update(morphy_forms(c.lemma.lower(), "n"))
     if words & word_forms(g):
         return True
-    return " " not in c.lemma and (c.lemma.lower() in g.lemma.lower().split()
-                                   or c.lemma.lower() in g.attributes.get("other", []))
+    return " " not in c.lemma and (
+        c.lemma.lower() in g.lemma.lower().split() or c.lemma.lower() in g.attributes.get("other", [])
+    )
 
 
 @dataclass
@@ -165,8 +166,9 @@ def mentioned_in(image: SceneGraph, g: Concept) -> list[int]:
     return sorted({k for a, _ in g.spans if (k := image.part_of(a)) is not None})
 
 
-def uncovered_salience(bad: list[int], concepts: list[Concept], image: SceneGraph,
-                       sal: list[float]) -> dict[int, float]:
+def uncovered_salience(
+    bad: list[int], concepts: list[Concept], image: SceneGraph, sal: list[float]
+) -> dict[int, float]:
     """For each unsupported caption concept (``bad`` indexes ``concepts``), the salience of the
     image concept it most likely stands in for: the image concepts no caption concept speaks of
     are shared out among the unsupported ones by a 1-1 assignment that maximises salience
@@ -211,8 +213,10 @@ def evidence_of(image: SceneGraph, indices: list[int], note: str | None = None) 
                     words.append(w)
         ev = {"references": sorted(refs), "words": words}
     else:
-        ev = {"objects": [image.concepts[j].source_id or f"#{j}" for j in indices],
-              "words": list(dict.fromkeys(image.concepts[j].text for j in indices))}
+        ev = {
+            "objects": [image.concepts[j].source_id or f"#{j}" for j in indices],
+            "words": list(dict.fromkeys(image.concepts[j].text for j in indices)),
+        }
     if note:
         ev["note"] = note
     return ev

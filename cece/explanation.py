@@ -51,32 +51,52 @@ class Explanation:
     def edits_of(self, level: str | None = None, cls: str | None = None, status: str | None = None) -> list[Edit]:
         """Edits filtered by level ("object", "relation", "attribute", "count"), class and/or
         status ("hallucinated", "unverified", "consequence", "suggestion")."""
-        return [e for e in self.edits if (level is None or e.level == level) and (cls is None or e.cls == cls)
-                and (status is None or e.status == status)]
+        return [
+            e
+            for e in self.edits
+            if (level is None or e.level == level)
+            and (cls is None or e.cls == cls)
+            and (status is None or e.status == status)
+        ]
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "id": self.id, "model": self.model, "caption": self.caption,
-            "mode": self.mode, "score": self.score, "hallucinated": self.hallucinated,
-            "threshold": self.threshold, "cost": round(self.cost, 6),
-            "counterfactual": self.counterfactual, "counterfactual_note": self.counterfactual_note,
+            "id": self.id,
+            "model": self.model,
+            "caption": self.caption,
+            "mode": self.mode,
+            "score": self.score,
+            "hallucinated": self.hallucinated,
+            "threshold": self.threshold,
+            "cost": round(self.cost, 6),
+            "counterfactual": self.counterfactual,
+            "counterfactual_note": self.counterfactual_note,
             "fixed_point": self.fixed_point,
             "edits": [e.to_dict() for e in self.edits],
             "metrics": {"objects": self.objects.to_dict(), "roles": self.roles.to_dict()},
-            "caption_graph": self.caption_graph.to_dict(), "image_graph": self.image_graph.to_dict(),
+            "caption_graph": self.caption_graph.to_dict(),
+            "image_graph": self.image_graph.to_dict(),
             "warnings": list(self.warnings),
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Explanation":
+    def from_dict(cls, d: dict[str, Any]) -> Explanation:
         return cls(
-            caption=d["caption"], caption_graph=SceneGraph.from_dict(d["caption_graph"]),
+            caption=d["caption"],
+            caption_graph=SceneGraph.from_dict(d["caption_graph"]),
             image_graph=SceneGraph.from_dict(d["image_graph"]),
             edits=[Edit.from_dict(e) for e in d.get("edits", [])],
-            objects=ObjectMetrics(**d["metrics"]["objects"]), roles=RoleMetrics(**d["metrics"]["roles"]),
-            counterfactual=d.get("counterfactual", d["caption"]), cost=d.get("cost", 0.0),
-            id=d.get("id"), model=d.get("model"), warnings=list(d.get("warnings", [])),
-            score=d.get("score", 0.0), hallucinated=d.get("hallucinated", False),
-            threshold=d.get("threshold", DEFAULT_THRESHOLD), mode=d.get("mode", "annotation"),
-            counterfactual_note=d.get("counterfactual_note"), fixed_point=d.get("fixed_point"),
+            objects=ObjectMetrics(**d["metrics"]["objects"]),
+            roles=RoleMetrics(**d["metrics"]["roles"]),
+            counterfactual=d.get("counterfactual", d["caption"]),
+            cost=d.get("cost", 0.0),
+            id=d.get("id"),
+            model=d.get("model"),
+            warnings=list(d.get("warnings", [])),
+            score=d.get("score", 0.0),
+            hallucinated=d.get("hallucinated", False),
+            threshold=d.get("threshold", DEFAULT_THRESHOLD),
+            mode=d.get("mode", "annotation"),
+            counterfactual_note=d.get("counterfactual_note"),
+            fixed_point=d.get("fixed_point"),
         )

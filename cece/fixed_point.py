@@ -17,7 +17,6 @@ from cece.grammar import grammar_problems
 from cece.rewrite import rewrite_safely
 from parsers import SceneGraph
 
-
 #: How many times a rewrite whose own new words are still wrong is put right again.
 FOLLOW_UPS = 1
 
@@ -52,9 +51,16 @@ def settle(explainer: Any, explanations: list) -> None:
             e.counterfactual, e.fixed_point = text, not again.hallucinated
             if again.hallucinated and round_ < FOLLOW_UPS:
                 new = added_ranges(e.caption, text)
-                fixes = [k for k, x in enumerate(again.edits) if x.hallucinated and _touches(x, again.caption_graph, new)]
+                fixes = [
+                    k for k, x in enumerate(again.edits) if x.hallucinated and _touches(x, again.caption_graph, new)
+                ]
                 nxt = rewrite_safely(explainer.parser, again, fixes) if fixes else None
-                if nxt is not None and nxt.text is not None and nxt.text != text and _keeps(again.caption_graph, new, nxt.text):
+                if (
+                    nxt is not None
+                    and nxt.text is not None
+                    and nxt.text != text
+                    and _keeps(again.caption_graph, new, nxt.text)
+                ):
                     later.append((e, nxt.text))
         pending = later
     _refuse_broken(explainer.parser, [e for e in explanations if e.counterfactual not in (None, e.caption)])

@@ -29,8 +29,8 @@ is an upper bound on the true GED, and equal to it when the map is optimal.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 from lapjv import lapjv
@@ -82,8 +82,9 @@ def _pred_counts(n: int, edges: Sequence[Edge], vocab: dict[str, int], end: int)
     return counts
 
 
-def local_edge_costs(n: int, m: int, edges_a: Sequence[Edge], edges_b: Sequence[Edge],
-                     edge_costs: EdgeCosts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def local_edge_costs(
+    n: int, m: int, edges_a: Sequence[Edge], edges_b: Sequence[Edge], edge_costs: EdgeCosts
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Estimate the edge edits implied by each node operation from the nodes' incident edges.
 
     For a substitution a_i -> b_j, incident edges are paired by predicate (outgoing with outgoing,
@@ -107,8 +108,7 @@ def local_edge_costs(n: int, m: int, edges_a: Sequence[Edge], edges_b: Sequence[
             left_a = deg_a[:, None] - same
             left_b = deg_b[None, :] - same
             paired = np.minimum(left_a, left_b)
-            sub += 0.5 * (paired * s + (left_a - paired) * edge_costs.delete
-                          + (left_b - paired) * edge_costs.insert)
+            sub += 0.5 * (paired * s + (left_a - paired) * edge_costs.delete + (left_b - paired) * edge_costs.insert)
     return sub, dele, ins
 
 
@@ -145,9 +145,15 @@ def _by_pair(edges: Sequence[Edge]) -> dict[tuple[int, int], list[str]]:
     return out
 
 
-def induced_cost(mapping: Sequence[int], sub: np.ndarray, dele: np.ndarray, ins: np.ndarray,
-                 edges_a: Sequence[Edge], edges_b: Sequence[Edge],
-                 edge_costs: EdgeCosts = EdgeCosts()) -> tuple[float, float]:
+def induced_cost(
+    mapping: Sequence[int],
+    sub: np.ndarray,
+    dele: np.ndarray,
+    ins: np.ndarray,
+    edges_a: Sequence[Edge],
+    edges_b: Sequence[Edge],
+    edge_costs: EdgeCosts = EdgeCosts(),
+) -> tuple[float, float]:
     """Exact ``(node cost, edge cost)`` of the edit path induced by a node map.
 
     An A edge survives when both ends are substituted and B has an edge between their images;
@@ -163,9 +169,15 @@ def _as_lists(sub: np.ndarray, dele: np.ndarray, ins: np.ndarray) -> tuple[list[
     return np.asarray(sub).tolist(), np.asarray(dele).tolist(), np.asarray(ins).tolist()
 
 
-def _induced(mapping: Sequence[int], sub: list[list[float]], dele: list[float], ins: list[float],
-             pairs_a: dict[tuple[int, int], list[str]], pairs_b: dict[tuple[int, int], list[str]],
-             edge_costs: EdgeCosts) -> tuple[float, float]:
+def _induced(
+    mapping: Sequence[int],
+    sub: list[list[float]],
+    dele: list[float],
+    ins: list[float],
+    pairs_a: dict[tuple[int, int], list[str]],
+    pairs_b: dict[tuple[int, int], list[str]],
+    edge_costs: EdgeCosts,
+) -> tuple[float, float]:
     mapped = {j for j in mapping if j >= 0}
     node = sum(sub[i][j] if j >= 0 else dele[i] for i, j in enumerate(mapping))
     node += sum(ins[j] for j in range(len(ins)) if j not in mapped)
@@ -197,8 +209,9 @@ def _anchored(mapping: Sequence[int], anchors: list[list[bool]] | None) -> int:
     return sum(1 for i, j in enumerate(mapping) if j >= 0 and anchors[i][j])
 
 
-def _refine(mapping: list[int], sub, dele, ins, edges_a, edges_b, edge_costs,
-            anchors: np.ndarray | None = None) -> list[int]:
+def _refine(
+    mapping: list[int], sub, dele, ins, edges_a, edges_b, edge_costs, anchors: np.ndarray | None = None
+) -> list[int]:
     """Steepest-descent local search: take the swap of the targets of two A nodes (or the move of
     an A node to a free B node) that lowers the induced cost most, while one does. Repairs ties
     the assignment cannot see, e.g. two nodes with the same label whose neighbours differ. (The
@@ -232,10 +245,16 @@ def _refine(mapping: list[int], sub, dele, ins, edges_a, edges_b, edge_costs,
     return mapping
 
 
-def match(sub: np.ndarray, dele: np.ndarray, ins: np.ndarray,
-          edges_a: Sequence[Edge] = (), edges_b: Sequence[Edge] = (),
-          edge_costs: EdgeCosts = EdgeCosts(), refine: bool = True,
-          anchors: np.ndarray | None = None) -> Match:
+def match(
+    sub: np.ndarray,
+    dele: np.ndarray,
+    ins: np.ndarray,
+    edges_a: Sequence[Edge] = (),
+    edges_b: Sequence[Edge] = (),
+    edge_costs: EdgeCosts = EdgeCosts(),
+    refine: bool = True,
+    anchors: np.ndarray | None = None,
+) -> Match:
     """Match graph A onto graph B; see the module docstring.
 
     ``sub[i, j]``, ``dele[i]``, ``ins[j]`` are node costs (``inf`` forbids a substitution);
@@ -262,5 +281,11 @@ def match(sub: np.ndarray, dele: np.ndarray, ins: np.ndarray,
         mapping = _refine(mapping, sub, dele, ins, edges_a, edges_b, edge_costs, anchors)
     node_cost, edge_cost = induced_cost(mapping, sub, dele, ins, edges_a, edges_b, edge_costs)
     taken = set(mapping)
-    return Match(mapping=mapping, inserted=[j for j in range(m) if j not in taken],
-                 cost=node_cost + edge_cost, node_cost=node_cost, edge_cost=edge_cost, matrix=matrix)
+    return Match(
+        mapping=mapping,
+        inserted=[j for j in range(m) if j not in taken],
+        cost=node_cost + edge_cost,
+        node_cost=node_cost,
+        edge_cost=edge_cost,
+        matrix=matrix,
+    )

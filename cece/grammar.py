@@ -14,8 +14,31 @@ from typing import Any
 #: Tags of a finite verb.
 FINITE = ("VBZ", "VBP", "VBD", "MD")
 #: Prepositions that may stand without an object ("looking up", "a dog nearby").
-PARTICLES = frozenset({"up", "down", "out", "off", "away", "together", "nearby", "outside", "inside", "around",
-                       "behind", "along", "over", "back", "by", "on", "in", "above", "below", "underneath", "about"})
+PARTICLES = frozenset(
+    {
+        "up",
+        "down",
+        "out",
+        "off",
+        "away",
+        "together",
+        "nearby",
+        "outside",
+        "inside",
+        "around",
+        "behind",
+        "along",
+        "over",
+        "back",
+        "by",
+        "on",
+        "in",
+        "above",
+        "below",
+        "underneath",
+        "about",
+    }
+)
 
 
 def grammar_problems(doc: Any) -> list[str]:
@@ -41,8 +64,9 @@ def grammar_problems(doc: Any) -> list[str]:
         if words[0].pos_ == "CCONJ":
             out.append(f"opens on {words[0].text!r}")
         if root.pos_ in ("VERB", "AUX"):
-            finite = root.tag_ in FINITE or any(c.dep_ in ("aux", "auxpass") and c.tag_ in FINITE
-                                                for c in root.children)
+            finite = root.tag_ in FINITE or any(
+                c.dep_ in ("aux", "auxpass") and c.tag_ in FINITE for c in root.children
+            )
             subject = any(c.dep_.startswith("nsubj") or c.dep_ == "expl" for c in root.children)
             if not finite and not (subject and root.tag_ in ("VBG", "VBN")) and root.tag_ != "VB":
                 out.append(f"no finite verb ({root.text!r})")
@@ -69,8 +93,11 @@ def _token_problems(t: Any) -> list[str]:
         v = next((c for c in t.head.children if c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBZ", "VBP")), t.head)
         if (t.tag_, v.tag_) in (("NNS", "VBZ"), ("NN", "VBP")):
             out.append(f"agreement {t.text!r} {v.text!r}")
-    if t.dep_ == "advcl" and t.tag_ in ("VBZ", "VBP", "VBD") and not any(
-            c.dep_.startswith("nsubj") or c.dep_ == "expl" for c in t.children):
+    if (
+        t.dep_ == "advcl"
+        and t.tag_ in ("VBZ", "VBP", "VBD")
+        and not any(c.dep_.startswith("nsubj") or c.dep_ == "expl" for c in t.children)
+    ):
         out.append(f"finite verb {t.text!r} without a subject")
     if t.lower_ in ("a", "an") and (t.i + 1 >= len(t.doc) or t.doc[t.i + 1].is_punct):
         out.append(f"article {t.text!r} without its noun")

@@ -27,9 +27,10 @@ from __future__ import annotations
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import IO, Any
 
 from cece.records import Record, RecordError, iter_records
 from parsers.annotation_files import image_id_from_path, image_key
@@ -98,8 +99,9 @@ class InputFile:
                 source.close()
 
 
-def open_inputs(paths: list[str] | tuple[str, ...], *, model: str | None = None, every: bool = False,
-                spool_stdin: bool = False) -> list[InputFile]:
+def open_inputs(
+    paths: list[str] | tuple[str, ...], *, model: str | None = None, every: bool = False, spool_stdin: bool = False
+) -> list[InputFile]:
     """The input files of a run, each checked readable now (raises OSError naming it otherwise).
     Several files name their models by stem; ``-`` is standard input (copied to a temporary file
     when ``spool_stdin``: it is read twice with ``--annotations``)."""

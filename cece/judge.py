@@ -24,8 +24,8 @@ is never called hallucinated (its score still ranks it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 from cece.confidence import ConfidenceModel, default_model, noisy_or
 from cece.edit_features import Context, edit_features
@@ -42,8 +42,10 @@ DEFAULT_THRESHOLD = default_model().threshold
 HEDGED = 0.2
 DOUBT = 0.05
 
-def settle_by_support(caption: SceneGraph, image: SceneGraph, edits: list[Edit],
-                      classes: dict[int, str | None], match: Match) -> tuple[list[Edit], dict, Match]:
+
+def settle_by_support(
+    caption: SceneGraph, image: SceneGraph, edits: list[Edit], classes: dict[int, str | None], match: Match
+) -> tuple[list[Edit], dict, Match]:
     """Against references: drop the object edits of caption concepts the references support as a
     set of kinds (the one-to-one match may have paired them elsewhere), re-pointing each to its
     supporting entity when that is free, so that its triples are judged against it."""
@@ -63,8 +65,11 @@ def settle_by_support(caption: SceneGraph, image: SceneGraph, edits: list[Edit],
     inserted = [j for j in range(len(image.concepts)) if j not in taken]
     out = [e for e in out if not (e.op == "insert" and e.level == "object" and e.target_index not in inserted)]
     known = {e.target_index for e in out if e.op == "insert" and e.level == "object"}
-    out += [Edit("insert", "object", "I", target=image.concepts[j].lemma, target_index=j)
-            for j in inserted if j not in known]
+    out += [
+        Edit("insert", "object", "I", target=image.concepts[j].lemma, target_index=j)
+        for j in inserted
+        if j not in known
+    ]
     return out, classes, replace(match, mapping=mapping, inserted=inserted)
 
 
@@ -90,11 +95,19 @@ def _relation_evidence(image: SceneGraph, e: Edit, caption: SceneGraph) -> dict:
     if e.target_index is not None:
         t = image.relations[e.target_index]
         if image.kind == "references" and t.span:
-            return {"references": [image.part_of(t.span[0])], "words": [image.text[t.span[0]:t.span[1]]],
-                    "note": f"the references say {list(t.triple(image))}"}
-        return {"objects": [image.concepts[t.subject].source_id or f"#{t.subject}",
-                            image.concepts[t.object].source_id or f"#{t.object}"],
-                "words": [t.predicate], "note": f"the image has {list(t.triple(image))}"}
+            return {
+                "references": [image.part_of(t.span[0])],
+                "words": [image.text[t.span[0] : t.span[1]]],
+                "note": f"the references say {list(t.triple(image))}",
+            }
+        return {
+            "objects": [
+                image.concepts[t.subject].source_id or f"#{t.subject}",
+                image.concepts[t.object].source_id or f"#{t.object}",
+            ],
+            "words": [t.predicate],
+            "note": f"the image has {list(t.triple(image))}",
+        }
     r = caption.relations[e.source_index]
     a, b = caption.concepts[r.subject].lemma, caption.concepts[r.object].lemma
     if image.kind == "references":
@@ -102,8 +115,14 @@ def _relation_evidence(image: SceneGraph, e: Edit, caption: SceneGraph) -> dict:
     return {"objects": [], "words": [], "note": f"the image has no relation {r.canonical!r} between {a!r} and {b!r}"}
 
 
-def judge(edits: Sequence[Edit], caption: SceneGraph, image: SceneGraph, classes: dict[int, str | None],
-          model: ConfidenceModel | None = None, threshold: float | None = None) -> float:
+def judge(
+    edits: Sequence[Edit],
+    caption: SceneGraph,
+    image: SceneGraph,
+    classes: dict[int, str | None],
+    model: ConfidenceModel | None = None,
+    threshold: float | None = None,
+) -> float:
     """Fill in ``confidence``, ``hallucinated``, ``status``, ``evidence`` and ``caused_by`` of
     every edit (in place; ``caused_by`` indexes ``edits``) and return the record's score.
     ``model`` defaults to the shipped one, ``threshold`` to its threshold."""
@@ -177,8 +196,11 @@ def judge(edits: Sequence[Edit], caption: SceneGraph, image: SceneGraph, classes
         # A triple of a replaced object outlives the fix (said of the image's object instead) as
         # a doubt as small as silence: counted in what is left. So does one whose deleted subject
         # leaves its object behind ("feathers with a mohawk": the mohawk goes to the parrot).
-        kept = [e.confidence for e in edits if e.level == "relation" and e.status == "consequence"
-                and _outlives(e, edits[e.caused_by], caption, cause)]
+        kept = [
+            e.confidence
+            for e in edits
+            if e.level == "relation" and e.status == "consequence" and _outlives(e, edits[e.caused_by], caption, cause)
+        ]
 
         def left_over(rest: list[Edit]) -> float:
             doubts = [e.confidence for e in rest]

@@ -27,8 +27,9 @@ triples the image side neither supports nor contradicts)::
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from cece.edits import Edit
 
@@ -75,8 +76,9 @@ def _rate(count: int, total: int) -> float:
     return count / total if total else 0.0
 
 
-def object_metrics(edits: Iterable[Edit], n_objects: int, n_image_objects: int,
-                   ancestors: Iterable[int]) -> ObjectMetrics:
+def object_metrics(
+    edits: Iterable[Edit], n_objects: int, n_image_objects: int, ancestors: Iterable[int]
+) -> ObjectMetrics:
     """Object metrics of one caption from its object-level edits."""
     counts = {k: 0 for k in "DROUI"}
     wups = []
@@ -93,13 +95,22 @@ def object_metrics(edits: Iterable[Edit], n_objects: int, n_image_objects: int,
     anc = list(ancestors)
     hal = counts["D"] + counts["R"] + counts["O"]
     return ObjectMetrics(
-        n_objects=n_objects, n_ancestors=sum(anc) / len(anc) if anc else 0.0,
-        hal=hal, hal_rate=_rate(hal, n_objects),
+        n_objects=n_objects,
+        n_ancestors=sum(anc) / len(anc) if anc else 0.0,
+        hal=hal,
+        hal_rate=_rate(hal, n_objects),
         granularity=1.0 - _rate(counts["I"], n_image_objects) if n_image_objects else 1.0,
-        d=counts["D"], r=counts["R"], o=counts["O"], u=counts["U"], i=counts["I"],
-        d_rate=_rate(counts["D"], n_objects), r_rate=_rate(counts["R"], n_objects),
-        o_rate=_rate(counts["O"], n_objects), u_rate=_rate(counts["U"], n_objects),
-        r_similarity=sum(wups) / len(wups) if wups else None, unverified=unverified,
+        d=counts["D"],
+        r=counts["R"],
+        o=counts["O"],
+        u=counts["U"],
+        i=counts["I"],
+        d_rate=_rate(counts["D"], n_objects),
+        r_rate=_rate(counts["R"], n_objects),
+        o_rate=_rate(counts["O"], n_objects),
+        u_rate=_rate(counts["U"], n_objects),
+        r_similarity=sum(wups) / len(wups) if wups else None,
+        unverified=unverified,
     )
 
 
@@ -115,9 +126,13 @@ def role_metrics(edits: Iterable[Edit], n_roles: int, n_image_roles: int, judged
         else:
             counts[e.cls] += 1
     return RoleMetrics(
-        n_roles=n_roles, d=counts["D"], r=counts["R"], i=counts["I"],
+        n_roles=n_roles,
+        d=counts["D"],
+        r=counts["R"],
+        i=counts["I"],
         hal_rate=_rate(counts["D"] + counts["R"], n_roles),
-        granularity=1.0 - _rate(counts["I"], n_image_roles) if n_image_roles else 1.0, judged=judged,
+        granularity=1.0 - _rate(counts["I"], n_image_roles) if n_image_roles else 1.0,
+        judged=judged,
         unverified=unverified,
     )
 

@@ -33,9 +33,10 @@ import fcntl
 import json
 import os
 import tempfile
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable
+from typing import Any
 
 
 class OutputBusy(RuntimeError):
@@ -65,10 +66,17 @@ class JsonlWriter:
     dropped on resume. ``ascii`` escapes non-ASCII text in rows (as ``json.dumps`` does by default).
     """
 
-    def __init__(self, path: str | os.PathLike, *, key: Callable[[dict[str, Any]], Hashable | None],
-                 inputs: Iterable[str | os.PathLike | None] = (), overwrite: bool = False,
-                 keep_errors: bool = False, warn: Callable[[str], None] | None = None,
-                 ascii: bool = True) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        *,
+        key: Callable[[dict[str, Any]], Hashable | None],
+        inputs: Iterable[str | os.PathLike | None] = (),
+        overwrite: bool = False,
+        keep_errors: bool = False,
+        warn: Callable[[str], None] | None = None,
+        ascii: bool = True,
+    ) -> None:
         self.path = Path(path)
         self.key = key
         self.inputs = [Path(p) for p in inputs if p is not None]
@@ -76,17 +84,17 @@ class JsonlWriter:
         self.warn = warn or (lambda message: None)
         self.ascii = ascii
         self.done: set[Hashable] = set()  # keys with a row in the file (error rows only with keep_errors)
-        self.dropped = 0                   # lines dropped on opening
-        self._fds: list[int] = []          # every fd we hold a lock on; the last one is written to
+        self.dropped = 0  # lines dropped on opening
+        self._fds: list[int] = []  # every fd we hold a lock on; the last one is written to
 
     # -- opening -------------------------------------------------------------------------------
-    def __enter__(self) -> "JsonlWriter":
+    def __enter__(self) -> JsonlWriter:
         return self.open()
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def open(self) -> "JsonlWriter":
+    def open(self) -> JsonlWriter:
         """Lock the output (creating it and its folders), then resume or empty it."""
         for source in self.inputs:
             if _same_file(source, self.path):
@@ -116,8 +124,9 @@ class JsonlWriter:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 os.close(fd)
-                raise OutputBusy(f"{self.path}: another run is writing to this file; wait for it to finish "
-                                 "or write to another file") from None
+                raise OutputBusy(
+                    f"{self.path}: another run is writing to this file; wait for it to finish or write to another file"
+                ) from None
             # Another run may have renamed a rewritten file over the path between open and lock.
             if os.path.exists(self.path) and os.path.samestat(os.fstat(fd), os.stat(self.path)):
                 return fd
@@ -225,7 +234,7 @@ class JsonlWriter:
         try:
             view = memoryview(data)
             while view:
-                view = view[_os_write(fd, view):]
+                view = view[_os_write(fd, view) :]
         except OSError as exc:
             try:
                 os.ftruncate(fd, start)  # no torn line left behind
@@ -273,18 +282,20 @@ class Summary:
     "3 written, 0 errors, 0 parse failures, 0 skipped (already done), 1 not judged; vlm: the judge's answers do not vary"
     """
 
-    written: int = 0         # rows written, error rows included
-    errors: int = 0          # records that failed (an error row, or an input error)
+    written: int = 0  # rows written, error rows included
+    errors: int = 0  # records that failed (an error row, or an input error)
     parse_failures: int = 0  # model answers that could not be read (counted by the detectors)
-    skipped: int = 0         # records already done in the output
-    note: str = ""           # e.g. "(5 hallucinated)"
-    not_judged: int = 0      # detections with nothing to judge (no score; they say why)
+    skipped: int = 0  # records already done in the output
+    note: str = ""  # e.g. "(5 hallucinated)"
+    not_judged: int = 0  # detections with nothing to judge (no score; they say why)
     warnings: list[str] = field(default_factory=list)  # e.g. a judge whose answers did not vary
 
     def line(self, where: str = "") -> str:
         head = " ".join(x for x in (f"{self.written} written", where, self.note) if x)
-        line = (f"{head}, {self.errors} error{'s' if self.errors != 1 else ''}, {self.parse_failures} parse "
-                f"failure{'s' if self.parse_failures != 1 else ''}, {self.skipped} skipped (already done)")
+        line = (
+            f"{head}, {self.errors} error{'s' if self.errors != 1 else ''}, {self.parse_failures} parse "
+            f"failure{'s' if self.parse_failures != 1 else ''}, {self.skipped} skipped (already done)"
+        )
         line += f", {self.not_judged} not judged" if self.not_judged else ""
         return "; ".join([line, *self.warnings])
 

@@ -3,6 +3,7 @@ already done skipped -- nothing is read ahead beyond the batches in flight -- an
 :class:`ExplainTask` the engines (:mod:`cece.engine`) run on batches of them.
 
 >>> import tempfile
+>>> from pathlib import Path
 >>> from cece.inputs import open_inputs
 >>> from cece.output import Summary
 >>> s, lines = Summary(), {}
@@ -18,10 +19,10 @@ already done skipped -- nothing is read ahead beyond the batches in flight -- an
 
 from __future__ import annotations
 
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
-from pathlib import Path
-from typing import IO, Any, Container, Iterable, Iterator
+from typing import Any
 
 from cece.annotation_sets import AnnotationSet
 from cece.inputs import InputFile
@@ -30,9 +31,13 @@ from cece.record_checks import check_record, resolve_paths
 from cece.records import RecordError
 
 
-def explain_inputs(inputs: list[InputFile], done: Container[Key], summary: Summary,
-                   lines: dict[int, tuple[str, int]], annotations: AnnotationSet | None = None,
-                   ) -> Iterator[dict[str, Any] | RecordError]:
+def explain_inputs(
+    inputs: list[InputFile],
+    done: Container[Key],
+    summary: Summary,
+    lines: dict[int, tuple[str, int]],
+    annotations: AnnotationSet | None = None,
+) -> Iterator[dict[str, Any] | RecordError]:
     """The records of ``inputs`` (:func:`cece.inputs.open_inputs`) to explain, in order, each a
     record or its :class:`RecordError` (file and line set). A record whose key
     (:func:`record_key`: model and id) is in ``done`` is skipped (counted in
@@ -83,8 +88,7 @@ def _model(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def checked(rec: Any, index: int, f: InputFile, annotations: AnnotationSet | None
-            ) -> tuple[Any, RecordError | None]:
+def checked(rec: Any, index: int, f: InputFile, annotations: AnnotationSet | None) -> tuple[Any, RecordError | None]:
     """A record with its paths and ``image_id`` resolved, and its first problem (or None)."""
     if isinstance(rec, dict):
         rec = resolve_paths(rec, f.base)
@@ -169,12 +173,20 @@ class ExplainTask:
     # For the engines (cece.scheduler): a batch whose worker is lost again and again is halved
     # until the record at fault is found; that record gets an error row naming the loss.
     def split(self, batch: list[tuple[int, Any]]) -> list[list[tuple[int, Any]]]:
-        return [batch[:len(batch) // 2], batch[len(batch) // 2:]] if len(batch) > 1 else [batch]
+        return [batch[: len(batch) // 2], batch[len(batch) // 2 :]] if len(batch) > 1 else [batch]
 
     def join(self, results: list[list[tuple[int, Any]]]) -> list[tuple[int, Any]]:
         return [pair for part in results for pair in part]
 
     def lost(self, batch: list[tuple[int, Any]], reason: str) -> list[tuple[int, Any]]:
-        return [(index, rec if isinstance(rec, RecordError) else
-                 RecordError(index, "worker", reason, rec.get("id"), error_type="WorkerLost", model=rec.get("model")))
-                for index, rec in batch]
+        return [
+            (
+                index,
+                rec
+                if isinstance(rec, RecordError)
+                else RecordError(
+                    index, "worker", reason, rec.get("id"), error_type="WorkerLost", model=rec.get("model")
+                ),
+            )
+            for index, rec in batch
+        ]

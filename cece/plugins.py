@@ -119,4 +119,3 @@ class Registry(Mapping[str, T], Generic[T]):
 
     def __repr__(self) -> str:
         return f"Registry({self.group!r}: {', '.join(self.names())})"
-

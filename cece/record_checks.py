@@ -38,8 +38,11 @@ def id_problem(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         return f"expected a string or integer, got {type(value).__name__}"
     if isinstance(value, float):
-        return (f"{value} is not a finite number" if not math.isfinite(value)
-                else "expected a string or integer, got a fractional number")
+        return (
+            f"{value} is not a finite number"
+            if not math.isfinite(value)
+            else "expected a string or integer, got a fractional number"
+        )
     if isinstance(value, str) and not value.strip():
         return "empty"
     return None
@@ -68,15 +71,23 @@ def _field_problem(record: dict[str, Any], index: int, rid: Any, id_problem: str
     if not isinstance(caption, str):
         return RecordError(index, "caption", f"expected a string, got {type(caption).__name__}", rid)
     if len(caption) > MAX_CAPTION_CHARS:
-        return RecordError(index, "caption", f"{len(caption):,} characters: longer than the "
-                           f"{MAX_CAPTION_CHARS:,} the parser takes", rid)
+        return RecordError(
+            index,
+            "caption",
+            f"{len(caption):,} characters: longer than the {MAX_CAPTION_CHARS:,} the parser takes",
+            rid,
+        )
     not_english = looks_english(caption)
     if not_english:  # its words would match nothing on the image side: "clean" would be a lie
         return RecordError(index, "caption", f"{not_english}; only English captions are explained", rid)
     refs = record.get("references")
     if "annotation_refused" in record:
-        return RecordError(index, "annotation", f"path {record['annotation_refused']!r} leaves the input "
-                           "file's folder: give a path inside it", rid)
+        return RecordError(
+            index,
+            "annotation",
+            f"path {record['annotation_refused']!r} leaves the input file's folder: give a path inside it",
+            rid,
+        )
     if record.get("annotation") is None and refs is None:
         return RecordError(index, "annotation", "missing: give 'annotation' or 'references'", rid)
     if refs is not None and not (isinstance(refs, list) and all(isinstance(r, str) for r in refs)):

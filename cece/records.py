@@ -29,14 +29,19 @@ import json
 import os
 import re
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, Any, Iterator
+from typing import IO, Any
 
 _BOM = codecs.BOM_UTF8
 # First bytes of compressed files: gzip is read, the others are refused with the tool to use.
 _GZIP = b"\x1f\x8b"
-_REFUSED = {b"BZh": "bzip2 (bunzip2)", b"\xfd7zXZ\x00": "xz (xz -d)", b"\x28\xb5\x2f\xfd": "zstd (zstd -d)",
-            b"PK\x03\x04": "zip (unzip)"}
+_REFUSED = {
+    b"BZh": "bzip2 (bunzip2)",
+    b"\xfd7zXZ\x00": "xz (xz -d)",
+    b"\x28\xb5\x2f\xfd": "zstd (zstd -d)",
+    b"PK\x03\x04": "zip (unzip)",
+}
 _ESCAPED = re.compile("[\udc80-\udcff]")  # bytes that were not UTF-8, kept by surrogateescape
 _SPACE = re.compile(r"[ \t\r\n]*")
 
@@ -62,18 +67,29 @@ class RecordError:
         return f"{where}: {self.field}: {self.message}"
 
     @classmethod
-    def from_exception(cls, index: int, exc: BaseException, id: Any = None) -> "RecordError":
+    def from_exception(cls, index: int, exc: BaseException, id: Any = None) -> RecordError:
         """The error row of a record whose explanation raised ``exc``."""
         import traceback
 
-        return cls(index, "explain", f"{type(exc).__name__}: {exc}", id,
-                   error_type=type(exc).__name__, traceback=traceback.format_exc())
+        return cls(
+            index,
+            "explain",
+            f"{type(exc).__name__}: {exc}",
+            id,
+            error_type=type(exc).__name__,
+            traceback=traceback.format_exc(),
+        )
 
     def to_dict(self, traceback: bool = False) -> dict[str, Any]:
         """The error row written in place of the record's explanation (the traceback only when
         asked for: it is for debugging, not for readers of the output)."""
-        error = {"type": self.error_type or "InputError", "field": self.field, "message": self.message,
-                 "file": self.file, "line": self.line}
+        error = {
+            "type": self.error_type or "InputError",
+            "field": self.field,
+            "message": self.message,
+            "file": self.file,
+            "line": self.line,
+        }
         if traceback and self.traceback:
             error["traceback"] = self.traceback
         row: dict[str, Any] = {"id": self.id}
@@ -121,9 +137,17 @@ def _read_binary(stream: IO[bytes], name: str) -> Iterator[Record]:
     else:
         for magic, tool in _REFUSED.items():
             if head.startswith(magic):
-                yield Record(1, RecordError(0, "file", f"compressed with {tool.split()[0]}: decompress it "
-                                            f"first ({tool.split('(')[1].rstrip(')')}) or give it gzipped",
-                                            file=name, line=1))
+                yield Record(
+                    1,
+                    RecordError(
+                        0,
+                        "file",
+                        f"compressed with {tool.split()[0]}: decompress it "
+                        f"first ({tool.split('(')[1].rstrip(')')}) or give it gzipped",
+                        file=name,
+                        line=1,
+                    ),
+                )
                 return
     lines = _lines(head, stream, name)
     first: list[tuple[int, bytes]] = []
@@ -154,11 +178,11 @@ def _lines(head: bytes, stream: IO[bytes], name: str) -> Iterator[tuple[int, Any
                 chunk, pending = pending + chunk, b""
             lineno += 1
             if lineno == 1 and chunk.startswith(_BOM):
-                chunk = chunk[len(_BOM):]
+                chunk = chunk[len(_BOM) :]
             yield lineno, chunk.rstrip(b"\n").rstrip(b"\r")
         if pending:
             lineno += 1
-            yield lineno, (pending[len(_BOM):] if pending.startswith(_BOM) else pending).rstrip(b"\r\n")
+            yield lineno, (pending[len(_BOM) :] if pending.startswith(_BOM) else pending).rstrip(b"\r\n")
     except (OSError, EOFError, zlib.error) as exc:
         yield lineno + 1, RecordError(0, "file", f"cannot read: {exc}", file=name, line=lineno + 1)
 
@@ -188,8 +212,13 @@ def _decode_line(raw: bytes, index: int, name: str, lineno: int) -> Any:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return RecordError(index, "encoding", f"invalid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
-                           file=name, line=lineno)
+        return RecordError(
+            index,
+            "encoding",
+            f"invalid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
+            file=name,
+            line=lineno,
+        )
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -259,7 +288,7 @@ def _decode_document(text: str, start: int, name: str) -> Iterator[Record]:
             continue
         bad = _ESCAPED.search(text, pos, end)
         if bad:
-            yield error(bad.start(), "encoding", f"invalid UTF-8 (byte 0x{ord(bad.group()) - 0xdc00:02x})", index)
+            yield error(bad.start(), "encoding", f"invalid UTF-8 (byte 0x{ord(bad.group()) - 0xDC00:02x})", index)
         else:
             yield Record(line_at(pos), value, index + 1 if listed else None)
         index += 1
@@ -286,7 +315,7 @@ def _next_element(text: str, start: int, broken: int) -> int | None:
     indent_at = text.rfind("\n", 0, start) + 1
     indent = text[indent_at:start]
     candidates = set(_top_commas(text, start))
-    if broken > start and text[broken:broken + 1] in "{[":
+    if broken > start and text[broken : broken + 1] in "{[":
         candidates.add(broken)
     if not indent.strip():  # the element opens its line: pretty-printed, one element per line start
         opener = re.compile(rf"\n{re.escape(indent)}(?={re.escape(text[start])})")
@@ -294,14 +323,14 @@ def _next_element(text: str, start: int, broken: int) -> int | None:
     decoder = json.JSONDecoder()
     for pos in sorted(candidates):
         pos = _SPACE.match(text, pos).end()
-        if pos <= start or text[pos:pos + 1] in ("", "]", ","):
+        if pos <= start or text[pos : pos + 1] in ("", "]", ","):
             continue
         try:
             end = decoder.raw_decode(text, pos)[1]
         except (ValueError, RecursionError):
             continue
         after = _SPACE.match(text, end).end()
-        if text[after:after + 1] in (",", "]"):
+        if text[after : after + 1] in (",", "]"):
             return pos
     return None
 
@@ -345,5 +374,5 @@ class _Prefixed(io.RawIOBase):
             buf[:n], self._head = self._head[:n], self._head[n:]
             return n
         data = self._rest.read(len(buf))
-        buf[:len(data)] = data
+        buf[: len(data)] = data
         return len(data)

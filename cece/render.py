@@ -19,8 +19,14 @@ def marked_caption(e: Explanation) -> Text:
     """The caption with the words of each claim marked: hallucinated ones styled by class and
     tagged ``[class]``, unverified ones (the image side is silent) underlined and tagged ``[?]``."""
     text = Text()
-    marks = sorted({(a, b, ed.cls, ed.status) for ed in e.edits
-                    if ed.status in ("hallucinated", "unverified") for a, b in ed.spans})
+    marks = sorted(
+        {
+            (a, b, ed.cls, ed.status)
+            for ed in e.edits
+            if ed.status in ("hallucinated", "unverified")
+            for a, b in ed.spans
+        }
+    )
     pos = 0
     for start, end, cls, status in marks:
         if start < pos:
@@ -95,16 +101,24 @@ def edits_table(e: Explanation) -> Table:
         if ed.status == "suggestion":
             continue
         status = ed.status if ed.caused_by is None else f"consequence of #{ed.caused_by}"
-        t.add_row(str(k), Text(status, style=STATUS_STYLES.get(ed.status, "")), f"{ed.confidence:.2f}",
-                  _change(ed), Text(" | ".join(e.caption[a:b] for a, b in ed.spans) or "-"),
-                  _evidence(ed.evidence))
+        t.add_row(
+            str(k),
+            Text(status, style=STATUS_STYLES.get(ed.status, "")),
+            f"{ed.confidence:.2f}",
+            _change(ed),
+            Text(" | ".join(e.caption[a:b] for a, b in ed.spans) or "-"),
+            _evidence(ed.evidence),
+        )
     return t
 
 
 def suggestions(e: Explanation) -> Text | None:
     """What the image side has that the caption could add or state more specifically."""
-    items = [_fmt(ed.target).plain if ed.op == "insert" else f"{_fmt(ed.source).plain} -> {_fmt(ed.target).plain}"
-             for ed in e.edits if ed.status == "suggestion"]
+    items = [
+        _fmt(ed.target).plain if ed.op == "insert" else f"{_fmt(ed.source).plain} -> {_fmt(ed.target).plain}"
+        for ed in e.edits
+        if ed.status == "suggestion"
+    ]
     return Text("Could also say: " + "; ".join(items), style="dim") if items else None
 
 
@@ -115,11 +129,24 @@ def metrics_table(e: Explanation) -> Table:
     t.add_column("roles")
     t.add_column("")
     o, r = e.objects, e.roles
-    left = [("#objects", o.n_objects), ("#ancestors", f"{o.n_ancestors:.1f}"),
-            ("Hal (D+R+O)", o.hal), ("HalRate", f"{o.hal_rate:.2f}"), ("Granularity", f"{o.granularity:.2f}"),
-            ("U", o.u), ("Similarity of R", "-" if o.r_similarity is None else f"{o.r_similarity:.2f}")]
-    right = [("#roles", r.n_roles), ("D", r.d), ("R", r.r), ("HalRate", f"{r.hal_rate:.2f}"),
-             ("Granularity", f"{r.granularity:.2f}"), ("I", r.i), ("", "")]
+    left = [
+        ("#objects", o.n_objects),
+        ("#ancestors", f"{o.n_ancestors:.1f}"),
+        ("Hal (D+R+O)", o.hal),
+        ("HalRate", f"{o.hal_rate:.2f}"),
+        ("Granularity", f"{o.granularity:.2f}"),
+        ("U", o.u),
+        ("Similarity of R", "-" if o.r_similarity is None else f"{o.r_similarity:.2f}"),
+    ]
+    right = [
+        ("#roles", r.n_roles),
+        ("D", r.d),
+        ("R", r.r),
+        ("HalRate", f"{r.hal_rate:.2f}"),
+        ("Granularity", f"{r.granularity:.2f}"),
+        ("I", r.i),
+        ("", ""),
+    ]
     for (a, b), (c, d) in zip(left, right):
         t.add_row(a, str(b), c, str(d))
     return t
@@ -128,16 +155,22 @@ def metrics_table(e: Explanation) -> Table:
 def render(e: Explanation, console: Console) -> None:
     """Print one explanation."""
     # Ids and model names are data: Text, never markup ("bad[/bold]id" must print as it is).
-    title = Text(" ".join(str(x) for x in (e.id, f"({e.model})" if e.model else None) if x not in (None, ""))
-                 or "caption")
+    title = Text(
+        " ".join(str(x) for x in (e.id, f"({e.model})" if e.model else None) if x not in (None, "")) or "caption"
+    )
     legend = Text("  ".join(f"[{k}] {v}" for k, v in CLASS_NAMES.items()) + "  [?] unverified", style="dim")
-    verdict = (Text(f"hallucinated (score {e.score:.2f} >= {e.threshold:g})", style="bold red") if e.hallucinated
-               else Text(f"faithful (score {e.score:.2f} < {e.threshold:g})", style="bold green"))
+    verdict = (
+        Text(f"hallucinated (score {e.score:.2f} >= {e.threshold:g})", style="bold red")
+        if e.hallucinated
+        else Text(f"faithful (score {e.score:.2f} < {e.threshold:g})", style="bold green")
+    )
     verdict += Text(f"  {e.mode} mode", style="dim")
-    parts = [Text("Verdict:        ", style="bold") + verdict,
-             Text("Caption:        ", style="bold") + marked_caption(e),
-             Text("Counterfactual: ", style="bold") + counterfactual_diff(e, plain=console.color_system is None),
-             legend]
+    parts = [
+        Text("Verdict:        ", style="bold") + verdict,
+        Text("Caption:        ", style="bold") + marked_caption(e),
+        Text("Counterfactual: ", style="bold") + counterfactual_diff(e, plain=console.color_system is None),
+        legend,
+    ]
     parts += [Text(f"warning: {w}", style="yellow") for w in e.warnings]
     console.print(Panel(Group(*parts), title=title, title_align="left"))
     claims = [ed for ed in e.edits if ed.status != "suggestion"]

@@ -26,17 +26,27 @@ English.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from cece.edits import Edit
 from cece.evidence import salience, stand_ins
 from cece.rewrite_text import Change, apply
 from cece.rewrite_tree import agreement, members_of, modifier_removal, removal, token_at
 from cece.rewrite_words import article, case_like, noun_form, number_word, plural_only, verb_form
-from knowledge import (PREPOSITIONS, is_hypernym, noun_senses, noun_synset, objecthood, participle_tag,
-                       relation_key, state_of_predicate, verbs_exclude)
+from knowledge import (
+    PREPOSITIONS,
+    is_hypernym,
+    noun_senses,
+    noun_synset,
+    objecthood,
+    participle_tag,
+    relation_key,
+    state_of_predicate,
+    verbs_exclude,
+)
 from parsers import SceneGraph
 
 
@@ -76,18 +86,28 @@ class _Text:
         return token_at(self.doc, *spans[0]) if spans else None
 
 
-def rewrite(caption: SceneGraph, image: SceneGraph, edits: list[Edit], doc: Any,
-            chosen: Iterable[int] | None = None) -> Counterfactual:
+def rewrite(
+    caption: SceneGraph, image: SceneGraph, edits: list[Edit], doc: Any, chosen: Iterable[int] | None = None
+) -> Counterfactual:
     """The counterfactual of ``caption`` (parsed as spaCy ``doc``) for the hallucinated ``edits``,
     or the ``chosen`` edit indices (see the module docstring)."""
     picked = sorted(set(chosen)) if chosen is not None else [k for k, e in enumerate(edits) if e.hallucinated]
     removed = {edits[k].source_index for k in picked if edits[k].level == "object" and edits[k].op == "delete"}
-    removed |= {caption.relations[edits[k].source_index].object for k in picked
-                if edits[k].level == "relation" and edits[k].op == "delete"}
-    heads = {i: {t.i for a, b in c.spans if (t := token_at(doc, a, b)) is not None}
-             for i, c in enumerate(caption.concepts)}
-    ctx = _Text(caption, image, doc, keep={t for i, ts in heads.items() if i not in removed for t in ts},
-                gone={t for i in removed for t in heads.get(i, ())})
+    removed |= {
+        caption.relations[edits[k].source_index].object
+        for k in picked
+        if edits[k].level == "relation" and edits[k].op == "delete"
+    }
+    heads = {
+        i: {t.i for a, b in c.spans if (t := token_at(doc, a, b)) is not None} for i, c in enumerate(caption.concepts)
+    }
+    ctx = _Text(
+        caption,
+        image,
+        doc,
+        keep={t for i, ts in heads.items() if i not in removed for t in ts},
+        gone={t for i in removed for t in heads.get(i, ())},
+    )
     # cuts first: what is said of a noun phrase that goes, goes with it
     order = sorted(picked, key=lambda k: edits[k].op != "delete")
     changes: list[Change] = []
@@ -140,7 +160,9 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
         if e.op == "delete":  # a modifier naming what is not there: "a *passenger* jet" -> "a jet"
             return [x for a, b in e.spans for x in _unsay(ctx.doc, a, b)]
         value = str(e.target).split(" / ")[0]
-        return [Change(*_attribute_words(ctx.doc, a, b, str(e.source)), case_like(value, text[a:b])) for a, b in e.spans]
+        return [
+            Change(*_attribute_words(ctx.doc, a, b, str(e.source)), case_like(value, text[a:b])) for a, b in e.spans
+        ]
     if e.level == "count":
         return _count(ctx.caption, e, ctx.doc)
     return _relation(ctx, e)
@@ -230,8 +252,16 @@ def _noun(doc: Any, a: int, b: int, c: Any, g: Any) -> list[Change]:
     was_plural_only = plural_only(c.lemma, c.synset)
     plural = t.tag_ in ("NNS", "NNPS") and not was_plural_only
     word = noun_form(g.lemma, plural)
-    a = min([a] + [x.idx for x in t.lefts if x.idx < a and not any(y.dep_ in ("compound", "amod") for y in x.children)
-                   and (x.dep_ == "compound" or _names_with(x, t))])
+    a = min(
+        [a]
+        + [
+            x.idx
+            for x in t.lefts
+            if x.idx < a
+            and not any(y.dep_ in ("compound", "amod") for y in x.children)
+            and (x.dep_ == "compound" or _names_with(x, t))
+        ]
+    )
     det = next((d for d in t.lefts if d.dep_ == "det"), None)
     out = []
     if not plural and plural_only(g.lemma, g.synset):
@@ -244,7 +274,9 @@ def _noun(doc: Any, a: int, b: int, c: Any, g: Any) -> list[Change]:
             start = min([pair.head.idx] + [d.idx for d in pair.head.lefts if d.dep_ == "det"])
             out.append(Change(start, t.left_edge.idx, case_like(article(word) + " ", doc.text[start:])))
         elif det is None:  # "sunglasses" -> "a hat"
-            out.append(Change(t.left_edge.idx, t.left_edge.idx, case_like(article(word) + " ", doc.text[t.left_edge.idx:])))
+            out.append(
+                Change(t.left_edge.idx, t.left_edge.idx, case_like(article(word) + " ", doc.text[t.left_edge.idx :]))
+            )
     capital = not any(x.start == a for x in out)  # an article put before it takes the capital
     return out + [Change(a, b, case_like(word, doc.text[a:b]) if capital else word)]
 
@@ -252,8 +284,12 @@ def _noun(doc: Any, a: int, b: int, c: Any, g: Any) -> list[Change]:
 def _names_with(x: Any, t: Any) -> bool:
     """Whether participle ``x`` is part of the name of noun ``t`` ("a *vending* machine", "a
     *cutting* board"), not something said of it ("a sleeping cat")."""
-    return x.dep_ == "amod" and x.tag_ in ("VBG", "VBN") and x.i == t.i - 1 and (
-        noun_synset(f"{x.lower_} {t.lemma_}") != noun_synset(t.lemma_))
+    return (
+        x.dep_ == "amod"
+        and x.tag_ in ("VBG", "VBN")
+        and x.i == t.i - 1
+        and (noun_synset(f"{x.lower_} {t.lemma_}") != noun_synset(t.lemma_))
+    )
 
 
 def _count(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None:
@@ -345,8 +381,14 @@ def _unrelate(ctx: _Text, r: Any) -> list[Change] | None:
     if s is None or o is None or len(tokens) != 1:
         return None
     p, o = tokens[0], members_of(o)[0]  # "with a stove and a sink": the list hangs from "with"
-    if (p.pos_ != "ADP" or p.dep_ != "prep" or p.head.i != s.i or o.head.i != p.i or o.dep_ != "pobj"
-            or s.dep_ in ("nsubj", "nsubjpass")):
+    if (
+        p.pos_ != "ADP"
+        or p.dep_ != "prep"
+        or p.head.i != s.i
+        or o.head.i != p.i
+        or o.dep_ != "pobj"
+        or s.dep_ in ("nsubj", "nsubjpass")
+    ):
         return None
     return [Change(p.idx, p.idx + len(p), "and")]
 

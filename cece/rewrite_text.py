@@ -8,8 +8,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from cece.rewrite_words import article
 
@@ -38,15 +38,17 @@ def apply(text: str, changes: Sequence[Change]) -> str:
         else:
             cuts.append(c)
     chosen = list(cuts)
-    for c in sorted((c for c in changes if c.new != "" or c.end == c.start),
-                    key=lambda c: (c.start, c.end > c.start, -(c.end - c.start))):
+    for c in sorted(
+        (c for c in changes if c.new != "" or c.end == c.start),
+        key=lambda c: (c.start, c.end > c.start, -(c.end - c.start)),
+    ):
         if any(c.start < x.end and x.start < c.end or x.start < c.start < x.end for x in chosen):
             continue
         chosen.append(c)
     chosen.sort(key=lambda c: (c.start, c.end))
     out = text
     for c in reversed(chosen):
-        out = out[:c.start] + c.new + out[c.end:]
+        out = out[: c.start] + c.new + out[c.end :]
     return tidy(out, capital=text[:1].isupper()) if chosen else text
 
 
@@ -64,7 +66,9 @@ def tidy(text: str, capital: bool = True) -> str:
 
 def articles(text: str) -> str:
     """Every "a" / "an" made to fit the word after it ("a apple" -> "an apple")."""
+
     def fix(m: re.Match) -> str:
         word = article(m.group(3))
         return (word.capitalize() if m.group(1)[:1].isupper() else word) + m.group(2) + m.group(3)
+
     return re.sub(r"\b([Aa]n?)(\s+)(\w+)", fix, text)

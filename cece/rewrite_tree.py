@@ -17,7 +17,8 @@ grammatical cut exists.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from cece.rewrite_text import Change
 from cece.rewrite_words import case_like, verb_form
@@ -68,8 +69,9 @@ def _sentence(doc: Any, t: Any) -> tuple[int, int] | None:
     return sents[k].start_char, end
 
 
-def removal(doc: Any, noun: Any, keep: Iterable[int] = (), gone: Iterable[int] = (),
-            holder: bool = False) -> list[Change] | None:
+def removal(
+    doc: Any, noun: Any, keep: Iterable[int] = (), gone: Iterable[int] = (), holder: bool = False
+) -> list[Change] | None:
     """The cuts that remove noun phrase ``noun`` and the words that only depended on it (module
     docstring); None when the noun carries the sentence and nothing else can. ``keep`` are the
     tokens (indices) of other nouns that stay: of the grammatical cuts, the first that leaves them
@@ -181,8 +183,13 @@ def _from_list(doc: Any, noun: Any, members: list[Any], gone: set[int]) -> list[
     if last and joined and before and before[-1].i != first.i:  # the comma before the new last one becomes "and"
         comma = before[-1].left_edge.i - 1
         if comma >= 0 and doc[comma].text == ",":
-            out.append(Change(doc[comma].idx, doc[comma].idx + 1, " " + next(
-                t.text for t in doc if span[0] <= t.idx < span[1] and t.lower_ in ("and", "or"))))
+            out.append(
+                Change(
+                    doc[comma].idx,
+                    doc[comma].idx + 1,
+                    " " + next(t.text for t in doc if span[0] <= t.idx < span[1] and t.lower_ in ("and", "or")),
+                )
+            )
     return out + (agreement(first, plural) if first.i not in gone else [])
 
 
@@ -191,16 +198,26 @@ def _phrase(doc: Any, noun: Any, prep: Any) -> list[Change] | None:
     conjunct the phrase was all of ("... and is on a tea", "possibly accompanied by X")."""
     a, b = _with_left(doc, _subtree(prep), ())
     after = doc[prep.right_edge.i + 1] if prep.right_edge.i + 2 < len(doc) else None
-    if after is not None and after.dep_ == "cc" and after.head.i == prep.head.i and \
-            doc[after.i + 1].pos_ in ("DET", "ADJ", "NOUN", "NUM") and not any(c.dep_ == "conj" for c in noun.children) \
-            and not _living(_next_noun(doc, after)):
+    if (
+        after is not None
+        and after.dep_ == "cc"
+        and after.head.i == prep.head.i
+        and doc[after.i + 1].pos_ in ("DET", "ADJ", "NOUN", "NUM")
+        and not any(c.dep_ == "conj" for c in noun.children)
+        and not _living(_next_noun(doc, after))
+    ):
         # "a man with a beard and a hat": the parser hangs "a hat" on "man", the reader on "with"
         # (not so "a man with a dog and a woman"); the phrase keeps its preposition and the next
         # member ("a man with a hat")
         return [Change(noun.left_edge.idx, doc[after.i + 1].idx, "")]
     verb = prep.head
-    rest = [c for c in verb.children if c.i != prep.i and c.dep_ not in ("punct", "cc", "aux", "auxpass", "advmod", "neg")
-            and not (c.dep_.startswith("nsubj") and c.tag_ in ("WDT", "WP"))]  # "which is covered with X"
+    rest = [
+        c
+        for c in verb.children
+        if c.i != prep.i
+        and c.dep_ not in ("punct", "cc", "aux", "auxpass", "advmod", "neg")
+        and not (c.dep_.startswith("nsubj") and c.tag_ in ("WDT", "WP"))
+    ]  # "which is covered with X"
     if verb.pos_ in ("VERB", "AUX") and not [c for c in rest if not c.dep_.startswith("nsubj")]:
         if verb.lemma_ == "be" and verb.dep_ == "conj":
             return [Change(*_with_left(doc, _subtree(verb), ("and", "but", "or")), "")]
@@ -215,7 +232,7 @@ def _phrase(doc: Any, noun: Any, prep: Any) -> list[Change] | None:
 
 
 def _next_noun(doc: Any, t: Any) -> Any | None:
-    return next((x for x in doc[t.i + 1:] if x.pos_ in ("NOUN", "PROPN")), None)
+    return next((x for x in doc[t.i + 1 :] if x.pos_ in ("NOUN", "PROPN")), None)
 
 
 def _living(t: Any | None) -> bool:
@@ -226,10 +243,11 @@ def _living(t: Any | None) -> bool:
 
 
 def _named_instead(doc: Any, noun: Any) -> list[Change] | None:
-    """"an open area such as a park" -> "a park": the noun gives way to the example it names."""
+    """ "an open area such as a park" -> "a park": the noun gives way to the example it names."""
     for c in noun.rights:
-        if c.dep_ == "prep" and (c.lower_ in ("like", "including") or c.lower_ == "as" and c.i > 0
-                                 and doc[c.i - 1].lower_ == "such"):
+        if c.dep_ == "prep" and (
+            c.lower_ in ("like", "including") or c.lower_ == "as" and c.i > 0 and doc[c.i - 1].lower_ == "such"
+        ):
             example = next((o for o in c.children if o.dep_ == "pobj"), None)
             if example is not None:
                 return [Change(noun.left_edge.idx, example.left_edge.idx, "")]
@@ -237,7 +255,7 @@ def _named_instead(doc: Any, noun: Any) -> list[Change] | None:
 
 
 def _of_example(noun: Any, keep: set[int]) -> list[Change] | None:
-    """"a bowl of carrots" -> "carrots" when the carrots stay: the noun gives way to what it
+    """ "a bowl of carrots" -> "carrots" when the carrots stay: the noun gives way to what it
     held, and a verb it was the subject of agrees with that."""
     for c in noun.rights:
         if c.dep_ == "prep" and c.lower_ == "of":
@@ -249,8 +267,11 @@ def _of_example(noun: Any, keep: set[int]) -> list[Change] | None:
 
 def _participle_caption(verb: Any) -> bool:
     """A caption-style root participle with no auxiliary ("Several fungi *growing* off a trunk")."""
-    return verb.dep_ == "ROOT" and verb.tag_ in ("VBG", "VBN") and not any(
-        c.dep_ in ("aux", "auxpass") for c in verb.children)
+    return (
+        verb.dep_ == "ROOT"
+        and verb.tag_ in ("VBG", "VBN")
+        and not any(c.dep_ in ("aux", "auxpass") for c in verb.children)
+    )
 
 
 def _prep_object(t: Any) -> Any | None:
@@ -268,7 +289,7 @@ def _preposition_start(doc: Any, prep: Any) -> int:
     """Where the multiword preposition ending in ``prep`` starts ("next to", "in front of")."""
     start = prep.idx
     for k in (1, 2, 3):
-        if prep.i - k >= 0 and doc[prep.i - k: prep.i + 1].text.lower() in PREPOSITIONS:
+        if prep.i - k >= 0 and doc[prep.i - k : prep.i + 1].text.lower() in PREPOSITIONS:
             start = doc[prep.i - k].idx
     return start
 
@@ -297,7 +318,8 @@ def agreement(subject: Any, plural: bool) -> list[Change]:
     given number; nothing when ``subject`` is no subject or the verb is not in the present or
     a form of "be"."""
     if subject.dep_ not in _SUBJECTS and not (  # "there *is* a dog"
-            subject.dep_ == "attr" and any(c.dep_ == "expl" for c in subject.head.children)):
+        subject.dep_ == "attr" and any(c.dep_ == "expl" for c in subject.head.children)
+    ):
         return []
     verb = subject.head
     finite = next((c for c in verb.children if c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBZ", "VBP", "VBD")), None)
@@ -309,4 +331,8 @@ def agreement(subject: Any, plural: bool) -> list[Change]:
         new = ("were" if plural else "was") if tag == "VBD" else ("are" if plural else "is")
     else:
         new = verb_form(target.lemma_, "VBP" if plural else "VBZ")
-    return [] if new == target.text.lower() else [Change(target.idx, target.idx + len(target), case_like(new, target.text))]
+    return (
+        []
+        if new == target.text.lower()
+        else [Change(target.idx, target.idx + len(target), case_like(new, target.text))]
+    )

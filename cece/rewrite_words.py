@@ -11,8 +11,29 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-                "fifteen sixteen seventeen eighteen nineteen twenty").split()
+NUMBER_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+]
 # Plurals lemminflect also reads as singular nouns of their own ("a people").
 _SINGULAR = {"people": "person", "men": "man", "women": "woman", "children": "child"}
 
@@ -69,7 +90,7 @@ def number_word(n: str) -> str:
 
 
 def article(word: str) -> str:
-    """"a" or "an" before ``word``, by its first sound as spelt (vowel letters, silent h, "one",
+    """ "a" or "an" before ``word``, by its first sound as spelt (vowel letters, silent h, "one",
     "uni-", "eu-", "use-")."""
     w = word.lower()
     if re.match(r"(hour|honest|honou?r|heir)", w):

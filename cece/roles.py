@@ -23,8 +23,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cece.agreement import Tally, state_agrees, tally
-from knowledge import (canonicals_agree, canonicals_contradict, inverse_key, is_animate, predicates_agree,
-                       predicates_contradict, relation_key, state_of_predicate, states_exclude)
+from knowledge import (
+    canonicals_agree,
+    canonicals_contradict,
+    inverse_key,
+    is_animate,
+    predicates_agree,
+    predicates_contradict,
+    relation_key,
+    state_of_predicate,
+    states_exclude,
+)
 from parsers import Relation, SceneGraph
 
 
@@ -49,7 +58,7 @@ class Judged:
         if self.target is not None:
             rel = image.relations[self.target]
             if rel.span:
-                words.append(image.text[rel.span[0]:rel.span[1]])
+                words.append(image.text[rel.span[0] : rel.span[1]])
             note = f"the references say {list(rel.triple(image))}"
         if t.verdict() == "split":
             note = f"as many references contradict it ({t.against}) as agree ({t.support})"
@@ -70,8 +79,9 @@ def _pair_votes(image: SceneGraph, s: int, o: int) -> dict[int, tuple[list[str],
     return out
 
 
-def _pair_verdict(mine: str, forward: list[str], backward: list[str], verbs: bool,
-                  animate: bool) -> tuple[bool | None, str]:
+def _pair_verdict(
+    mine: str, forward: list[str], backward: list[str], verbs: bool, animate: bool
+) -> tuple[bool | None, str]:
     """Whether one reference's predicates for the pair agree with ``mine`` (True), contradict it
     (False) or neither (None), and the kind of contradiction; ``verbs``: verb states count."""
     key = relation_key(mine)
@@ -81,15 +91,15 @@ def _pair_verdict(mine: str, forward: list[str], backward: list[str], verbs: boo
     if inv is not None and any(predicates_agree(inv, relation_key(c)) for c in backward):
         return True, ""
     if any(predicates_contradict(key, relation_key(c)) for c in forward) or (
-            inv not in (None, key) and any(relation_key(c) == key for c in backward)):
+        inv not in (None, key) and any(relation_key(c) == key for c in backward)
+    ):
         return False, "spatial"
     if verbs and any(canonicals_contradict(mine, c, animate) for c in forward):
         return False, "exclusive"
     return None, ""
 
 
-def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int,
-           forward: list[int]) -> Judged | None:
+def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, forward: list[int]) -> Judged | None:
     """The subject's state against the references (way 1 of the module docstring); None when
     the caption states none or the references do not decide."""
     mine = state_of_predicate(r.canonical)
@@ -101,8 +111,11 @@ def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int,
     if verdict is None:
         return None
     against = sorted({k for v in others for k in image.concepts[s].votes["state"].get(v, [])})
-    excluding = [x for x, rel in enumerate(image.relations)
-                 if rel.subject == s and states_exclude(mine, state_of_predicate(rel.canonical), animate)]
+    excluding = [
+        x
+        for x, rel in enumerate(image.relations)
+        if rel.subject == s and states_exclude(mine, state_of_predicate(rel.canonical), animate)
+    ]
     same = [x for x in excluding if x in forward]
     if same:
         t.kind = "exclusive"
@@ -120,8 +133,9 @@ def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int,
     return Judged(target=pick, tally=t, predicate=predicate, against_refs=against)
 
 
-def judge_against_references(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, o: int,
-                             forward: list[int], backward: list[int]) -> Judged:
+def judge_against_references(
+    caption: SceneGraph, image: SceneGraph, r: Relation, s: int, o: int, forward: list[int], backward: list[int]
+) -> Judged:
     """The outcome (:class:`Judged`) for caption triple ``r`` whose ends map to image entities
     ``s`` and ``o``; ``forward`` / ``backward`` are the image relations from ``s`` to ``o`` and
     back."""
@@ -147,19 +161,36 @@ def judge_against_references(caption: SceneGraph, image: SceneGraph, r: Relation
     kind = "exclusive" if kinds == {"exclusive"} else "spatial"
     rels = image.relations
     key, inv = relation_key(r.canonical), inverse_key(relation_key(r.canonical))
-    agree = [f for f in forward if (canonicals_agree(r.canonical, rels[f].canonical, animate) if verbs
-                                    else predicates_agree(key, relation_key(rels[f].canonical)))]
+    agree = [
+        f
+        for f in forward
+        if (
+            canonicals_agree(r.canonical, rels[f].canonical, animate)
+            if verbs
+            else predicates_agree(key, relation_key(rels[f].canonical))
+        )
+    ]
     agree += [b for b in backward if inv is not None and predicates_agree(inv, relation_key(rels[b].canonical))]
-    mentioning = len(set.intersection(*({k for a, _ in image.concepts[j].spans if (k := image.part_of(a)) is not None}
-                                        for j in (s, o))))
+    mentioning = len(
+        set.intersection(
+            *({k for a, _ in image.concepts[j].spans if (k := image.part_of(a)) is not None} for j in (s, o))
+        )
+    )
     t = Tally(kind, support, against, mentioning, len(image.parts))
     verdict = t.verdict()
     if verdict is None:
         return Judged(agree=agree)
     if verdict == "split":
         return Judged(tally=t, against_refs=against_refs)
-    contra = [f for f in forward if (canonicals_contradict(r.canonical, rels[f].canonical, animate) if verbs
-                                     else predicates_contradict(key, relation_key(rels[f].canonical)))]
+    contra = [
+        f
+        for f in forward
+        if (
+            canonicals_contradict(r.canonical, rels[f].canonical, animate)
+            if verbs
+            else predicates_contradict(key, relation_key(rels[f].canonical))
+        )
+    ]
     contra += [b for b in backward if key == relation_key(rels[b].canonical) and inv not in (None, key)]
     if not contra:
         return Judged(agree=agree)

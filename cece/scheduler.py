@@ -28,8 +28,9 @@ so the output is the one of an uninterrupted run.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Protocol
 
 #: Workers a batch may take down with it before it is split (or, one record, becomes an error row).
 MAX_TRIES = 2
@@ -52,7 +53,7 @@ class Job:
     tries: int = 0
     done: bool = False
     value: Any = None
-    parts: list["Job"] | None = None
+    parts: list[Job] | None = None
 
     def finished(self) -> bool:
         return all(p.finished() for p in self.parts) if self.parts is not None else self.done
@@ -79,13 +80,20 @@ class Backend(Protocol):
 class _State:
     held: dict[Any, list[Job]] = field(default_factory=dict)  # worker -> its jobs, oldest first
     ready: set = field(default_factory=set)
-    todo: deque = field(default_factory=deque)                 # jobs waiting for a worker
+    todo: deque = field(default_factory=deque)  # jobs waiting for a worker
     lost_loading: int = 0
 
 
-def schedule(task: Any, batches: Iterator[Any], backend: Backend, workers: int, *,
-             here: Callable[[Any], Any] | None = None, limit: int = 8,
-             warn: Callable[[str], None] | None = None) -> Iterator[Any]:
+def schedule(
+    task: Any,
+    batches: Iterator[Any],
+    backend: Backend,
+    workers: int,
+    *,
+    here: Callable[[Any], Any] | None = None,
+    limit: int = 8,
+    warn: Callable[[str], None] | None = None,
+) -> Iterator[Any]:
     """``task(batch)`` of every batch, in order, on ``workers`` workers of ``backend`` and, for
     batches never charged, on ``here`` (see the module). At most ``limit`` batches are under way."""
     s = _State()
@@ -142,8 +150,7 @@ def _handle(event: tuple, s: _State, task: Any, backend: Backend, warn: Callable
         if worker not in s.ready:
             s.lost_loading += 1
             if s.lost_loading >= MAX_LOST_LOADING:
-                raise EngineError(f"{s.lost_loading} workers were lost while loading their models; the last: "
-                                  f"{reason}")
+                raise EngineError(f"{s.lost_loading} workers were lost while loading their models; the last: {reason}")
         s.ready.discard(worker)
         if jobs:
             jobs[0].tries += 1  # the one it was running

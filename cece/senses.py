@@ -44,8 +44,9 @@ def _shared_sense(c: Concept, g: Concept, c_senses: list[str], g_senses: list[st
     return g.synset if g.synset in c_senses else None
 
 
-def disambiguate(caption: SceneGraph, image: SceneGraph, max_senses: int = 8,
-                 max_distance: int = 2, min_count: int = 1) -> tuple[SceneGraph, SceneGraph]:
+def disambiguate(
+    caption: SceneGraph, image: SceneGraph, max_senses: int = 8, max_distance: int = 2, min_count: int = 1
+) -> tuple[SceneGraph, SceneGraph]:
     """Copies of both graphs with context-chosen senses (see the module docstring).
 
     ``max_senses`` bounds the senses tried per word (WordNet orders them by frequency);
@@ -62,17 +63,24 @@ def disambiguate(caption: SceneGraph, image: SceneGraph, max_senses: int = 8,
     d = distance_matrix(flat_c, flat_g, max_distance)  # nearer pairs are all that count here
     rows = np.cumsum([0] + [len(ss) for ss in cap_senses])
     cols = np.cumsum([0] + [len(ss) for ss in img_senses])
-    settled_c = {i for i in range(len(cap_senses)) if cap_senses[i] and
-                 any(img_senses[j] and d[rows[i], cols[j]] <= max_distance for j in range(len(img_senses)))}
-    settled_g = {j for j in range(len(img_senses)) if img_senses[j] and
-                 any(cap_senses[i] and d[rows[i], cols[j]] <= max_distance for i in range(len(cap_senses)))}
+    settled_c = {
+        i
+        for i in range(len(cap_senses))
+        if cap_senses[i] and any(img_senses[j] and d[rows[i], cols[j]] <= max_distance for j in range(len(img_senses)))
+    }
+    settled_g = {
+        j
+        for j in range(len(img_senses))
+        if img_senses[j] and any(cap_senses[i] and d[rows[i], cols[j]] <= max_distance for i in range(len(cap_senses)))
+    }
     # The closest pair of senses of every two words at once: most pairs have none close enough
     # to try, and those are passed over without looking at their senses one by one.
     c_with = [i for i, ss in enumerate(cap_senses) if ss]
     g_with = [j for j, ss in enumerate(img_senses) if ss]
     closest = np.full((len(cap_senses), len(img_senses)), np.inf)
-    closest[np.ix_(c_with, g_with)] = np.minimum.reduceat(np.minimum.reduceat(d, rows[c_with], axis=0),
-                                                          cols[g_with], axis=1)
+    closest[np.ix_(c_with, g_with)] = np.minimum.reduceat(
+        np.minimum.reduceat(d, rows[c_with], axis=0), cols[g_with], axis=1
+    )
     candidates = []
     for i, cs in enumerate(cap_senses):
         for j, gs in enumerate(img_senses):
@@ -80,9 +88,10 @@ def disambiguate(caption: SceneGraph, image: SceneGraph, max_senses: int = 8,
                 continue  # both keep their first senses whatever this pair could say
             if not closest[i, j] <= max_distance or not closest[i, j] < d[rows[i], cols[j]]:
                 continue  # no pair of their senses is close enough, or closer than their first senses
-            block = d[rows[i]:rows[i + 1], cols[j]:cols[j + 1]]
-            a, b = np.unravel_index(np.argmin(block + 1e-3 * np.add.outer(np.arange(len(cs)), np.arange(len(gs)))),
-                                    block.shape)
+            block = d[rows[i] : rows[i + 1], cols[j] : cols[j + 1]]
+            a, b = np.unravel_index(
+                np.argmin(block + 1e-3 * np.add.outer(np.arange(len(cs)), np.arange(len(gs)))), block.shape
+            )
             if block[a, b] <= max_distance and block[a, b] < block[0, 0]:
                 candidates.append((float(block[a, b]), a + b, i, j, cs[a], gs[b]))
     # Two words that share a synset mean that synset, even in a reading too rare to try above.

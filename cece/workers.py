@@ -77,8 +77,9 @@ class Processes:
 
     def start(self) -> Any:
         mine, theirs = self.context.Pipe()
-        proc = self.context.Process(target=worker_main, args=(self.task, theirs, self.threads), daemon=True,
-                                    name="cece-worker")
+        proc = self.context.Process(
+            target=worker_main, args=(self.task, theirs, self.threads), daemon=True, name="cece-worker"
+        )
         proc.start()
         theirs.close()  # the worker's end lives in the worker only: its death is our end's EOF
         self.conns[proc], self.sent[proc] = mine, deque()
@@ -205,8 +206,14 @@ class Actors:
         e = ray.exceptions
         # The actor's process or node is gone, or a result with it (results of more than 100 kB
         # stay in the object store of the node that made them until they are fetched).
-        self.lost_errors = (e.RayActorError, e.ObjectLostError, e.NodeDiedError, e.WorkerCrashedError,
-                            e.LocalRayletDiedError, e.OutOfMemoryError)
+        self.lost_errors = (
+            e.RayActorError,
+            e.ObjectLostError,
+            e.NodeDiedError,
+            e.WorkerCrashedError,
+            e.LocalRayletDiedError,
+            e.OutOfMemoryError,
+        )
 
     def start(self) -> Any:
         actor = self.actor.remote(self.task)

@@ -18,28 +18,66 @@ from cli.weights import detector_weights, weights_option
 
 @click.command("run")
 @click.argument("benchmark", type=click.Choice(sorted(BENCHMARKS)))
-@click.option("--data", type=click.Path(dir_okay=False),
-              help="The benchmark's data file (see `cece bench list`); without it the run says "
-                   "which file it expects and where to get it.")
-@click.option("--images", type=click.Path(exists=True, file_okay=False),
-              help="Folder of the benchmark's images; image paths may not leave it.")
-@click.option("-d", "--detector", "names", multiple=True, required=True, metavar="NAME",
-              help="A detector to run (repeatable).")
-@click.option("-o", "--output", "rundir", required=True, type=click.Path(file_okay=False), metavar="RUNDIR",
-              help="The run directory: predictions/NAME.jsonl (resumable), metrics.json, leaderboard.md, plots.")
-@click.option("--option", "options", multiple=True, metavar="NAME.KEY=VALUE",
-              help="A detector option, e.g. vlm.protocol=detailverify (value parsed as JSON when it can be).")
-@click.option("--batch-size", type=click.IntRange(min=1), default=64, show_default=True,
-              help="Samples per detect_batch call.")
-@click.option("--threshold", type=float, default=0.5, show_default=True,
-              help="A span counts as a predicted hallucination from this score on.")
+@click.option(
+    "--data",
+    type=click.Path(dir_okay=False),
+    help="The benchmark's data file (see `cece bench list`); without it the run says "
+    "which file it expects and where to get it.",
+)
+@click.option(
+    "--images",
+    type=click.Path(exists=True, file_okay=False),
+    help="Folder of the benchmark's images; image paths may not leave it.",
+)
+@click.option(
+    "-d", "--detector", "names", multiple=True, required=True, metavar="NAME", help="A detector to run (repeatable)."
+)
+@click.option(
+    "-o",
+    "--output",
+    "rundir",
+    required=True,
+    type=click.Path(file_okay=False),
+    metavar="RUNDIR",
+    help="The run directory: predictions/NAME.jsonl (resumable), metrics.json, leaderboard.md, plots.",
+)
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="NAME.KEY=VALUE",
+    help="A detector option, e.g. vlm.protocol=detailverify (value parsed as JSON when it can be).",
+)
+@click.option(
+    "--batch-size", type=click.IntRange(min=1), default=64, show_default=True, help="Samples per detect_batch call."
+)
+@click.option(
+    "--threshold",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="A span counts as a predicted hallucination from this score on.",
+)
 @click.option("--limit", type=int, help="Only the first N samples (a quick look).")
 @click.option("--overwrite", is_flag=True, help="Start RUNDIR afresh instead of resuming it.")
 @weights_option("For -d halcece: a confidence model")
 @click_options
-def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple[str, ...], rundir: str,
-              options: tuple[str, ...], batch_size: int, threshold: float, limit: int | None,
-              overwrite: bool, weights: str | None, workers: int | None, engine: str, address: str | None) -> None:
+def bench_run(
+    benchmark: str,
+    data: str | None,
+    images: str | None,
+    names: tuple[str, ...],
+    rundir: str,
+    options: tuple[str, ...],
+    batch_size: int,
+    threshold: float,
+    limit: int | None,
+    overwrite: bool,
+    weights: str | None,
+    workers: int | None,
+    engine: str,
+    address: str | None,
+) -> None:
     """Score detectors on BENCHMARK and write a leaderboard.
 
     Predictions are written as they are made; a killed run resumes where it stopped when run
@@ -53,10 +91,9 @@ def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple
     """
     from tqdm import tqdm
 
-    from cece.engine import EngineError, EngineOptions
-
     from benchmarks.loaders import DataError
     from benchmarks.run import RunError, run_benchmark
+    from cece.engine import EngineError, EngineOptions
     from cece.output import OutputBusy, OutputError, Summary
     from detectors.configure import confine_images, create_detectors, parse_options
 
@@ -73,10 +110,20 @@ def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple
         confine_images(detectors, images, override=True)
     try:
         result = run_benchmark(
-            benchmark, data, rundir, detectors, parsed, images=images, batch_size=batch_size,
-            threshold=threshold, limit=limit, overwrite=overwrite, warn=lambda m: click.echo(m, err=True),
+            benchmark,
+            data,
+            rundir,
+            detectors,
+            parsed,
+            images=images,
+            batch_size=batch_size,
+            threshold=threshold,
+            limit=limit,
+            overwrite=overwrite,
+            warn=lambda m: click.echo(m, err=True),
             progress=lambda total: tqdm(total=total, unit="detection", file=sys.stderr, disable=None),
-            engine=where)
+            engine=where,
+        )
     except (DataError, RunError, OutputBusy, OutputError, EngineError) as exc:
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:  # e.g. a full disk while writing predictions
@@ -104,10 +151,15 @@ def bench_run(benchmark: str, data: str | None, images: str | None, names: tuple
 
 @click.command("show")
 @click.argument("rundirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
-@click.option("-f", "--format", "fmt_name", type=click.Choice(["table", "markdown", "csv", "json"]),
-              default="table", show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
-              help="Write here instead of printing.")
+@click.option(
+    "-f",
+    "--format",
+    "fmt_name",
+    type=click.Choice(["table", "markdown", "csv", "json"]),
+    default="table",
+    show_default=True,
+)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write here instead of printing.")
 def bench_show(rundirs: tuple[str, ...], fmt_name: str, output: str | None) -> None:
     """Merge the leaderboards of finished runs (RUNDIR ...) into one table per benchmark."""
     from benchmarks.leaderboard import columns, fmt, grouped, merge_runs, render
@@ -131,7 +183,8 @@ def bench_show(rundirs: tuple[str, ...], fmt_name: str, output: str | None) -> N
         cols = columns(group)
         table = Table(title=bench, title_justify="left")
         width = sum(max(len(c), 6) + 3 for c in cols) + sum(
-            max(len(str(r[k])) for r in group) + 3 for k in ("detector", "run"))
+            max(len(str(r[k])) for r in group) + 3 for k in ("detector", "run")
+        )
         if width <= console.width:
             for c in ("detector", "run", *cols):
                 table.add_column(c, justify="left" if c in ("detector", "run") else "right")
@@ -150,9 +203,14 @@ def bench_show(rundirs: tuple[str, ...], fmt_name: str, output: str | None) -> N
 def bench_list() -> None:
     """Name the benchmarks and what each needs."""
     for b in BENCHMARKS.values():
-        click.echo(f"{b.name}\n  --data    {b.data}\n  --images  {b.images}\n"
-                   f"  scores    {b.unit}\n  samples   carry {b.provides}\n")
+        click.echo(
+            f"{b.name}\n  --data    {b.data}\n  --images  {b.images}\n"
+            f"  scores    {b.unit}\n  samples   carry {b.provides}\n"
+        )
 
 
-bench_run_group = click.Group("bench", commands={c.name: c for c in (bench_run, bench_show, bench_list)},
-                              help="Benchmarks: run detectors, merge leaderboards, list benchmarks.")
+bench_run_group = click.Group(
+    "bench",
+    commands={c.name: c for c in (bench_run, bench_show, bench_list)},
+    help="Benchmarks: run detectors, merge leaderboards, list benchmarks.",
+)

@@ -9,10 +9,17 @@ import click
 
 @click.command("calibrate")
 @click.argument("labelled", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), metavar="WEIGHTS.json",
-              help="Where to write the fitted model (use it with --weights).")
-@click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
-              help="Captions explained at a time.")
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False),
+    metavar="WEIGHTS.json",
+    help="Where to write the fitted model (use it with --weights).",
+)
+@click.option(
+    "--batch-size", type=click.IntRange(min=1), default=256, show_default=True, help="Captions explained at a time."
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def calibrate(labelled: tuple[str, ...], output: str, batch_size: int, quiet: bool) -> None:
     """Fit the confidences of edits and captions on LABELLED captions; write WEIGHTS.json.
@@ -28,7 +35,8 @@ def calibrate(labelled: tuple[str, ...], output: str, batch_size: int, quiet: bo
     """
     from tqdm import tqdm
 
-    from benchmarks.calibrate import calibrate as fit_files, describe
+    from benchmarks.calibrate import calibrate as fit_files
+    from benchmarks.calibrate import describe
     from benchmarks.loaders import DataError
     from cece.api import Explainer
 

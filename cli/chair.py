@@ -11,13 +11,23 @@ import click
 
 @click.command("chair")
 @click.argument("results", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--annotations", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
-              help="Ground truth by image_id (repeatable): COCO instances and/or COCO captions (both, as "
-                   "the published CHAIR uses them), or any other --annotations file of `cece explain`.")
+@click.option(
+    "--annotations",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    metavar="FILE",
+    help="Ground truth by image_id (repeatable): COCO instances and/or COCO captions (both, as "
+    "the published CHAIR uses them), or any other --annotations file of `cece explain`.",
+)
 @click.option("--model", metavar="NAME", help="The model of records that name none  [default: each file's stem]")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Write CHAIR's JSON here (overall_metrics, sentences); with several models, one file "
-                   "per model: FILE's name with .MODEL before its suffix.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Write CHAIR's JSON here (overall_metrics, sentences); with several models, one file "
+    "per model: FILE's name with .MODEL before its suffix.",
+)
 def chair(results: tuple[str, ...], annotations: tuple[str, ...], model: str | None, output: str | None) -> None:
     """CHAIRs and CHAIRi (Rohrbach et al., 2018) of the captions in RESULTS, per model.
 
@@ -51,7 +61,9 @@ def chair(results: tuple[str, ...], annotations: tuple[str, ...], model: str | N
             ev.errors.append({"id": rec["id"], "model": name, "error": str(exc)})
     click.echo(f"{'model':<24} {'captions':>8} {'mentions':>8} {'CHAIRs':>7} {'CHAIRi':>7}")
     for name, ev in evals.items():
-        click.echo(f"{name:<24} {len(ev.sentences):>8} {ev.mentions:>8} {100 * ev.chair_s:>7.1f} {100 * ev.chair_i:>7.1f}")
+        click.echo(
+            f"{name:<24} {len(ev.sentences):>8} {ev.mentions:>8} {100 * ev.chair_s:>7.1f} {100 * ev.chair_i:>7.1f}"
+        )
     if output:
         out = Path(output)
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import click
 
@@ -19,6 +18,8 @@ from cli.stopping import stop_on_sigterm
 from cli.weights import detector_weights, load_weights, weights_option
 
 EXIT_BAD_INPUT = 2
+
+
 def engine_options(command):
     """The ``--workers``, ``--engine`` and ``--address`` options (:func:`cece.engine.click_options`)."""
     from cece.engine import click_options
@@ -51,39 +52,82 @@ def main() -> None:
 def input_options(command):
     """``--annotations FILE`` (repeatable) and ``--model NAME``: the files users already have."""
     command = click.option(
-        "--model", metavar="NAME",
+        "--model",
+        metavar="NAME",
         help="The model of records that name none  [default: with several files or COCO results / "
-             "LLaVA answers, each file's stem]")(command)
+        "LLaVA answers, each file's stem]",
+    )(command)
     return click.option(
-        "--annotations", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+        "--annotations",
+        multiple=True,
+        type=click.Path(exists=True, dir_okay=False),
+        metavar="FILE",
         help="Resolve records' image_id (repeatable): COCO captions or instances, nocaps captions, Visual "
-             "Genome scene_graphs.json (or objects.json / relationships.json / attributes.json), or "
-             "{image id: [reference captions]}. Read once as a stream, keeping only the images asked for.")(command)
+        "Genome scene_graphs.json (or objects.json / relationships.json / attributes.json), or "
+        "{image id: [reference captions]}. Read once as a stream, keeping only the images asked for.",
+    )(command)
 
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True, dir_okay=False))
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
-              help="Write explanations as JSONL here (folders created), each as soon as it is made. "
-                   "Re-running resumes: records whose id is already in the file are skipped, error "
-                   "rows are retried.")
-@click.option("-f", "--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="What to print on standard output (with -o, only json is printed).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Write explanations as JSONL here (folders created), each as soon as it is made. "
+    "Re-running resumes: records whose id is already in the file are skipped, error "
+    "rows are retried.",
+)
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="What to print on standard output (with -o, only json is printed).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on standard output and no progress bar.")
 @click.option("--overwrite", is_flag=True, help="Start OUTPUT afresh instead of resuming it.")
 @click.option("--keep-errors", is_flag=True, help="On resuming, keep error rows instead of retrying them.")
-@click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
-              help="Records explained at a time (with several workers, at most 64: batches spread over them).")
-@click.option("--threshold", type=click.FloatRange(0.0, 1.0), default=None, metavar="T",
-              help="Confidence at which an edit, and so a caption, is called hallucinated "
-                   "[default: the confidence model's own, fitted with it; see the README, 'Choosing the threshold'].")
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=256,
+    show_default=True,
+    help="Records explained at a time (with several workers, at most 64: batches spread over them).",
+)
+@click.option(
+    "--threshold",
+    type=click.FloatRange(0.0, 1.0),
+    default=None,
+    metavar="T",
+    help="Confidence at which an edit, and so a caption, is called hallucinated "
+    "[default: the confidence model's own, fitted with it; see the README, 'Choosing the threshold'].",
+)
 @weights_option()
-@click.option("--debug", is_flag=True, help="Put the traceback of a failed record in its error row and on standard error.")
+@click.option(
+    "--debug", is_flag=True, help="Put the traceback of a failed record in its error row and on standard error."
+)
 @input_options
 @engine_options
-def explain(files: tuple[str, ...], output: str | None, fmt: str, quiet: bool, overwrite: bool, keep_errors: bool,
-            batch_size: int, threshold: float | None, weights: str | None, debug: bool, annotations: tuple[str, ...],
-            model: str | None, workers: int | None, engine: str, address: str | None) -> None:
+def explain(
+    files: tuple[str, ...],
+    output: str | None,
+    fmt: str,
+    quiet: bool,
+    overwrite: bool,
+    keep_errors: bool,
+    batch_size: int,
+    threshold: float | None,
+    weights: str | None,
+    debug: bool,
+    annotations: tuple[str, ...],
+    model: str | None,
+    workers: int | None,
+    engine: str,
+    address: str | None,
+) -> None:
     """Explain the hallucinations in the captions of FILES.
 
     A FILE holds one JSON record, a JSON list of records, or JSONL (one record per line; gzip is
@@ -128,8 +172,9 @@ def explain(files: tuple[str, ...], output: str | None, fmt: str, quiet: bool, o
     size = min(batch_size, PARALLEL_BATCH) if options.parallel else batch_size
     bar = tqdm(unit="caption", file=sys.stderr, disable=True if quiet or not writer else None)
     try:
-        for done in run_ordered(task, batches(records, size), engine=options.engine, workers=options.workers,
-                                address=options.address):
+        for done in run_ordered(
+            task, batches(records, size), engine=options.engine, workers=options.workers, address=options.address
+        ):
             for index, result in done:
                 name, line = lines.pop(index)
                 bar.update(1)
@@ -146,8 +191,9 @@ def explain(files: tuple[str, ...], output: str | None, fmt: str, quiet: bool, o
                 if quiet or (writer and fmt == "table"):
                     continue
                 if fmt == "json":
-                    click.echo(result.row.decode().rstrip("\n") if isinstance(result.row, bytes)
-                               else json.dumps(result.row))
+                    click.echo(
+                        result.row.decode().rstrip("\n") if isinstance(result.row, bytes) else json.dumps(result.row)
+                    )
                 else:
                     render(result.explanation, console)
     except KeyboardInterrupt as exc:
@@ -192,33 +238,72 @@ def doctor(quiet: bool) -> None:
 
 @main.command()
 @click.argument("samples", nargs=-1, required=True, type=click.Path(allow_dash=True, dir_okay=False))
-@click.option("-d", "--detector", "names", multiple=True, required=True, metavar="NAME",
-              help="A detector to run (repeatable); unknown names list the available ones.")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
-              help="Detection JSONL (folders created), one line per sample per detector, each written "
-                   "as soon as it is made. Re-running resumes: (id, detector) pairs already in the file "
-                   "are skipped, error lines retried.")
-@click.option("--option", "options", multiple=True, metavar="NAME.KEY=VALUE",
-              help="A detector option, e.g. aloha.model_path=/models/minilm (value parsed as JSON when it can be).")
-@click.option("--batch-size", type=click.IntRange(min=1), default=64, show_default=True,
-              help="Samples per detect_batch call.")
+@click.option(
+    "-d",
+    "--detector",
+    "names",
+    multiple=True,
+    required=True,
+    metavar="NAME",
+    help="A detector to run (repeatable); unknown names list the available ones.",
+)
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="Detection JSONL (folders created), one line per sample per detector, each written "
+    "as soon as it is made. Re-running resumes: (id, detector) pairs already in the file "
+    "are skipped, error lines retried.",
+)
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="NAME.KEY=VALUE",
+    help="A detector option, e.g. aloha.model_path=/models/minilm (value parsed as JSON when it can be).",
+)
+@click.option(
+    "--batch-size", type=click.IntRange(min=1), default=64, show_default=True, help="Samples per detect_batch call."
+)
 @click.option("--overwrite", is_flag=True, help="Start OUTPUT afresh instead of resuming it.")
 @click.option("--keep-errors", is_flag=True, help="On resuming, keep error lines instead of retrying them.")
-@click.option("--image-root", type=click.Path(exists=True, file_okay=False), metavar="DIR",
-              help="The folder samples' image paths must lie in (resolved: '..', absolute paths and "
-                   "symlinks leading out are refused)  [default: the (first) SAMPLES file's folder; for -, "
-                   "the working directory]")
-@click.option("--allow-image-urls", is_flag=True,
-              help="Send samples' http(s) image URLs (of PNG/JPEG/GIF/WebP/BMP files) to the model "
-                   "server, which fetches them; refused by default.")
+@click.option(
+    "--image-root",
+    type=click.Path(exists=True, file_okay=False),
+    metavar="DIR",
+    help="The folder samples' image paths must lie in (resolved: '..', absolute paths and "
+    "symlinks leading out are refused)  [default: the (first) SAMPLES file's folder; for -, "
+    "the working directory]",
+)
+@click.option(
+    "--allow-image-urls",
+    is_flag=True,
+    help="Send samples' http(s) image URLs (of PNG/JPEG/GIF/WebP/BMP files) to the model "
+    "server, which fetches them; refused by default.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @weights_option("For -d halcece: a confidence model")
 @input_options
 @engine_options
-def detect(samples: tuple[str, ...], names: tuple[str, ...], output: str, options: tuple[str, ...], batch_size: int,
-           overwrite: bool, keep_errors: bool, image_root: str | None, allow_image_urls: bool,
-           quiet: bool, weights: str | None, annotations: tuple[str, ...], model: str | None, workers: int | None,
-           engine: str, address: str | None) -> None:
+def detect(
+    samples: tuple[str, ...],
+    names: tuple[str, ...],
+    output: str,
+    options: tuple[str, ...],
+    batch_size: int,
+    overwrite: bool,
+    keep_errors: bool,
+    image_root: str | None,
+    allow_image_urls: bool,
+    quiet: bool,
+    weights: str | None,
+    annotations: tuple[str, ...],
+    model: str | None,
+    workers: int | None,
+    engine: str,
+    address: str | None,
+) -> None:
     """Score the captions of SAMPLES with hallucination detectors.
 
     SAMPLES is JSONL (or a JSON list; gzip is read too) of {"id", "caption", "references"?,
@@ -259,11 +344,21 @@ def detect(samples: tuple[str, ...], names: tuple[str, ...], output: str, option
             yield e
 
     try:
-        detect_to_file(detectors, entries(), output, inputs=[s for s in samples if s != "-"],
-                       overwrite=overwrite, keep_errors=keep_errors, batch_size=batch_size, stats=stats,
-                       warn=lambda m: click.echo(_safe(m), err=True),
-                       progress=lambda total: tqdm(total=total, unit="detection", file=sys.stderr,
-                                                   disable=True if quiet else None), engine=where)
+        detect_to_file(
+            detectors,
+            entries(),
+            output,
+            inputs=[s for s in samples if s != "-"],
+            overwrite=overwrite,
+            keep_errors=keep_errors,
+            batch_size=batch_size,
+            stats=stats,
+            warn=lambda m: click.echo(_safe(m), err=True),
+            progress=lambda total: tqdm(
+                total=total, unit="detection", file=sys.stderr, disable=True if quiet else None
+            ),
+            engine=where,
+        )
     except KeyboardInterrupt as exc:
         _finish(stats.summary(), output, interrupted=exc)
     except (OutputBusy, OutputError, EngineError) as exc:
@@ -273,20 +368,46 @@ def detect(samples: tuple[str, ...], names: tuple[str, ...], output: str, option
 
 @main.command()
 @click.argument("captions", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option("-o", "--output", "outdir", required=True, type=click.Path(file_okay=False), metavar="REPORTDIR",
-              help="The report directory (index.html, tables, explanations.jsonl for resuming).")
-@click.option("--with-linguistic", is_flag=True,
-              help="Also ROUGE-1/2/L and BLEU against the references, and their correlation with HalCECE.")
+@click.option(
+    "-o",
+    "--output",
+    "outdir",
+    required=True,
+    type=click.Path(file_okay=False),
+    metavar="REPORTDIR",
+    help="The report directory (index.html, tables, explanations.jsonl for resuming).",
+)
+@click.option(
+    "--with-linguistic",
+    is_flag=True,
+    help="Also ROUGE-1/2/L and BLEU against the references, and their correlation with HalCECE.",
+)
 @click.option("--top", type=int, default=10, show_default=True, help="Frequent edits listed per model and kind.")
 @click.option("--overwrite", is_flag=True, help="Explain everything afresh instead of resuming.")
-@click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
-              help="Captions explained at a time (with several workers, at most 64).")
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=256,
+    show_default=True,
+    help="Captions explained at a time (with several workers, at most 64).",
+)
 @weights_option()
 @input_options
 @engine_options
-def report(captions: tuple[str, ...], outdir: str, with_linguistic: bool, top: int, overwrite: bool,
-           batch_size: int, weights: str | None, annotations: tuple[str, ...], model: str | None,
-           workers: int | None, engine: str, address: str | None) -> None:
+def report(
+    captions: tuple[str, ...],
+    outdir: str,
+    with_linguistic: bool,
+    top: int,
+    overwrite: bool,
+    batch_size: int,
+    weights: str | None,
+    annotations: tuple[str, ...],
+    model: str | None,
+    workers: int | None,
+    engine: str,
+    address: str | None,
+) -> None:
     """Per-model edit report of the captions in CAPTIONS (JSONL or JSON lists), with 95 % bootstrap
     intervals per model and paired tests between models on the same images.
 
@@ -312,10 +433,19 @@ def report(captions: tuple[str, ...], outdir: str, with_linguistic: bool, top: i
         click.echo(_safe(str(err)), err=True)
 
     try:
-        result = run_report(list(captions), outdir, annotations=annotations, linguistic=with_linguistic,
-                            overwrite=overwrite, batch_size=batch_size, top=top, on_error=on_error,
-                            engine=where, model=model,
-                            explainer=Explainer(batch_size=batch_size, weights=load_weights(weights)))
+        result = run_report(
+            list(captions),
+            outdir,
+            annotations=annotations,
+            linguistic=with_linguistic,
+            overwrite=overwrite,
+            batch_size=batch_size,
+            top=top,
+            on_error=on_error,
+            engine=where,
+            model=model,
+            explainer=Explainer(batch_size=batch_size, weights=load_weights(weights)),
+        )
     except AnnotationsFileError as exc:
         raise click.ClickException(str(exc)) from exc
     except KeyboardInterrupt as exc:
@@ -325,8 +455,7 @@ def report(captions: tuple[str, ...], outdir: str, with_linguistic: bool, top: i
     if with_linguistic and result.linguistic is None:
         click.echo("warning: no record has references: linguistic metrics skipped", err=True)
     click.echo(f"Report of {result.n_captions} captions from {len(result.models)} models: {result.index}")
-    _finish(Summary(written=result.written, errors=len(result.errors), skipped=result.resumed),
-            f"to {outdir}")
+    _finish(Summary(written=result.written, errors=len(result.errors), skipped=result.resumed), f"to {outdir}")
 
 
 @main.group()

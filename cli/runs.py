@@ -17,8 +17,15 @@ def open_writer(output: str, key, inputs, overwrite: bool, keep_errors: bool, as
     from cece.output import JsonlWriter, OutputBusy
 
     inputs = [inputs] if isinstance(inputs, str) else list(inputs)
-    writer = JsonlWriter(output, key=key, inputs=[i for i in inputs if i != "-"], overwrite=overwrite,
-                         keep_errors=keep_errors, warn=lambda m: click.echo(_safe(m), err=True), ascii=ascii)
+    writer = JsonlWriter(
+        output,
+        key=key,
+        inputs=[i for i in inputs if i != "-"],
+        overwrite=overwrite,
+        keep_errors=keep_errors,
+        warn=lambda m: click.echo(_safe(m), err=True),
+        ascii=ascii,
+    )
     try:
         return writer.open()
     except (OutputBusy, OutputError) as exc:
@@ -35,15 +42,26 @@ def write_row(writer, row: dict | bytes, summary, line: int | None = None, name:
         writer.write(row)
     except (ValueError, TypeError, RecursionError) as exc:
         summary.errors += 1
-        error = {"type": type(exc).__name__, "field": "output", "message": f"not JSON: {exc}",
-                 "file": name, "line": line}
+        error = {
+            "type": type(exc).__name__,
+            "field": "output",
+            "message": f"not JSON: {exc}",
+            "file": name,
+            "line": line,
+        }
         click.echo(_safe(f"{name}:{line}: output: not JSON: {exc}"), err=True)
         writer.write({"id": row.get("id"), "error": error})
     summary.written += 1
 
 
-def finish(summary, output: str | None, flagged: int | None = None, *,
-            interrupted: BaseException | bool = False, failure: str | None = None) -> None:
+def finish(
+    summary,
+    output: str | None,
+    flagged: int | None = None,
+    *,
+    interrupted: BaseException | bool = False,
+    failure: str | None = None,
+) -> None:
     """The summary line on standard error, then the exit status: 130 interrupted (143 by SIGTERM),
     1 when the output failed, 2 when any record failed or a model answer could not be parsed, else 0."""
     if flagged is not None:

@@ -4,8 +4,9 @@ report and bench run."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 
@@ -13,9 +14,12 @@ import click
 def weights_option(help_prefix: str = "A confidence model") -> Callable[[Any], Any]:
     """The ``--weights`` click option."""
     return click.option(
-        "--weights", type=click.Path(exists=True, dir_okay=False), metavar="WEIGHTS.json",
+        "--weights",
+        type=click.Path(exists=True, dir_okay=False),
+        metavar="WEIGHTS.json",
         help=f"{help_prefix} written by `cece calibrate` [default: the one shipped, fitted as the README's "
-             "'Choosing the threshold' says].")
+        "'Choosing the threshold' says].",
+    )
 
 
 def load_weights(weights: str | None):

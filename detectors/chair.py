@@ -59,13 +59,19 @@ class CHAIRDetector(Detector):
         wrong = [m for m in mentions if m.category not in image]
         spans = [SpanScore(a, b, caption[a:b], 1.0, "object") for a, b in (m.span for m in wrong)]
         return Detection(
-            id=str(sample["id"]), detector=self.name,
-            score=round(len(wrong) / len(mentions), 6) if mentions else 0.0, spans=spans,
+            id=str(sample["id"]),
+            detector=self.name,
+            score=round(len(wrong) / len(mentions), 6) if mentions else 0.0,
+            spans=spans,
             sentences=sentence_scores(caption, [(s.start, s.end, s.score) for s in spans]),
-            details={"mentions": [m.to_dict() for m in mentions],
-                     "hallucinated_objects": [m.to_dict() for m in wrong], "categories": sorted(image),
-                     "ground_truth": "+".join(sources)},
-            hallucinated=bool(wrong))
+            details={
+                "mentions": [m.to_dict() for m in mentions],
+                "hallucinated_objects": [m.to_dict() for m in wrong],
+                "categories": sorted(image),
+                "ground_truth": "+".join(sources),
+            },
+            hallucinated=bool(wrong),
+        )
 
     def _image_categories(self, sample: Sample) -> tuple[set[str], list[str]]:
         """The image's COCO categories and the sources they came from."""
@@ -84,8 +90,11 @@ def instance_categories(annotation: Any) -> set[str]:
     """The COCO categories of an image's annotation. COCO instances (``{"annotations",
     "categories"}``) are read as the published CHAIR reads them: each instance's category name
     through the synonym table, without parsing it; other annotations by their objects' names."""
-    if isinstance(annotation, dict) and isinstance(annotation.get("categories"), list) \
-            and isinstance(annotation.get("annotations"), list):
+    if (
+        isinstance(annotation, dict)
+        and isinstance(annotation.get("categories"), list)
+        and isinstance(annotation.get("annotations"), list)
+    ):
         names = {c.get("id"): c.get("name") for c in annotation["categories"] if isinstance(c, dict)}
         table = synonyms()
         found = set()

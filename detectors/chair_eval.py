@@ -50,10 +50,15 @@ class ChairEvaluation:
         words = [[m["word"], m["category"]] for m in d.details["mentions"]]
         wrong = [[m["word"], m["category"]] for m in d.details["hallucinated_objects"]]
         s, i = int(bool(wrong)), (round(len(wrong) / len(words), 6) if words else 0.0)
-        sentence = {"image_id": record.get("image_id", record.get("id")), "caption": record["caption"],
-                    "hallucinated_words": wrong, "mscoco_generated_words": words,
-                    "gt_objects": d.details["categories"], "ground_truth": d.details["ground_truth"],
-                    "metrics": {"CHAIRs": s, "CHAIRi": i, "chair_s": s, "chair_i": i}}
+        sentence = {
+            "image_id": record.get("image_id", record.get("id")),
+            "caption": record["caption"],
+            "hallucinated_words": wrong,
+            "mscoco_generated_words": words,
+            "gt_objects": d.details["categories"],
+            "ground_truth": d.details["ground_truth"],
+            "metrics": {"CHAIRs": s, "CHAIRi": i, "chair_s": s, "chair_i": i},
+        }
         self.sentences.append(sentence)
         return sentence
 
@@ -63,8 +68,10 @@ class ChairEvaluation:
 
     @property
     def chair_i(self) -> float:
-        return metrics.chair_i([len(s["hallucinated_words"]) for s in self.sentences],
-                               [len(s["mscoco_generated_words"]) for s in self.sentences])
+        return metrics.chair_i(
+            [len(s["hallucinated_words"]) for s in self.sentences],
+            [len(s["mscoco_generated_words"]) for s in self.sentences],
+        )
 
     @property
     def mentions(self) -> int:
@@ -72,8 +79,11 @@ class ChairEvaluation:
 
     def output(self) -> dict[str, Any]:
         """CHAIR's JSON (plus the model's name and the records that could not be scored)."""
-        out: dict[str, Any] = {"overall_metrics": {"CHAIRs": round(self.chair_s, 6), "CHAIRi": round(self.chair_i, 6)},
-                               "model": self.model, "sentences": self.sentences}
+        out: dict[str, Any] = {
+            "overall_metrics": {"CHAIRs": round(self.chair_s, 6), "CHAIRi": round(self.chair_i, 6)},
+            "model": self.model,
+            "sentences": self.sentences,
+        }
         if self.errors:
             out["errors"] = self.errors
         return out

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from detectors.base import Detector
 
@@ -36,8 +37,9 @@ def parse_options(items: Iterable[str], names: Iterable[str]) -> dict[str, dict[
     return {n: o for n, o in out.items() if o}
 
 
-def confine_images(detectors: dict[str, Detector], root: str | os.PathLike, *, override: bool = False,
-                   allow_urls: bool = False) -> None:
+def confine_images(
+    detectors: dict[str, Detector], root: str | os.PathLike, *, override: bool = False, allow_urls: bool = False
+) -> None:
     """Give every detector that reads sample images (``config.image_root``: vlm, faithscore,
     ensemble members) the folder their paths must lie in: ``root`` where no ``image_root``
     option was given, or everywhere with ``override`` (an explicit ``--image-root``).

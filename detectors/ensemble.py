@@ -23,7 +23,8 @@ reports overlapping sentences.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from detectors import registry
 from detectors.base import BatchDetector, Detection, Detector, Sample, SentenceScore, SpanScore, load_or_defer
@@ -46,7 +47,7 @@ class EnsembleDetector(BatchDetector):
         self.weights = [float(w) for w in weights]
         names = [m.name for m in self.members]
         # Two members of one kind (two VLM configs) stay apart in the details.
-        self.labels = [n if names.count(n) == 1 else f"{n}#{names[:i + 1].count(n)}" for i, n in enumerate(names)]
+        self.labels = [n if names.count(n) == 1 else f"{n}#{names[: i + 1].count(n)}" for i, n in enumerate(names)]
 
     @staticmethod
     def _member(spec: Any) -> Detector:
@@ -71,14 +72,17 @@ class EnsembleDetector(BatchDetector):
         out = []
         for i, s in enumerate(samples):
             reason = Detector.missing(self, s)
-            out.append(Detection.failed(s, self.name, reason) if reason
-                       else self._combine(s, [dets[i] for dets in per_member]))
+            out.append(
+                Detection.failed(s, self.name, reason) if reason else self._combine(s, [dets[i] for dets in per_member])
+            )
         return out
 
     def _combine(self, sample: Sample, dets: list[Detection]) -> Detection:
         caption = sample["caption"]
-        report = [{"member": lab, "weight": w, "score": d.score, "error": d.error}
-                  for lab, w, d in zip(self.labels, self.weights, dets)]
+        report = [
+            {"member": lab, "weight": w, "score": d.score, "error": d.error}
+            for lab, w, d in zip(self.labels, self.weights, dets)
+        ]
         ok = [(w, d) for w, d in zip(self.weights, dets) if d.error is None and d.score is not None]
         details: dict[str, Any] = {"members": report}
         failures = [d.details.get("parse_failures") for d in dets if isinstance(d.details.get("parse_failures"), int)]
@@ -87,12 +91,18 @@ class EnsembleDetector(BatchDetector):
         total = sum(w for w, _ in ok)
         if not ok or total == 0:
             errors = "; ".join(f"{r['member']}: {r['error']}" for r in report)
-            return Detection(id=str(sample.get("id")), detector=self.name, details=details,
-                             error=f"every member failed: {errors}")
+            return Detection(
+                id=str(sample.get("id")), detector=self.name, details=details, error=f"every member failed: {errors}"
+            )
         score = sum(w * d.score for w, d in ok) / total  # type: ignore[operator]
-        return Detection(id=str(sample.get("id")), detector=self.name, score=score,
-                         spans=_merge_spans(caption, ok, total), sentences=_merge_sentences(caption, ok),
-                         details=details)
+        return Detection(
+            id=str(sample.get("id")),
+            detector=self.name,
+            score=score,
+            spans=_merge_spans(caption, ok, total),
+            sentences=_merge_sentences(caption, ok),
+            details=details,
+        )
 
 
 def _merge_spans(caption: str, ok: list[tuple[float, Detection]], total: float) -> list[SpanScore]:

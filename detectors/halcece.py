@@ -21,12 +21,13 @@ the threshold are those that are wrong on their own. Sentences get the noisy-OR 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Sequence
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from cece.api import Explainer
+from cece.confidence import ConfidenceModel
 from cece.costs import CostModel
 from cece.explanation import Explanation
-from cece.confidence import ConfidenceModel
 from cece.records import RecordError
 from detectors.base import BatchDetector, Detection, Sample, SpanScore
 from detectors.sentence_scores import sentence_scores
@@ -55,13 +56,20 @@ class HalCECEDetector(BatchDetector):
 
     name: ClassVar[str] = "halcece"
 
-    def __init__(self, batch_size: int = 64, threshold: float | None = None,
-                 weights: ConfidenceModel | str | dict[str, Any] | None = None, explain: bool = False,
-                 costs: CostModel | None = None, senses: str = "context") -> None:
+    def __init__(
+        self,
+        batch_size: int = 64,
+        threshold: float | None = None,
+        weights: ConfidenceModel | str | dict[str, Any] | None = None,
+        explain: bool = False,
+        costs: CostModel | None = None,
+        senses: str = "context",
+    ) -> None:
         if isinstance(weights, dict):
             weights = ConfidenceModel.from_dict(weights, "option halcece.weights")
-        self.explainer = Explainer(costs=costs, batch_size=batch_size, senses=senses, threshold=threshold,
-                                   weights=weights)
+        self.explainer = Explainer(
+            costs=costs, batch_size=batch_size, senses=senses, threshold=threshold, weights=weights
+        )
         self.batch_size = batch_size
         self.explain = explain
 
@@ -83,8 +91,11 @@ class HalCECEDetector(BatchDetector):
         results = self.explainer.explain_batch([(k, {**samples[k], "id": str(samples[k].get("id"))}) for k in ok])
         for k, result in zip(ok, results):
             if isinstance(result, RecordError):
-                out[k] = Detection.failed(samples[k], self.name, result.message if result.field == "explain"
-                                          else f"{result.field}: {result.message}")
+                out[k] = Detection.failed(
+                    samples[k],
+                    self.name,
+                    result.message if result.field == "explain" else f"{result.field}: {result.message}",
+                )
             else:
                 out[k] = self._detection(samples[k], result)
         return out  # type: ignore[return-value]
@@ -98,7 +109,13 @@ class HalCECEDetector(BatchDetector):
             details["warnings"] = e.warnings
         if self.explain:
             details["explanation"] = e.to_dict()
-        return Detection(id=str(sample["id"]), detector=self.name, score=e.score, spans=spans,
-                         sentences=sentence_scores(e.caption, [(s.start, s.end, s.score) for s in spans],
-                                                   combine="noisy_or"),
-                         details=details, hallucinated=e.hallucinated, threshold=e.threshold)
+        return Detection(
+            id=str(sample["id"]),
+            detector=self.name,
+            score=e.score,
+            spans=spans,
+            sentences=sentence_scores(e.caption, [(s.start, s.end, s.score) for s in spans], combine="noisy_or"),
+            details=details,
+            hallucinated=e.hallucinated,
+            threshold=e.threshold,
+        )

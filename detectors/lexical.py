@@ -14,7 +14,8 @@ the default) or 1 when any is (``"max"``); each missing word is a span with scor
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Sequence
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from detectors.base import BatchDetector, Detection, Sample, SpanScore
 from detectors.sentence_scores import sentence_scores
@@ -67,6 +68,11 @@ class LexicalDetector(BatchDetector):
         else:
             score = len(missing) / len(content)
         spans = [SpanScore(t.idx, t.idx + len(t.text), t.text, 1.0, "missing") for t in missing]
-        return Detection(id=str(sample["id"]), detector=self.name, score=round(score, 6), spans=spans,
-                         sentences=sentence_scores(doc.text, [(s.start, s.end, s.score) for s in spans]),
-                         details={"content_words": len(content)})
+        return Detection(
+            id=str(sample["id"]),
+            detector=self.name,
+            score=round(score, 6),
+            spans=spans,
+            sentences=sentence_scores(doc.text, [(s.start, s.end, s.score) for s in spans]),
+            details={"content_words": len(content)},
+        )

@@ -41,8 +41,9 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import fields
-from typing import Any, Hashable, Iterable, Sequence
+from typing import Any
 
 from detectors.backends import Backend, BackendError, drive
 from detectors.backends.driver import Job
@@ -52,8 +53,11 @@ from detectors.base import BatchDetector, Detection, Sample
 IMAGES = ("auto", "always", "never")
 # What servers answer to an image sent to a text-only model (llama.cpp: "image input is not
 # supported - hint: ... mmproj"; others: "does not support images", "vision is not supported").
-IMAGES_REFUSED = re.compile(r"image input is not supported|(?:image|vision|multimodal)s?\b[^.]{0,40}\bnot supported"
-                            r"|does not (?:support|take|accept) images?|mmproj", re.I)
+IMAGES_REFUSED = re.compile(
+    r"image input is not supported|(?:image|vision|multimodal)s?\b[^.]{0,40}\bnot supported"
+    r"|does not (?:support|take|accept) images?|mmproj",
+    re.I,
+)
 #: Fewer answers than this say nothing about a judge's variation.
 MIN_ANSWERS = 8
 #: The share of a run's answers one value may take before the judge is called degenerate.
@@ -106,13 +110,19 @@ class ModelJudgeDetector(BatchDetector):
     def _evidence(self, sample: Sample, images: str | None = None) -> Evidence:
         c = self.config
         try:
-            return sample_evidence(sample, self.backend, image_root=c.image_root,  # type: ignore[attr-defined]
-                                   use_references=c.use_references, allow_urls=c.allow_urls,
-                                   images=images or self.image_mode)
-        except ValueError as exc:
+            return sample_evidence(
+                sample,
+                self.backend,
+                image_root=c.image_root,  # type: ignore[attr-defined]
+                use_references=c.use_references,
+                allow_urls=c.allow_urls,
+                images=images or self.image_mode,
+            )
+        except ValueError:
             if self._images_off and sample.get("image"):
-                raise ValueError(f"the server refused the image ({self._images_off[:200]}) and the sample "
-                                 "has no references") from None
+                raise ValueError(
+                    f"the server refused the image ({self._images_off[:200]}) and the sample has no references"
+                ) from None
             raise
 
     def images_refused(self, sample: Sample, evidence: Evidence, answers: Sequence[Any]) -> tuple[Evidence, str] | None:
@@ -126,8 +136,11 @@ class ModelJudgeDetector(BatchDetector):
             return None
         if self._images_off is None:
             self._images_off = refusal
-            print(f"{getattr(self, 'name', 'judge')}: the model server does not take images ({refusal[:200]}); "
-                  "judging against the samples' references instead (images=auto)", file=sys.stderr)
+            print(
+                f"{getattr(self, 'name', 'judge')}: the model server does not take images ({refusal[:200]}); "
+                "judging against the samples' references instead (images=auto)",
+                file=sys.stderr,
+            )
         return self._evidence(sample, "never"), refusal[:300]
 
     def prepare(self, samples: Sequence[Sample]) -> tuple[list[Job], Backend | None]:
@@ -143,7 +156,7 @@ class ModelJudgeDetector(BatchDetector):
         out: list[Detection] = []
         size = self.config.batch_size
         for start in range(0, len(samples), size):
-            out.extend(self._detect_chunk(samples[start:start + size]))
+            out.extend(self._detect_chunk(samples[start : start + size]))
         return out
 
     def _detect_chunk(self, samples: Sequence[Sample]) -> list[Detection]:
@@ -152,11 +165,16 @@ class ModelJudgeDetector(BatchDetector):
             jobs, backend = self.prepare([samples[i] for i in todo])
         except Exception as exc:
             error = self.setup_error(exc)
-            return [d or Detection(id=str(s.get("id")), detector=self.name, error=error,
-                                   details={"parse_failures": 0}) for d, s in zip(out, samples)]
+            return [
+                d or Detection(id=str(s.get("id")), detector=self.name, error=error, details={"parse_failures": 0})
+                for d, s in zip(out, samples)
+            ]
         for i, res in zip(todo, drive(jobs, backend)):
-            out[i] = res if isinstance(res, Detection) else Detection.failed(
-                samples[i], self.name, f"{type(res).__name__}: {res}")
+            out[i] = (
+                res
+                if isinstance(res, Detection)
+                else Detection.failed(samples[i], self.name, f"{type(res).__name__}: {res}")
+            )
         for d in out:
             d.details.setdefault("parse_failures", 0)  # type: ignore[union-attr]
         return out  # type: ignore[return-value]

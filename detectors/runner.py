@@ -30,17 +30,17 @@ import fcntl
 import json
 import math
 import os
-from collections import deque
-from collections import Counter
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator, Sequence, TextIO
+from typing import IO, Any, TextIO
 
 from cece.engine import EngineOptions
 from cece.output import JsonlWriter, OutputBusy, Summary
 from cece.record_checks import MAX_CAPTION_CHARS, id_problem, resolve_paths
-from cece.records import RecordError, iter_records
+from cece.records import RecordError
 from detectors.base import Detection, Detector, Sample, load_or_defer
 from detectors.configure import keep_answers
 from detectors.model_judge import detection_answers, judge_variation
@@ -74,11 +74,19 @@ class RunStats:
     def warnings(self) -> list[str]:
         """A line for each detector whose judge's answers did not vary over this run."""
         notes = [(name, judge_variation(counts.elements())) for name, counts in self.answers.items()]
-        return [f"{name}: the judge's {note} -- its scores say nothing about the captions" for name, note in notes if note]
+        return [
+            f"{name}: the judge's {note} -- its scores say nothing about the captions" for name, note in notes if note
+        ]
 
     def summary(self) -> Summary:
-        return Summary(self.written, self.failed, self.parse_failures, self.skipped, not_judged=self.not_judged,
-                       warnings=self.warnings())
+        return Summary(
+            self.written,
+            self.failed,
+            self.parse_failures,
+            self.skipped,
+            not_judged=self.not_judged,
+            warnings=self.warnings(),
+        )
 
 
 def check_sample(record: Any, index: int) -> RecordError | None:
@@ -103,23 +111,35 @@ def check_sample(record: Any, index: int) -> RecordError | None:
         what = "missing" if "caption" not in record else f"expected a string, got {type(caption).__name__}"
         return RecordError(index, "caption", what, rid)
     if len(caption) > MAX_CAPTION_CHARS:
-        return RecordError(index, "caption", f"{len(caption):,} characters: longer than the "
-                           f"{MAX_CAPTION_CHARS:,} the parser takes", rid)
+        return RecordError(
+            index,
+            "caption",
+            f"{len(caption):,} characters: longer than the {MAX_CAPTION_CHARS:,} the parser takes",
+            rid,
+        )
     refs = record.get("references")
     if refs is not None and not (isinstance(refs, list) and all(isinstance(r, str) for r in refs)):
         return RecordError(index, "references", "expected a list of strings", rid)
     if "annotation_refused" in record:
-        return RecordError(index, "annotation", f"path {record['annotation_refused']!r} leaves the input "
-                           "file's folder: give a path inside it", rid)
-    if (refs is not None and not any(r.strip() for r in refs) and record.get("annotation") is None
-            and record.get("image") is None):
-        return RecordError(index, "references", "empty, and no annotation or image: nothing to compare "
-                           "the caption with", rid)
+        return RecordError(
+            index,
+            "annotation",
+            f"path {record['annotation_refused']!r} leaves the input file's folder: give a path inside it",
+            rid,
+        )
+    if (
+        refs is not None
+        and not any(r.strip() for r in refs)
+        and record.get("annotation") is None
+        and record.get("image") is None
+    ):
+        return RecordError(
+            index, "references", "empty, and no annotation or image: nothing to compare the caption with", rid
+        )
     return None
 
 
-def read_samples(stream: IO | str | Path, name: str, base: Path | None = None
-                 ) -> Iterator[Sample | RecordError]:
+def read_samples(stream: IO | str | Path, name: str, base: Path | None = None) -> Iterator[Sample | RecordError]:
     """Samples of a JSON / JSON list / JSONL file or stream, streamed, or a :class:`RecordError`
     (with file and line) for each bad one (see :func:`read_inputs`, which reads several files)."""
     from cece.inputs import InputFile, Naming
@@ -148,8 +168,9 @@ def read_inputs(inputs: list, annotations: Any = None, resolve: bool = True) -> 
                 if annotations:
                     found = annotations.resolve(rec)
                     if isinstance(found, str):
-                        err = check_sample(rec, k) or RecordError(k, "image_id", found, rec.get("id"),
-                                                                  model=rec.get("model"))
+                        err = check_sample(rec, k) or RecordError(
+                            k, "image_id", found, rec.get("id"), model=rec.get("model")
+                        )
                         err.file, err.line = f.name, line
                         k += 1
                         yield err
@@ -193,7 +214,7 @@ def contract_problem(d: Detection, caption: str) -> str | None:
         if not (math.isfinite(s.score) and 0.0 <= s.score <= 1.0):
             return f"span score {s.score} is not in [0, 1]"
     for s in d.spans:
-        if s.text != caption[s.start:s.end]:
+        if s.text != caption[s.start : s.end]:
             return f"span text {s.text!r} is not caption[{s.start}:{s.end}]"
     return None
 
@@ -220,9 +241,16 @@ def _detect(detector: Detector, name: str, batch: Sequence[Sample]) -> list[Dete
     return out
 
 
-def run_detectors(detectors: dict[str, Detector], samples: Iterable[Sample | RecordError], sink: TextIO | JsonlWriter,
-                  done: set | None = None, batch_size: int = 64, progress: Any = None,
-                  stats: RunStats | None = None, engine: EngineOptions | None = None) -> RunStats:
+def run_detectors(
+    detectors: dict[str, Detector],
+    samples: Iterable[Sample | RecordError],
+    sink: TextIO | JsonlWriter,
+    done: set | None = None,
+    batch_size: int = 64,
+    progress: Any = None,
+    stats: RunStats | None = None,
+    engine: EngineOptions | None = None,
+) -> RunStats:
     """Score ``samples`` with every detector (``{name: detector}``) and write Detection JSONL.
 
     Pairs ``(id, name)`` in ``done`` are skipped. Each batch of ``batch_size`` samples goes to each
@@ -254,8 +282,14 @@ def run_detectors(detectors: dict[str, Detector], samples: Iterable[Sample | Rec
                     if _pair(s, name) in done:
                         stats.skipped += 1
                     elif isinstance(s, RecordError):  # a bad id (a duplicate...) is no key for its line
-                        lines.append(Detection(id=None if s.field == "id" else s.id, detector=name, error=str(s),
-                                               model=None if s.model is None else str(s.model)))
+                        lines.append(
+                            Detection(
+                                id=None if s.field == "id" else s.id,
+                                detector=name,
+                                error=str(s),
+                                model=None if s.model is None else str(s.model),
+                            )
+                        )
                     else:
                         mine.append(s)
                 errors.append(lines)
@@ -263,8 +297,14 @@ def run_detectors(detectors: dict[str, Detector], samples: Iterable[Sample | Rec
             ahead.append(errors)
             yield DetectWork(todo, len(batch))
 
-    for found in run_ordered(DetectTask(detectors), work(), engine=engine.engine, workers=engine.workers,
-                             address=engine.address, size=lambda w: w.samples):
+    for found in run_ordered(
+        DetectTask(detectors),
+        work(),
+        engine=engine.engine,
+        workers=engine.workers,
+        address=engine.address,
+        size=lambda w: w.samples,
+    ):
         for lines, more in zip(ahead.popleft(), found):
             for d in lines + more:
                 write(d.to_dict())
@@ -303,8 +343,10 @@ class DetectTask:
     def split(self, work: DetectWork) -> list[DetectWork]:
         if work.samples < 2:
             return [work]
-        halves = [[(name, samples[:len(samples) // 2]) for name, samples in work.todo],
-                  [(name, samples[len(samples) // 2:]) for name, samples in work.todo]]
+        halves = [
+            [(name, samples[: len(samples) // 2]) for name, samples in work.todo],
+            [(name, samples[len(samples) // 2 :]) for name, samples in work.todo],
+        ]
         return [DetectWork(todo, max(1, max(len(s) for _, s in todo))) for todo in halves]
 
     def join(self, results: list[list[list[Detection]]]) -> list[list[Detection]]:
@@ -337,28 +379,40 @@ def _text_writer(sink: TextIO) -> Callable[[dict], None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise OutputBusy(f"{getattr(sink, 'name', 'the output')}: another run is writing to this file; "
-                             "wait for it to finish or write to another file") from None
+            raise OutputBusy(
+                f"{getattr(sink, 'name', 'the output')}: another run is writing to this file; "
+                "wait for it to finish or write to another file"
+            ) from None
 
     def write(row: dict) -> None:
         sink.write(json.dumps(row, ensure_ascii=False) + "\n")
         sink.flush()
+
     return write
 
 
-def detect_to_file(detectors: dict[str, Detector], samples: Iterable[Sample | RecordError], path: str | os.PathLike,
-                   *, inputs: Iterable[str | os.PathLike | None] = (), overwrite: bool = False,
-                   keep_errors: bool = False, batch_size: int = 64,
-                   progress: Callable[[int | None], Any] | None = None,
-                   warn: Callable[[str], None] | None = None, stats: RunStats | None = None,
-                   engine: EngineOptions | None = None) -> RunStats:
+def detect_to_file(
+    detectors: dict[str, Detector],
+    samples: Iterable[Sample | RecordError],
+    path: str | os.PathLike,
+    *,
+    inputs: Iterable[str | os.PathLike | None] = (),
+    overwrite: bool = False,
+    keep_errors: bool = False,
+    batch_size: int = 64,
+    progress: Callable[[int | None], Any] | None = None,
+    warn: Callable[[str], None] | None = None,
+    stats: RunStats | None = None,
+    engine: EngineOptions | None = None,
+) -> RunStats:
     """:func:`run_detectors` into the Detection JSONL at ``path``, locked and resumed (see
     :class:`cece.output.JsonlWriter`; ``inputs`` may not be the output). ``progress(total)`` may
     return a bar for the pairs to do (total None when ``samples`` is a stream). Raises
     :class:`cece.output.OutputBusy` / :class:`cece.output.OutputError` for an output that cannot
     be used or written. ``engine``: where batches are scored (see :func:`run_detectors`)."""
-    with JsonlWriter(path, key=_row_pair, inputs=inputs, overwrite=overwrite, keep_errors=keep_errors,
-                     warn=warn, ascii=False) as writer:
+    with JsonlWriter(
+        path, key=_row_pair, inputs=inputs, overwrite=overwrite, keep_errors=keep_errors, warn=warn, ascii=False
+    ) as writer:
         keep_answers(detectors, Path(path))
         total = pending(samples, detectors, writer.done) if isinstance(samples, Sequence) else None
         bar = progress(total) if progress else None

@@ -9,14 +9,13 @@ Sentences are those of :func:`parsers.sentences.split_sentences`, the splitter e
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from collections.abc import Iterable
 
 from detectors.base import SentenceScore
 from parsers.sentences import split_sentences
 
 
-def sentence_scores(text: str, scored: Iterable[tuple[int, int, float]],
-                    combine: str = "max") -> list[SentenceScore]:
+def sentence_scores(text: str, scored: Iterable[tuple[int, int, float]], combine: str = "max") -> list[SentenceScore]:
     """Per sentence, the spans ``(start, end, score)`` inside it combined (0 if none).
 
     A span belongs to the sentence it starts in. ``combine="max"``: one hallucinated word makes

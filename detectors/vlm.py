@@ -41,12 +41,13 @@ never sent (see :mod:`detectors.backends.images`).
 from __future__ import annotations
 
 import re
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generator, Sequence
+from typing import Any
 
 from detectors.backends import Backend, ChatRequest, resolve_backend, text_of
-from detectors.backends.images import Evidence, evidence_missing
 from detectors.backends.answers import parse_score, parse_tagged
+from detectors.backends.images import Evidence, evidence_missing
 from detectors.base import Detection, Sample, SentenceScore, SpanScore
 from detectors.model_judge import IMAGES, ModelJudgeDetector, make_config
 from detectors.prompts import ALIGNBENCH, DETAILVERIFY, DETAILVERIFY_RETRY
@@ -120,13 +121,20 @@ class VLMDetector(ModelJudgeDetector):
         return [protocol(s) for s in samples], backend
 
     # -- shared ------------------------------------------------------------------------------
-    def _request(self, prompt: str, evidence: Evidence, k: int, max_tokens: int,
-                 schema: dict[str, Any] | None = None) -> ChatRequest:
+    def _request(
+        self, prompt: str, evidence: Evidence, k: int, max_tokens: int, schema: dict[str, Any] | None = None
+    ) -> ChatRequest:
         c = self.config
         # Judgement k of a self-ensemble gets seed + k; a single judgement with seed=None sends none.
         seed = None if c.seed is None and c.samples == 1 else (c.seed or 0) + k
-        return ChatRequest(prompt, images=evidence.images, temperature=c.temperature, seed=seed,
-                           max_tokens=c.max_tokens or max_tokens, schema=schema)
+        return ChatRequest(
+            prompt,
+            images=evidence.images,
+            temperature=c.temperature,
+            seed=seed,
+            max_tokens=c.max_tokens or max_tokens,
+            schema=schema,
+        )
 
     @staticmethod
     def _what(evidence: Evidence) -> str:
@@ -139,10 +147,19 @@ class VLMDetector(ModelJudgeDetector):
         sentences = split_sentences(caption)
         refused: dict[str, str] = {}
         for _ in range(2):  # a second round only when the server refused the image
-            requests = [self._request(ALIGNBENCH_PROMPT.format(
-                preface=evidence.preface, what=self._what(evidence), caption=caption,
-                sentence=caption[a:b]), evidence, k, ALIGNBENCH_MAX_TOKENS, ALIGNBENCH_SCHEMA)
-                for a, b in sentences for k in range(n)]
+            requests = [
+                self._request(
+                    ALIGNBENCH_PROMPT.format(
+                        preface=evidence.preface, what=self._what(evidence), caption=caption, sentence=caption[a:b]
+                    ),
+                    evidence,
+                    k,
+                    ALIGNBENCH_MAX_TOKENS,
+                    ALIGNBENCH_SCHEMA,
+                )
+                for a, b in sentences
+                for k in range(n)
+            ]
             answers = yield requests
             fallback = self.images_refused(sample, evidence, answers)
             if fallback is None:
@@ -151,7 +168,7 @@ class VLMDetector(ModelJudgeDetector):
         failures, unparsed, scored, unscored = 0, [], [], []
         for j, (a, b) in enumerate(sentences):
             alignments = []
-            for answer in answers[j * n:(j + 1) * n]:
+            for answer in answers[j * n : (j + 1) * n]:
                 text = text_of(answer)
                 value = parse_score(text, echo=(caption[a:b],))
                 if value is None:  # never a made-up neutral score: counted, kept, left out
@@ -163,16 +180,33 @@ class VLMDetector(ModelJudgeDetector):
                 scored.append((a, b, alignments))
             else:
                 unscored.append([a, b])
-        details = {"protocol": "alignbench", "prompts": [ALIGNBENCH.id], "evidence": evidence.kind,
-                   "parse_failures": failures, "judgements": len(requests), "alignment": [al for _, _, al in scored],
-                   "answers": [round(v) for _, _, al in scored for v in al], **refused,
-                   **({"unparsed": unparsed} if unparsed else {}), **({"unscored": unscored} if unscored else {})}
+        details = {
+            "protocol": "alignbench",
+            "prompts": [ALIGNBENCH.id],
+            "evidence": evidence.kind,
+            "parse_failures": failures,
+            "judgements": len(requests),
+            "alignment": [al for _, _, al in scored],
+            "answers": [round(v) for _, _, al in scored for v in al],
+            **refused,
+            **({"unparsed": unparsed} if unparsed else {}),
+            **({"unscored": unscored} if unscored else {}),
+        }
         if sentences and not scored:
-            return Detection(id=str(sample.get("id")), detector=self.name, details=details,
-                             error=f"no judgement could be read ({failures} unparsed answers, in details)")
+            return Detection(
+                id=str(sample.get("id")),
+                detector=self.name,
+                details=details,
+                error=f"no judgement could be read ({failures} unparsed answers, in details)",
+            )
         sent = [SentenceScore(a, b, 1 - sum(al) / len(al) / 100) for a, b, al in scored]
-        return Detection(id=str(sample.get("id")), detector=self.name,
-                         score=max((s.score for s in sent), default=0.0), sentences=sent, details=details)
+        return Detection(
+            id=str(sample.get("id")),
+            detector=self.name,
+            score=max((s.score for s in sent), default=0.0),
+            sentences=sent,
+            details=details,
+        )
 
     # -- DetailVerifyBench -------------------------------------------------------------------
     def _detailverify(self, sample: Sample) -> Generator[list[ChatRequest], list, Detection]:
@@ -207,18 +241,35 @@ class VLMDetector(ModelJudgeDetector):
                     note = RETRY_NOTE.format(reason=tagged.reason, attempt=attempt + 2)  # never a cached repeat
                     prompts[k] = DETAILVERIFY_PROMPT.format(retry=note, **base)
             attempt += 1
-        details = {"protocol": "detailverify", "prompts": [DETAILVERIFY.id], "evidence": evidence.kind,
-                   "parse_failures": failures, **refused,
-                   "invalid": reasons, "judgements": c.samples, "valid_judgements": len(valid),
-                   **({"unparsed": unparsed} if unparsed else {})}
+        details = {
+            "protocol": "detailverify",
+            "prompts": [DETAILVERIFY.id],
+            "evidence": evidence.kind,
+            "parse_failures": failures,
+            **refused,
+            "invalid": reasons,
+            "judgements": c.samples,
+            "valid_judgements": len(valid),
+            **({"unparsed": unparsed} if unparsed else {}),
+        }
         if not valid:
-            return Detection(id=str(sample.get("id")), detector=self.name, details=details,
-                             error=f"no valid tagged caption after {c.retries + 1} attempts: {reasons[-1]}")
+            return Detection(
+                id=str(sample.get("id")),
+                detector=self.name,
+                details=details,
+                error=f"no valid tagged caption after {c.retries + 1} attempts: {reasons[-1]}",
+            )
         spans, score = _vote(caption, list(valid.values()), c.span_score)
         details["tagged"] = [[caption[a:b] for a, b in s] for s in valid.values()]
         details["answers"] = [len(s) for s in valid.values()]  # how many spans each judgement tagged
-        return Detection(id=str(sample.get("id")), detector=self.name, score=score, spans=spans,
-                         sentences=_sentence_scores(caption, spans), details=details)
+        return Detection(
+            id=str(sample.get("id")),
+            detector=self.name,
+            score=score,
+            spans=spans,
+            sentences=_sentence_scores(caption, spans),
+            details=details,
+        )
 
 
 def _vote(caption: str, judgements: list[list[tuple[int, int]]], mode: str) -> tuple[list[SpanScore], float]:
@@ -253,5 +304,7 @@ def _vote(caption: str, judgements: list[list[tuple[int, int]]], mode: str) -> t
 
 
 def _sentence_scores(caption: str, spans: list[SpanScore]) -> list[SentenceScore]:
-    return [SentenceScore(a, b, max((s.score for s in spans if s.start < b and s.end > a), default=0.0))
-            for a, b in split_sentences(caption)]
+    return [
+        SentenceScore(a, b, max((s.score for s in spans if s.start < b and s.end > a), default=0.0))
+        for a, b in split_sentences(caption)
+    ]

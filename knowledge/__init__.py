@@ -9,7 +9,6 @@ never on NLTK objects; NLTK is only used once, to build that index.
 """
 
 from knowledge.concepts import CAPTION_PLURALS, lemmatize, noun_senses, noun_synset, verb_synset
-from knowledge.predicates import canonical_predicate, predicate_verb_synset
 from knowledge.coreference import corefer_distance, people_clash
 from knowledge.distance import (
     UnknownSynsetError,
@@ -25,9 +24,7 @@ from knowledge.distance import (
 )
 from knowledge.hierarchy import Hierarchy, get_hierarchy
 from knowledge.objecthood import THINGS, is_thing, objecthood
-from knowledge.relations import (PREPOSITIONS, canonicals_agree, canonicals_contradict, inverse_key,
-                                 predicates_agree, predicates_contradict, relation_key, verbs_exclude)
-from knowledge.states import is_animate, participle_tag, state_of_predicate, states_exclude
+from knowledge.predicates import canonical_predicate, predicate_verb_synset
 from knowledge.provision import (
     WordNetMissingError,
     WordNetSource,
@@ -35,6 +32,17 @@ from knowledge.provision import (
     find_wordnet,
     load_wordnet,
 )
+from knowledge.relations import (
+    PREPOSITIONS,
+    canonicals_agree,
+    canonicals_contradict,
+    inverse_key,
+    predicates_agree,
+    predicates_contradict,
+    relation_key,
+    verbs_exclude,
+)
+from knowledge.states import is_animate, participle_tag, state_of_predicate, states_exclude
 
 __all__ = [
     "CAPTION_PLURALS",

@@ -52,8 +52,36 @@ _SIBILANT_PLURALS = ("ches", "shes", "sses", "xes", "zes")
 # Determiners and pronouns: some are WordNet nouns ("a" adenine, "it" information technology,
 # "one" the number) but never the concept a caption phrase names.
 _FUNCTION_WORDS = frozenset(
-    "a an the this that these those some any each every its his her their my your our it he "
-    "she they them i we you me us".split()
+    [
+        "a",
+        "an",
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "some",
+        "any",
+        "each",
+        "every",
+        "its",
+        "his",
+        "her",
+        "their",
+        "my",
+        "your",
+        "our",
+        "it",
+        "he",
+        "she",
+        "they",
+        "them",
+        "i",
+        "we",
+        "you",
+        "me",
+        "us",
+    ]
 )
 # Sense numbers are ASCII digits (r"\d" would also take "٣"), read without int(): a 5000-digit
 # number would exceed Python's int-from-str limit.
@@ -253,4 +281,3 @@ def verb_synset(word: str, sense: int = 0) -> str | None:
                 return _pick(f"{first}_{rest}", "v", sense)
     forms = morphy_forms(tokens[0], "v")
     return _pick(forms[0], "v", sense) if forms else None
-

@@ -18,7 +18,7 @@ Unknown synset names raise :class:`UnknownSynsetError` (a ``KeyError``); use
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -51,7 +51,7 @@ def _id(name: str) -> int:
         raise UnknownSynsetError(f"not a WordNet noun/verb synset: {name!r}") from None
 
 
-@lru_cache(maxsize=None)  # bounded by the ~96k synsets; each entry is a few dozen ints
+@cache  # bounded by the ~96k synsets; each entry is a few dozen ints
 def _ancestor_dists(i: int) -> dict[int, int]:
     """Shortest hypernym distance from synset ``i`` to each ancestor (itself at 0), by BFS in
     NLTK's ``_shortest_hypernym_paths`` order."""
@@ -75,7 +75,7 @@ def _root_id() -> int:
     return len(get_hierarchy())  # the virtual root's id: one past the last synset
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ancestor_arrays(i: int) -> tuple[np.ndarray, np.ndarray]:
     """Ancestor ids and distances as arrays; verbs also reach the simulated root."""
     dist = _ancestor_dists(i)
@@ -271,8 +271,7 @@ def _inverted(uids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 _SMALL = 400
 
 
-def distance_matrix(a: Sequence[str | None], b: Sequence[str | None],
-                    max_distance: int | None = None) -> np.ndarray:
+def distance_matrix(a: Sequence[str | None], b: Sequence[str | None], max_distance: int | None = None) -> np.ndarray:
     """All pairwise :func:`path_distance` values, float64, shape ``(len(a), len(b))``; ``inf``
     where undefined (noun vs verb) or either side is None. With ``max_distance``, only the
     distances up to it are wanted (the others are ``inf``): then only the ancestors that near
@@ -294,8 +293,18 @@ def distance_matrix(a: Sequence[str | None], b: Sequence[str | None],
         # Captions are small and their words recur: cached pairs beat the vectorised set-up.
         ids_a = [None if n is None else _id(n) for n in a]
         ids_b = [None if n is None else _id(n) for n in b]
-        return np.array([[np.inf if i is None or j is None or (d := _path_distance_ids(min(i, j), max(i, j))) is None
-                          else float(d) for j in ids_b] for i in ids_a], dtype=np.float64).reshape(len(a), len(b))
+        return np.array(
+            [
+                [
+                    np.inf
+                    if i is None or j is None or (d := _path_distance_ids(min(i, j), max(i, j))) is None
+                    else float(d)
+                    for j in ids_b
+                ]
+                for i in ids_a
+            ],
+            dtype=np.float64,
+        ).reshape(len(a), len(b))
     ua, inv_a = _unique_ids(a)
     ub, inv_b = _unique_ids(b)
     m = np.full((len(ua), len(ub)), np.inf)
@@ -307,9 +316,7 @@ def distance_matrix(a: Sequence[str | None], b: Sequence[str | None],
         lo_a, hi_a = np.searchsorted(anc_a, common), np.searchsorted(anc_a, common, "right")
         lo_b, hi_b = np.searchsorted(anc_b, common, "left"), np.searchsorted(anc_b, common, "right")
         fa, fb = dist_a.astype(np.float64), dist_b.astype(np.float64)
-        for s_a, e_a, s_b, e_b in zip(
-            lo_a.tolist(), hi_a.tolist(), lo_b.tolist(), hi_b.tolist(), strict=True
-        ):
+        for s_a, e_a, s_b, e_b in zip(lo_a.tolist(), hi_a.tolist(), lo_b.tolist(), hi_b.tolist(), strict=True):
             rows, cols = own_a[s_a:e_a], own_b[s_b:e_b]
             block = np.ix_(rows, cols)
             m[block] = np.minimum(m[block], fa[s_a:e_a, None] + fb[None, s_b:e_b])

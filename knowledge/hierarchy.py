@@ -122,7 +122,7 @@ class Hierarchy:
         return out
 
     @classmethod
-    def from_state(cls, state: dict) -> "Hierarchy":
+    def from_state(cls, state: dict) -> Hierarchy:
         """The inverse of :meth:`to_state`; a ValueError (or TypeError) when ``state`` does not
         have the shape of an index: wrong types, lengths, or synset ids out of range."""
         names = state["names"]
@@ -134,22 +134,32 @@ class Hierarchy:
         if len(parents) != n or not all(isinstance(m, dict) for m in lemma_maps):
             raise ValueError("parents_of / lemma indexes: wrong shape")
         flat = [i for ps in parents for i in ps] + [i for m in lemma_maps[:2] for ids in m.values() for i in ids]
-        if flat and not (all(type(i) is int for i in flat) and 0 <= min(flat) and max(flat) < n):
+        if flat and not (all(type(i) is int for i in flat) and min(flat) >= 0 and max(flat) < n):
             raise ValueError("synset ids out of range")
-        arrays = {k: np.asarray(state[k], dtype=t) for k, t in
-                  (("min_depth", np.int32), ("max_depth", np.int32), ("is_verb", bool), ("lexname_of", np.int8))}
+        arrays = {
+            k: np.asarray(state[k], dtype=t)
+            for k, t in (("min_depth", np.int32), ("max_depth", np.int32), ("is_verb", bool), ("lexname_of", np.int8))
+        }
         if any(a.shape != (n,) for a in arrays.values()):
             raise ValueError("per-synset arrays: wrong length")
         lexnames = list(state["lexnames"])
         if n and not 0 <= int(arrays["lexname_of"].min()) <= int(arrays["lexname_of"].max()) < len(lexnames):
             raise ValueError("lexname_of out of range")
-        return cls(names=names, ids={x: i for i, x in enumerate(names)},
-                   parents_of=tuple(tuple(ps) for ps in parents), **arrays,
-                   noun_lemmas=lemma_maps[0], verb_lemmas=lemma_maps[1],
-                   noun_exceptions=dict(state["noun_exceptions"]), verb_exceptions=dict(state["verb_exceptions"]),
-                   source=str(state["source"]), version=str(state["version"]),
-                   noun_sense_counts=lemma_maps[2], lexnames=lexnames,
-                   adjective_lemmas=frozenset(state["adjective_lemmas"]))
+        return cls(
+            names=names,
+            ids={x: i for i, x in enumerate(names)},
+            parents_of=tuple(tuple(ps) for ps in parents),
+            **arrays,
+            noun_lemmas=lemma_maps[0],
+            verb_lemmas=lemma_maps[1],
+            noun_exceptions=dict(state["noun_exceptions"]),
+            verb_exceptions=dict(state["verb_exceptions"]),
+            source=str(state["source"]),
+            version=str(state["version"]),
+            noun_sense_counts=lemma_maps[2],
+            lexnames=lexnames,
+            adjective_lemmas=frozenset(state["adjective_lemmas"]),
+        )
 
 
 def _depths(parents: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -196,9 +206,7 @@ def build_hierarchy(reader=None, source: str = "") -> Hierarchy:
     by_offset = {(s.pos(), s.offset()): i for i, s in enumerate(synsets)}
     # Sorted: NLTK keeps pointers in sets, whose order changes with the hash seed; sorting makes
     # the cached index byte-for-byte reproducible (no distance depends on the order).
-    parents = [
-        sorted(ids[h.name()] for h in s.hypernyms() + s.instance_hypernyms()) for s in synsets
-    ]
+    parents = [sorted(ids[h.name()] for h in s.hypernyms() + s.instance_hypernyms()) for s in synsets]
     lo, hi = _depths(parents)
 
     # NLTK keeps lemma -> pos -> [offsets] (sense order) privately; it is the index files' data.

@@ -69,13 +69,71 @@ _PERFECT = frozenset({"has", "have", "had"})
 # Words that open a predicate but are not its verb even where WordNet lists a verb sense
 # ("near", "up", "down", "back", "top", "front", "close", "part", "side" are WordNet verbs).
 _NOT_VERBS = frozenset(
-    "about above across after against along alongside among around at atop back before behind "
-    "below beneath beside besides between beyond by close down during edge end for from front "
-    "full in inside into like near next not no of off on onto out outside over part past side "
-    "through to top toward "
-    "towards under underneath up upon via with within without".split()
+    [
+        "about",
+        "above",
+        "across",
+        "after",
+        "against",
+        "along",
+        "alongside",
+        "among",
+        "around",
+        "at",
+        "atop",
+        "back",
+        "before",
+        "behind",
+        "below",
+        "beneath",
+        "beside",
+        "besides",
+        "between",
+        "beyond",
+        "by",
+        "close",
+        "down",
+        "during",
+        "edge",
+        "end",
+        "for",
+        "from",
+        "front",
+        "full",
+        "in",
+        "inside",
+        "into",
+        "like",
+        "near",
+        "next",
+        "not",
+        "no",
+        "of",
+        "off",
+        "on",
+        "onto",
+        "out",
+        "outside",
+        "over",
+        "part",
+        "past",
+        "side",
+        "through",
+        "to",
+        "top",
+        "toward",
+        "towards",
+        "under",
+        "underneath",
+        "up",
+        "upon",
+        "via",
+        "with",
+        "within",
+        "without",
+    ]
 )
-_PUNCTUATION = " \t\n\"`.,;:!?()[]{}"
+_PUNCTUATION = ' \t\n"`.,;:!?()[]{}'
 
 
 def _is_participle(word: str) -> bool:

@@ -50,15 +50,53 @@ _REQUIRED_FILES = tuple(
 _OPTIONAL_FILES = ("index.sense", "cntlist.rev")
 
 # The standard WordNet 3.0 `lexnames` file (see lexnames(5WN)): number, name, syntactic category.
-_LEXNAMES = (
-    "adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute "
-    "noun.body noun.cognition noun.communication noun.event noun.feeling noun.food noun.group "
-    "noun.location noun.motive noun.object noun.person noun.phenomenon noun.plant "
-    "noun.possession noun.process noun.quantity noun.relation noun.shape noun.state "
-    "noun.substance noun.time verb.body verb.change verb.cognition verb.communication "
-    "verb.competition verb.consumption verb.contact verb.creation verb.emotion verb.motion "
-    "verb.perception verb.possession verb.social verb.stative verb.weather adj.ppl"
-).split()
+_LEXNAMES = [
+    "adj.all",
+    "adj.pert",
+    "adv.all",
+    "noun.Tops",
+    "noun.act",
+    "noun.animal",
+    "noun.artifact",
+    "noun.attribute",
+    "noun.body",
+    "noun.cognition",
+    "noun.communication",
+    "noun.event",
+    "noun.feeling",
+    "noun.food",
+    "noun.group",
+    "noun.location",
+    "noun.motive",
+    "noun.object",
+    "noun.person",
+    "noun.phenomenon",
+    "noun.plant",
+    "noun.possession",
+    "noun.process",
+    "noun.quantity",
+    "noun.relation",
+    "noun.shape",
+    "noun.state",
+    "noun.substance",
+    "noun.time",
+    "verb.body",
+    "verb.change",
+    "verb.cognition",
+    "verb.communication",
+    "verb.competition",
+    "verb.consumption",
+    "verb.contact",
+    "verb.creation",
+    "verb.emotion",
+    "verb.motion",
+    "verb.perception",
+    "verb.possession",
+    "verb.social",
+    "verb.stative",
+    "verb.weather",
+    "adj.ppl",
+]
 _LEXNAME_CATEGORY = {"adj": 3, "adv": 4, "noun": 1, "verb": 2}
 
 
@@ -68,10 +106,7 @@ def lexnames_text() -> str:
     >>> lexnames_text().splitlines()[0]
     '00\\tadj.all\\t3'
     """
-    return "".join(
-        f"{i:02d}\t{name}\t{_LEXNAME_CATEGORY[name.split('.')[0]]}\n"
-        for i, name in enumerate(_LEXNAMES)
-    )
+    return "".join(f"{i:02d}\t{name}\t{_LEXNAME_CATEGORY[name.split('.')[0]]}\n" for i, name in enumerate(_LEXNAMES))
 
 
 class WordNetMissingError(RuntimeError):

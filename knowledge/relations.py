@@ -28,13 +28,52 @@ from __future__ import annotations
 from knowledge.states import state_of_predicate, states_exclude
 
 #: Spatial prepositions that decide a relation when present.
-PREPOSITIONS = frozenset({
-    "on", "in", "at", "under", "above", "behind", "near", "with", "by", "beside", "inside", "over",
-    "onto", "into", "through", "across", "along", "against", "around", "between", "among", "below",
-    "beneath", "underneath", "outside", "off", "toward", "towards", "past", "beyond", "within", "upon",
-    "atop", "next to", "in front of", "on top of", "close to", "out of", "near to", "on the side of",
-    "in the middle of", "at the edge of",
-})
+PREPOSITIONS = frozenset(
+    {
+        "on",
+        "in",
+        "at",
+        "under",
+        "above",
+        "behind",
+        "near",
+        "with",
+        "by",
+        "beside",
+        "inside",
+        "over",
+        "onto",
+        "into",
+        "through",
+        "across",
+        "along",
+        "against",
+        "around",
+        "between",
+        "among",
+        "below",
+        "beneath",
+        "underneath",
+        "outside",
+        "off",
+        "toward",
+        "towards",
+        "past",
+        "beyond",
+        "within",
+        "upon",
+        "atop",
+        "next to",
+        "in front of",
+        "on top of",
+        "close to",
+        "out of",
+        "near to",
+        "on the side of",
+        "in the middle of",
+        "at the edge of",
+    }
+)
 
 #: Keys that say the same about a pair ("a man with a knife" / "a man holding a knife").
 AGREE: tuple[frozenset[str], ...] = (
@@ -48,18 +87,33 @@ AGREE: tuple[frozenset[str], ...] = (
 
 #: Keys that cannot both hold of one ordered pair.
 OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
-    (frozenset({"on", "above", "over", "atop", "upon", "onto"}), frozenset({"under", "below", "beneath", "underneath"})),
+    (
+        frozenset({"on", "above", "over", "atop", "upon", "onto"}),
+        frozenset({"under", "below", "beneath", "underneath"}),
+    ),
     (frozenset({"in front of"}), frozenset({"behind"})),
     (frozenset({"in", "inside", "within", "into"}), frozenset({"outside", "out of"})),
     # Resting on or inside a thing is not standing beside it.
-    (frozenset({"on", "atop", "upon", "onto", "in", "inside", "within", "into"}),
-     frozenset({"next to", "near", "beside", "by", "close to"})),
+    (
+        frozenset({"on", "atop", "upon", "onto", "in", "inside", "within", "into"}),
+        frozenset({"next to", "near", "beside", "by", "close to"}),
+    ),
 )
 
 #: The key of the reversed pair: "a cat on a table" is "a table under a cat".
-INVERSE = {"on": "under", "under": "on", "above": "under", "below": "above", "over": "under",
-           "in front of": "behind", "behind": "in front of", "next to": "next to", "near": "near",
-           "beside": "beside", "by": "by"}
+INVERSE = {
+    "on": "under",
+    "under": "on",
+    "above": "under",
+    "below": "above",
+    "over": "under",
+    "in front of": "behind",
+    "behind": "in front of",
+    "next to": "next to",
+    "near": "near",
+    "beside": "beside",
+    "by": "by",
+}
 
 
 def relation_key(canonical: str) -> str:

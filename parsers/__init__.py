@@ -17,18 +17,33 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from parsers.annotations import (AnnotationError, from_coco, from_labels, from_references,
-                                     from_visual_genome, to_scene_graph)
+    from parsers.annotations import (
+        AnnotationError,
+        from_coco,
+        from_labels,
+        from_references,
+        from_visual_genome,
+        to_scene_graph,
+    )
     from parsers.caption import CaptionParser
     from parsers.scene_graph import Concept, Relation, SceneGraph, Span
     from parsers.spacy_model import ModelStatus, SpacyModelError, find_spacy_model, load_spacy
 
 _HOME = {
-    "AnnotationError": "annotations", "from_coco": "annotations", "from_labels": "annotations",
-    "from_references": "annotations", "from_visual_genome": "annotations", "to_scene_graph": "annotations",
+    "AnnotationError": "annotations",
+    "from_coco": "annotations",
+    "from_labels": "annotations",
+    "from_references": "annotations",
+    "from_visual_genome": "annotations",
+    "to_scene_graph": "annotations",
     "CaptionParser": "caption",
-    "Concept": "scene_graph", "Relation": "scene_graph", "SceneGraph": "scene_graph", "Span": "scene_graph",
-    "ModelStatus": "spacy_model", "SpacyModelError": "spacy_model", "find_spacy_model": "spacy_model",
+    "Concept": "scene_graph",
+    "Relation": "scene_graph",
+    "SceneGraph": "scene_graph",
+    "Span": "scene_graph",
+    "ModelStatus": "spacy_model",
+    "SpacyModelError": "spacy_model",
+    "find_spacy_model": "spacy_model",
     "load_spacy": "spacy_model",
 }
 

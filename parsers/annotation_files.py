@@ -25,19 +25,22 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Callable, Container
+from typing import IO, Any
 
 import ijson
 
 CHUNK = 1 << 20
 _COCO_KEYS = {"info", "licenses", "images", "annotations", "categories", "type"}
 #: The shapes, as named in errors about a file that is none of them.
-EXPECTED = ("a list of Visual Genome records {image_id, objects, relationships} (scene_graphs.json) "
-            "or of {image_id, objects | relationships | attributes} (objects.json, relationships.json, "
-            "attributes.json); COCO instances {images, annotations: [{image_id, category_id}], categories}; "
-            "COCO or nocaps captions {images, annotations: [{image_id, caption}]}; or {image id: [reference captions]}")
+EXPECTED = (
+    "a list of Visual Genome records {image_id, objects, relationships} (scene_graphs.json) "
+    "or of {image_id, objects | relationships | attributes} (objects.json, relationships.json, "
+    "attributes.json); COCO instances {images, annotations: [{image_id, category_id}], categories}; "
+    "COCO or nocaps captions {images, annotations: [{image_id, caption}]}; or {image id: [reference captions]}"
+)
 _SPLIT = {"objects": "vg_objects", "relationships": "vg_relationships", "attributes": "vg_attributes"}
 
 
@@ -72,8 +75,9 @@ class AnnotationFile:
         return "references" if self.kind in ("coco_captions", "references") else "annotation"
 
 
-def read_annotation_file(source: str | Path | IO[bytes], wanted: Container[str] | None,
-                         name: str | None = None) -> AnnotationFile:
+def read_annotation_file(
+    source: str | Path | IO[bytes], wanted: Container[str] | None, name: str | None = None
+) -> AnnotationFile:
     """Stream one annotations file, keeping the images whose key is in ``wanted`` (all when None).
     Raises :class:`AnnotationsFileError` naming the file for one that cannot be read or is of
     none of the known shapes (the message lists them)."""
@@ -218,9 +222,11 @@ class _CocoReader(_Reader):
         self.images: set[str] = set()
         self.categories: list[dict] = []
         self.captions = self.instances = 0
-        self.coros = [ijson.items_coro(_Sink(self.annotation), "annotations.item", use_float=True),
-                      ijson.items_coro(_Sink(self.image), "images.item", use_float=True),
-                      ijson.items_coro(_Sink(self.categories.append), "categories.item", use_float=True)]
+        self.coros = [
+            ijson.items_coro(_Sink(self.annotation), "annotations.item", use_float=True),
+            ijson.items_coro(_Sink(self.image), "images.item", use_float=True),
+            ijson.items_coro(_Sink(self.categories.append), "categories.item", use_float=True),
+        ]
 
     def annotation(self, ann: Any) -> None:
         if not isinstance(ann, dict) or "image_id" not in ann:

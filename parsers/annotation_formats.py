@@ -34,8 +34,9 @@ class AnnotationError(ValueError):
         self.field = field
 
 
-def concept_from_name(name: str, synset: str | None = None, attributes: list[str] | None = None,
-                      source_id: Any = None) -> Concept:
+def concept_from_name(
+    name: str, synset: str | None = None, attributes: list[str] | None = None, source_id: Any = None
+) -> Concept:
     """A concept for an annotated name; ``synset`` as given by the annotation, else WordNet's
     first sense for the name. A synset name as the label ("dog.n.01") is read as that synset.
     A given synset this WordNet lacks ("-", a typo, another version's name) is no synset: the
@@ -49,10 +50,14 @@ def concept_from_name(name: str, synset: str | None = None, attributes: list[str
         text = text.split(".")[0].replace("_", " ")
     words = text.lower().split()
     lemma = " ".join(words[:-1] + [knowledge.lemmatize(words[-1]).replace("_", " ")]) if words else ""
-    return Concept(text=text, lemma=lemma, synset=synset,
-                   attributes=group_attributes(attributes or []),
-                   plural=bool(words) and lemma != " ".join(words),
-                   source_id=None if source_id is None else str(source_id))
+    return Concept(
+        text=text,
+        lemma=lemma,
+        synset=synset,
+        attributes=group_attributes(attributes or []),
+        plural=bool(words) and lemma != " ".join(words),
+        source_id=None if source_id is None else str(source_id),
+    )
 
 
 def relation(subject: int, predicate: str, obj: int, synsets: list[str] | None = None) -> Relation:
@@ -60,9 +65,13 @@ def relation(subject: int, predicate: str, obj: int, synsets: list[str] | None =
     text = " ".join(predicate.split()).lower()
     known = knowledge.get_hierarchy().ids
     verbs = [s for s in synsets or [] if isinstance(s, str) and ".v." in s and s in known]
-    return Relation(subject=subject, predicate=text, object=obj,
-                    canonical=knowledge.canonical_predicate(text),
-                    verb_synset=verbs[0] if verbs else knowledge.predicate_verb_synset(text))
+    return Relation(
+        subject=subject,
+        predicate=text,
+        object=obj,
+        canonical=knowledge.canonical_predicate(text),
+        verb_synset=verbs[0] if verbs else knowledge.predicate_verb_synset(text),
+    )
 
 
 # -- objects + relationships (Visual Genome and simpler forms) -------------------------------

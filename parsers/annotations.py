@@ -19,23 +19,25 @@ import os
 from typing import TYPE_CHECKING, Any
 
 import knowledge
-from parsers.annotation_formats import (AnnotationError, from_coco, from_labels, from_visual_genome,
-                                        load_json)
+from parsers.annotation_formats import AnnotationError, from_coco, from_labels, from_visual_genome, load_json
 from parsers.references import from_references
 from parsers.scene_graph import SceneGraph
 
 if TYPE_CHECKING:
     from parsers.caption import CaptionParser
 
-__all__ = ["AnnotationError", "from_coco", "from_labels", "from_references", "from_visual_genome",
-           "to_scene_graph"]
+__all__ = ["AnnotationError", "from_coco", "from_labels", "from_references", "from_visual_genome", "to_scene_graph"]
 
 _COCO_KEYS = ("category_id", "category_name", "label", "name", "names", "category")
 
 
-def to_scene_graph(annotation: Any = None, references: list[str] | None = None,
-                   parser: "CaptionParser | None" = None, *,
-                   base_dir: str | os.PathLike | None = None) -> SceneGraph:
+def to_scene_graph(
+    annotation: Any = None,
+    references: list[str] | None = None,
+    parser: CaptionParser | None = None,
+    *,
+    base_dir: str | os.PathLike | None = None,
+) -> SceneGraph:
     """The image-side graph. When both are given, the ``annotation`` is used and the
     ``references`` are ignored: an annotation states what is in the image, references only
     describe it. A relative annotation path is looked up in ``base_dir`` first, then the working
@@ -65,8 +67,11 @@ def _dispatch(value: Any, field: str, base_dir: Any, depth: int = 0) -> SceneGra
             return from_visual_genome(value, field)
         if any(k in value for k in _COCO_KEYS):  # a single COCO-style instance
             return from_coco([value], field)
-        raise AnnotationError(field, "unrecognised annotation dict: expected 'objects' and/or "
-                                     f"'relationships', 'annotations', or 'concepts'; got keys {sorted(value)[:8]}")
+        raise AnnotationError(
+            field,
+            "unrecognised annotation dict: expected 'objects' and/or "
+            f"'relationships', 'annotations', or 'concepts'; got keys {sorted(value)[:8]}",
+        )
     if isinstance(value, (list, tuple)):
         items = list(value)
         if all(isinstance(x, str) for x in items):
@@ -77,8 +82,9 @@ def _dispatch(value: Any, field: str, base_dir: Any, depth: int = 0) -> SceneGra
                     return from_visual_genome(items[0], f"{field}[0]")
                 raise AnnotationError(field, f"a list of {len(items)} scene graphs; give one image's record")
             return from_coco(items, field)
-        bad = next(i for i, x in enumerate(items) if not isinstance(x, type(items[0])) or
-                   not isinstance(x, (str, dict)))
+        bad = next(
+            i for i, x in enumerate(items) if not isinstance(x, type(items[0])) or not isinstance(x, (str, dict))
+        )
         raise AnnotationError(f"{field}[{bad}]", "a list must hold only labels (strings) or only object dicts")
     raise AnnotationError(field, f"unsupported annotation of type {type(value).__name__}")
 
@@ -96,6 +102,7 @@ def _graph_from_dict(value: dict, field: str) -> SceneGraph:
     known = knowledge.get_hierarchy().ids
     for i, c in enumerate(graph.concepts):  # every cost is a WordNet distance from these names
         if c.synset is not None and c.synset not in known:
-            raise AnnotationError(f"{field}.concepts[{i}].synset",
-                                  f"{c.synset!r} is not a synset of this WordNet (give null for none)")
+            raise AnnotationError(
+                f"{field}.concepts[{i}].synset", f"{c.synset!r} is not a synset of this WordNet (give null for none)"
+            )
     return graph

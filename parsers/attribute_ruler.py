@@ -20,7 +20,8 @@ True
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from spacy.language import Language
 from spacy.tokens._retokenize import set_token_attrs
@@ -38,7 +39,7 @@ def _compile_value(field: int, spec: Any) -> Callable[[tuple], bool]:
         return lambda f: f[field] == spec
     if len(spec) != 1:
         raise Unsupported(f"operator set {spec}")
-    (op, arg), = spec.items()
+    ((op, arg),) = spec.items()
     if op == "IN":
         values = frozenset(arg)
         return lambda f: f[field] in values
@@ -79,7 +80,7 @@ class FastAttributeRuler:
         self._stand_in: dict[tuple[bool, ...], str] = {}
         self._words: dict[str, str] = {}
 
-    def load_from(self, ruler: Any) -> "FastAttributeRuler":
+    def load_from(self, ruler: Any) -> FastAttributeRuler:
         """Take the rules of a stock ``AttributeRuler`` (raises :class:`Unsupported`)."""
         for rule_id, p in enumerate(ruler.patterns):
             for pattern in p["patterns"]:
@@ -128,8 +129,10 @@ class FastAttributeRuler:
         except KeyError:
             if len(self._memo) > _MEMO_LIMIT:
                 self._memo.clear()
-            hit = self._memo[feats] = (tuple(r for r, check in self.single if check(feats)),
-                                       tuple(m for m, (_, checks, _) in enumerate(self.multi) if checks[0](feats)))
+            hit = self._memo[feats] = (
+                tuple(r for r, check in self.single if check(feats)),
+                tuple(m for m, (_, checks, _) in enumerate(self.multi) if checks[0](feats)),
+            )
             return hit
 
     def _attrs_for(self, rule_ids: tuple[int, ...]) -> dict:

@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 import knowledge
 from parsers import repairs
 from parsers.attributes import ADJECTIVE_COMPOUNDS, QUANTIFIER_NOUNS, group_attributes
 from parsers.draft_graph import Draft, Mention, from_upstream, joins_next
-from parsers.modifiers import mark_uncertain, modifier_values
 from parsers.mentions import merge_definite_mentions
+from parsers.modifiers import mark_uncertain, modifier_values
 from parsers.recovery import recover_nouns
 from parsers.scene_graph import Concept, Relation, SceneGraph
 from parsers.spacy_model import load_spacy
@@ -149,14 +150,21 @@ class CaptionParser:
     # -- building ----------------------------------------------------------------------------
     def _build(self, d: Draft) -> SceneGraph:
         graph = SceneGraph(text=d.text)
-        alive = sorted((i for i, m in enumerate(d.mentions) if m.alias is None),
-                       key=lambda i: d.mentions[i].root)
+        alive = sorted((i for i, m in enumerate(d.mentions) if m.alias is None), key=lambda i: d.mentions[i].root)
         index = {i: graph.add_concept(self._concept(d, d.mentions[i])) for i in alive}
         for k in repairs.finish_links(d):
             text = d.predicate_text(k)
             canonical, verb = self._predicate(k.canonical_text or text)
-            graph.add_relation(Relation(subject=index[k.subject], predicate=text, object=index[k.object],
-                                        canonical=canonical, verb_synset=verb, span=d.predicate_span(k)))
+            graph.add_relation(
+                Relation(
+                    subject=index[k.subject],
+                    predicate=text,
+                    object=index[k.object],
+                    canonical=canonical,
+                    verb_synset=verb,
+                    span=d.predicate_span(k),
+                )
+            )
         return graph
 
     def _concept(self, d: Draft, m: Mention) -> Concept:
@@ -173,7 +181,7 @@ class CaptionParser:
         first, head_end, last, root = doc[heads[0]], doc[heads[-1]], doc[end - 1], doc[m.root]
         head_span = (first.idx, head_end.idx + len(head_end.text))
         return Concept(
-            text=d.text[head_span[0]:head_span[1]],
+            text=d.text[head_span[0] : head_span[1]],
             lemma=lemma,
             synset=synset,
             attributes=attributes,
@@ -199,8 +207,11 @@ class CaptionParser:
         base = self._lemma(root, base_synset)
         run = []  # compound words directly before the head, and the parts of a hyphenated head
         j = root.i - 1
-        while j >= m.start and (joins_next(doc, j) or doc[j].dep_ == "compound" or (
-                doc[j].dep_ == "amod" and f"{doc[j].lower_} {base}" in ADJECTIVE_COMPOUNDS)):
+        while j >= m.start and (
+            joins_next(doc, j)
+            or doc[j].dep_ == "compound"
+            or (doc[j].dep_ == "amod" and f"{doc[j].lower_} {base}" in ADJECTIVE_COMPOUNDS)
+        ):
             # spelling makes one word of "x-ray" whatever the parse says of its parts
             if not joins_next(doc, j) and (doc[j].head.i <= j or doc[j].head.i > root.i):
                 break
@@ -258,8 +269,8 @@ def _told_in(graph: SceneGraph, text: str) -> SceneGraph:
     """``graph``, parsed from the spaCy-safe copy of ``text`` (lone surrogates as U+FFFD, one char
     for one), told in ``text`` itself: the text, and each concept's and relation's surface words
     read again at their (unchanged) spans."""
-    concepts = [replace(c, text=text[c.spans[0][0]:c.spans[0][1]]) if c.spans else c for c in graph.concepts]
-    relations = [replace(r, predicate=text[r.span[0]:r.span[1]]) if r.span else r for r in graph.relations]
+    concepts = [replace(c, text=text[c.spans[0][0] : c.spans[0][1]]) if c.spans else c for c in graph.concepts]
+    relations = [replace(r, predicate=text[r.span[0] : r.span[1]]) if r.span else r for r in graph.relations]
     return replace(graph, text=text, concepts=concepts, relations=relations)
 
 

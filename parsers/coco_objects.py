@@ -24,19 +24,42 @@ this module follows them so its figures compare with published ones:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Iterable
 
 from knowledge.concepts import morphy_forms
 
 #: COCO compounds read as one word (CHAIR's list).
-COMPOUNDS = ("motor bike", "motor cycle", "air plane", "traffic light", "street light", "traffic signal",
-             "stop light", "fire hydrant", "stop sign", "parking meter", "suit case", "sports ball",
-             "baseball bat", "baseball glove", "tennis racket", "wine glass", "hot dog", "cell phone",
-             "mobile phone", "teddy bear", "hair drier", "potted plant", "bow tie", "laptop computer",
-             "stove top oven", "home plate")
+COMPOUNDS = (
+    "motor bike",
+    "motor cycle",
+    "air plane",
+    "traffic light",
+    "street light",
+    "traffic signal",
+    "stop light",
+    "fire hydrant",
+    "stop sign",
+    "parking meter",
+    "suit case",
+    "sports ball",
+    "baseball bat",
+    "baseball glove",
+    "tennis racket",
+    "wine glass",
+    "hot dog",
+    "cell phone",
+    "mobile phone",
+    "teddy bear",
+    "hair drier",
+    "potted plant",
+    "bow tie",
+    "laptop computer",
+    "stove top oven",
+    "home plate",
+)
 #: Animals whose "baby" / "adult" is no person; vehicles whose "passenger" is none.
 ANIMALS = ("bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe", "animal", "cub")
 VEHICLES = ("jet", "train")

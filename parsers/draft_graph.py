@@ -15,23 +15,51 @@ are exact and the predicate can be corrected (``"in front"`` -> ``"in front of"`
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 # Multiword prepositions built around a noun ("in front of"): the noun is not an object.
-NOUN_PREPS = frozenset("""in front of|on top of|on the top of|at the top of|on the side of|on side of
+NOUN_PREPS = frozenset(
+    """in front of|on top of|on the top of|at the top of|on the side of|on side of
 |by the side of|at the side of|on the other side of|on either side of|in the middle of
 |in the center of|in the centre of|at the end of|at the edge of|on the edge of|in the back of
 |at the back of|on the back of|at the bottom of|on the bottom of|in the corner of|to the left of
 |to the right of|on the left of|on the right of|on the front of|at the front of|in the midst of
 |to the side of|in the front of|at the corner of|on the corner of|at the rear of|in the rear of
-|on the surface of|in the shade of|at the foot of|on the outside of|on the inside of""".replace(
-    "\n", "").split("|"))
+|on the surface of|in the shade of|at the foot of|on the outside of|on the inside of""".replace("\n", "").split("|")
+)
 # Adverbs/adjectives that form one phrase with the preposition after them ("next to", "full of").
 # Other adjectives ("asleep on a bed") are attributes of the subject; prepositions always chain
 # ("out of", "in between").
-CHAIN_WORDS = frozenset("""next close closer near nearer out away ahead across inside outside off
-up down full together along apart instead right left behind over back""".split())
+CHAIN_WORDS = frozenset(
+    [
+        "next",
+        "close",
+        "closer",
+        "near",
+        "nearer",
+        "out",
+        "away",
+        "ahead",
+        "across",
+        "inside",
+        "outside",
+        "off",
+        "up",
+        "down",
+        "full",
+        "together",
+        "along",
+        "apart",
+        "instead",
+        "right",
+        "left",
+        "behind",
+        "over",
+        "back",
+    ]
+)
 _CHAIN_DEP = frozenset(("prep", "advmod", "amod", "acomp", "pcomp", "npadvmod"))
 _SPLIT_DEPS = frozenset(("amod", "compound", "appos", "npadvmod"))
 _SPLIT_POS = frozenset(("NOUN", "ADJ", "PROPN"))
@@ -97,7 +125,7 @@ class Draft:
 
     def predicate_text(self, link: Link) -> str:
         a, b = self.doc[link.tokens[0]], self.doc[link.tokens[-1]]
-        return self.text[a.idx:b.idx + len(b.text)]
+        return self.text[a.idx : b.idx + len(b.text)]
 
     def predicate_span(self, link: Link) -> tuple[int, int]:
         a, b = self.doc[link.tokens[0]], self.doc[link.tokens[-1]]
@@ -169,12 +197,17 @@ def prep_predicate(o: Any, inside: list[int] | None = None) -> tuple[Any, list[i
     if h.dep_ == "pobj" and h.i < p.i and h.head.i < h.i:
         q = h.head
         doc = o.doc
-        if doc[q.i:p.i + 1].text.lower() in NOUN_PREPS:
+        if doc[q.i : p.i + 1].text.lower() in NOUN_PREPS:
             return q.head, list(range(q.i, p.i + 1)), h.i
     tokens = [p.i]
     # "next to", "close to", "out of", "in between": adjacent heads chain into one phrase.
-    while (h.i + 1 == tokens[0] and (h.pos_ == "ADP" or h.lower_ in CHAIN_WORDS)
-           and h.dep_ in _CHAIN_DEP and h.head.i != h.i and (inside is None or inside[h.i] < 0)):
+    while (
+        h.i + 1 == tokens[0]
+        and (h.pos_ == "ADP" or h.lower_ in CHAIN_WORDS)
+        and h.dep_ in _CHAIN_DEP
+        and h.head.i != h.i
+        and (inside is None or inside[h.i] < 0)
+    ):
         tokens.insert(0, h.i)
         h = h.head
     return h, tokens, None
@@ -204,8 +237,9 @@ def _upstream_tokens(o: Any, inside: list[int]) -> list[int]:
     return [o.head.i]
 
 
-def from_upstream(doc: Any, result: dict, joins: Callable[[str, str], bool] | None = None,
-                  text: str | None = None) -> Draft:
+def from_upstream(
+    doc: Any, result: dict, joins: Callable[[str, str], bool] | None = None, text: str | None = None
+) -> Draft:
     """Mentions from upstream entities (all of them, pronouns too: a repair step decides), links
     from its relations with their predicate tokens recovered.
 
@@ -221,8 +255,12 @@ def from_upstream(doc: Any, result: dict, joins: Callable[[str, str], bool] | No
         m = Mention(root=root.i, start=start, end=end)
         if joins is not None and end == root.i + 1 and end < len(doc):
             nxt = doc[end]
-            if (nxt.head.i == root.i and nxt.dep_ in _SPLIT_DEPS and nxt.pos_ in _SPLIT_POS
-                    and joins(root.lower_, nxt.lower_)):
+            if (
+                nxt.head.i == root.i
+                and nxt.dep_ in _SPLIT_DEPS
+                and nxt.pos_ in _SPLIT_POS
+                and joins(root.lower_, nxt.lower_)
+            ):
                 m.end, m.tail = end + 1, end
         draft.add_mention(m)
     seen: set[tuple[int, int, tuple[int, ...]]] = set()

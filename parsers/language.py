@@ -53,7 +53,7 @@ def looks_english(caption: str) -> str | None:
     words = []
     for m in _WORD.finditer(caption):
         word = m.group()
-        if len(word) < 2 or (word[0].isupper() and not _SENTENCE_START.search(caption[:m.start()])):
+        if len(word) < 2 or (word[0].isupper() and not _SENTENCE_START.search(caption[: m.start()])):
             continue  # a one-letter word, or a name
         words.append(word.lower())
     if len(words) < MIN_WORDS:
@@ -61,11 +61,17 @@ def looks_english(caption: str) -> str | None:
     unknown = [w for w in words if not known(w)]
     # WordNet knows many short foreign words as abbreviations ("le", "en", "con", "est"): a caption
     # with no English function word at all needs fewer unknown words to be refused.
-    limit = MAX_UNKNOWN_SHARE if len(words) < NO_FUNCTION_WORDS_MIN or _has_function_word(words) else NO_FUNCTION_WORDS_SHARE
+    limit = (
+        MAX_UNKNOWN_SHARE
+        if len(words) < NO_FUNCTION_WORDS_MIN or _has_function_word(words)
+        else NO_FUNCTION_WORDS_SHARE
+    )
     if len(unknown) > limit * len(words):
         shown = ", ".join(dict.fromkeys(unknown[:3]))
-        return (f"caption does not look like English: {len(unknown)} of {len(words)} words are not "
-                f"English words ({shown}...)")
+        return (
+            f"caption does not look like English: {len(unknown)} of {len(words)} words are not "
+            f"English words ({shown}...)"
+        )
     return None
 
 

@@ -19,7 +19,8 @@ the rules ask of them.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 #: Distinct (form, part of speech, morphology) triples kept before the memo starts afresh.
 MEMO_LIMIT = 200_000

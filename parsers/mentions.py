@@ -50,7 +50,7 @@ def is_definite(text: str, c: Concept) -> bool:
     """Whether the noun phrase of ``c`` opens with a definite determiner ("the dog")."""
     if not c.phrase_span:
         return False
-    m = re.match(r"\s*(\w+)", text[c.phrase_span[0]:c.phrase_span[1]])
+    m = re.match(r"\s*(\w+)", text[c.phrase_span[0] : c.phrase_span[1]])
     return bool(m) and m.group(1).lower() in DEFINITE
 
 
@@ -60,8 +60,11 @@ def _antecedent(graph: SceneGraph, i: int) -> int | None:
         return None
     for k in range(i - 1, -1, -1):
         e = graph.concepts[k]
-        if e.lemma == c.lemma and e.plural == c.plural and not colours_clash(
-                e.attributes.get("colour", []), c.attributes.get("colour", [])):
+        if (
+            e.lemma == c.lemma
+            and e.plural == c.plural
+            and not colours_clash(e.attributes.get("colour", []), c.attributes.get("colour", []))
+        ):
             return k
     return None
 
@@ -77,9 +80,15 @@ def merge_definite_mentions(graph: SceneGraph) -> SceneGraph:
     for c, k in zip(graph.concepts, antecedents):
         if k is None:
             target.append(len(concepts))
-            concepts.append(replace(c, spans=list(c.spans), aliases=list(c.aliases),
-                                    alternatives=list(c.alternatives),
-                                    attributes={kind: list(v) for kind, v in c.attributes.items()}))
+            concepts.append(
+                replace(
+                    c,
+                    spans=list(c.spans),
+                    aliases=list(c.aliases),
+                    alternatives=list(c.alternatives),
+                    attributes={kind: list(v) for kind, v in c.attributes.items()},
+                )
+            )
         else:
             target.append(target[k])
             pool(concepts[target[k]], c)

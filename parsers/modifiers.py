@@ -10,8 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from parsers.attributes import (COLOURS, COUNT_WORDS, HEDGE_ADVERBS, HEDGE_MODALS, HEDGE_VERBS,
-                                TONES, VAGUE_COUNTS, count_value)
+from parsers.attributes import (
+    COLOURS,
+    COUNT_WORDS,
+    HEDGE_ADVERBS,
+    HEDGE_MODALS,
+    HEDGE_VERBS,
+    TONES,
+    VAGUE_COUNTS,
+    count_value,
+)
 from parsers.draft_graph import CHAIN_WORDS, Draft, Mention, flatten
 
 _COUNT_DEPS = frozenset(("det", "predet", "amod", "quantmod", "nummod"))
@@ -39,13 +47,19 @@ def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], l
             mods.extend(flatten(c))
     if root.dep_ == "nsubj" and root.head.lemma_ == "be":  # "The car is red."
         mods.extend(y for c in root.head.children if c.dep_ == "acomp" for y in flatten(c))
-    mods = sorted((t for t in mods if t.i not in heads and not (
-        t.lower_ in CHAIN_WORDS and any(g.dep_ == "prep" for g in t.children))), key=lambda t: t.i)
+    mods = sorted(
+        (
+            t
+            for t in mods
+            if t.i not in heads and not (t.lower_ in CHAIN_WORDS and any(g.dep_ == "prep" for g in t.children))
+        ),
+        key=lambda t: t.i,
+    )
     return _join_tones(mods), counts
 
 
 def _join_tones(mods: list[Any]) -> list[str]:
-    """"dark blue" is one colour value, whether spaCy hangs "dark" on "blue" or on the noun."""
+    """ "dark blue" is one colour value, whether spaCy hangs "dark" on "blue" or on the noun."""
     out: list[str] = []
     used: set[int] = set()
     for n, t in enumerate(mods):
@@ -105,8 +119,7 @@ def _hedged_by_adverb(d: Draft, t: Any) -> list[Any]:
             return [y for c in subjects for y in flatten(c)]
         args = [c for c in h.children if c.dep_ in _ARG_DEPS]
         if not args:
-            args = [g for p in h.children if p.dep_ == "prep" and p.i > t.i
-                    for g in p.subtree if g.dep_ == "pobj"]
+            args = [g for p in h.children if p.dep_ == "prep" and p.i > t.i for g in p.subtree if g.dep_ == "pobj"]
         if not args:
             args = subjects
         return [y for c in args for y in flatten(c)]

@@ -141,9 +141,7 @@ def _relink(n: Any, v: Any, h: Any) -> None:
     if h.i != v.i:
         h.head, h.dep_ = v, "dobj"
     for t in movers:
-        if t.i < n.i:
-            t.head = n
-        elif t.is_punct and root and t.head.i == h.i and t.i > h.i and t.text in ".!?;":
+        if t.i < n.i or t.is_punct and root and t.head.i == h.i and t.i > h.i and t.text in ".!?;":
             t.head = n
         elif t.head.i == h.i and h.i != v.i and t.i > h.i and t.dep_ == "prep":
             t.head = v

@@ -28,7 +28,6 @@ from parsers.language import stop_words
 from parsers.repairs import FRAME_NOUNS
 from parsers.scene_graph import Concept, SceneGraph, Span
 
-
 #: Words that say the noun after them is absent.
 NEGATIONS = frozenset({"no", "without", "not", "never", "nor", "none"})
 
@@ -43,8 +42,11 @@ def lost_nouns(graph: SceneGraph) -> list[Concept]:
     taken = [s for c in graph.concepts for s in c.spans] + [r.span for r in graph.relations if r.span]
     # Inside a concept's phrase its modifiers are read as its attributes; any other word there
     # was swallowed by a misparse ("a *tent* and black sunglasses" as one phrase).
-    read = [(c.phrase_span, {w for vs in c.attributes.values() for v in vs for w in v.lower().split()})
-            for c in graph.concepts if c.phrase_span]
+    read = [
+        (c.phrase_span, {w for vs in c.attributes.values() for v in vs for w in v.lower().split()})
+        for c in graph.concepts
+        if c.phrase_span
+    ]
     out, stop = [], stop_words()
     for m in re.finditer(r"[A-Za-z][A-Za-z-]*", graph.text):
         word = m.group().lower()
@@ -58,12 +60,21 @@ def lost_nouns(graph: SceneGraph) -> list[Concept]:
             continue
         lemma, synset = sense
         # A hedge reaches to the end of its clause ("possibly other fruits or items").
-        before = re.findall(r"[a-z]+", re.split(r"[,;.()]", graph.text[:m.start()].lower())[-1])
+        before = re.findall(r"[a-z]+", re.split(r"[,;.()]", graph.text[: m.start()].lower())[-1])
         if any(w in NEGATIONS for w in before[-3:]):  # "a street with no cars": said to be absent
             continue
-        out.append(Concept(m.group(), lemma, synset, spans=[(m.start(), m.end())],
-                           phrase_span=(m.start(), m.end()), plural=lemma != word,
-                           uncertain=any(w in HEDGE_ADVERBS for w in before), recovered=True))
+        out.append(
+            Concept(
+                m.group(),
+                lemma,
+                synset,
+                spans=[(m.start(), m.end())],
+                phrase_span=(m.start(), m.end()),
+                plural=lemma != word,
+                uncertain=any(w in HEDGE_ADVERBS for w in before),
+                recovered=True,
+            )
+        )
     return out
 
 
@@ -78,8 +89,9 @@ def thing_noun(word: str) -> tuple[str, str] | None:
     h = get_hierarchy()
     forms = {word, *morphy_forms(word, "n")}  # "bunches": bunche (Ralph Bunche) and bunch
     lemma = lemmatize(word)
-    if lemma not in h.lemmas("n") or any(f in h.lemmas("v") or f in h.adjective_lemmas or f in QUANTIFIER_NOUNS
-                                         or f in FRAME_NOUNS for f in forms):
+    if lemma not in h.lemmas("n") or any(
+        f in h.lemmas("v") or f in h.adjective_lemmas or f in QUANTIFIER_NOUNS or f in FRAME_NOUNS for f in forms
+    ):
         return None
     # Its first sense that is a visible thing (the first of "opener" is an event) -- unless
     # the word is first a material, which as a lost word was a modifier ("a wood burning stove").

@@ -37,8 +37,9 @@ it, where the graph keeps one copy).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from knowledge import corefer_distance, is_hypernym, lemmatize, noun_senses
 from knowledge.states import state_of_modifier, state_of_predicate
@@ -53,8 +54,9 @@ if TYPE_CHECKING:
 COREF_SENSES = 4
 
 
-def from_references(references: list[str], parser: "CaptionParser | None",
-                    graphs: "Sequence[SceneGraph] | None" = None) -> SceneGraph:
+def from_references(
+    references: list[str], parser: CaptionParser | None, graphs: Sequence[SceneGraph] | None = None
+) -> SceneGraph:
     """The entity graph of ``references`` (see the module docstring). Its text is the references
     joined by newlines, ``parts`` their char ranges in it, and every span indexes that text.
     Relations are remapped to entities and de-duplicated by (subject, canonical predicate,
@@ -68,7 +70,7 @@ def from_references(references: list[str], parser: "CaptionParser | None",
             raise AnnotationError(f"references[{i}]", f"expected a caption string, got {type(ref).__name__}")
     merged = SceneGraph(text="\n".join(references), kind="references")
     synsets: list[set[str]] = []  # per entity, the synsets of all its names
-    names: list[set[str]] = []    # per entity, its names (Concept.names), kept up to date
+    names: list[set[str]] = []  # per entity, its names (Concept.names), kept up to date
     seen: set[tuple[int, str, int]] = set()
     offset = 0
     if graphs is None:
@@ -136,12 +138,13 @@ def _vote(e: Concept, c: Concept, ref: int, general: bool, text: str) -> None:
         return
     if c.plural:
         _add_vote(e, "number", "several", ref)
-    elif c.spans and lemmatize(word := text[c.spans[0][0]:c.spans[0][1]].lower().split()[-1]) == word:
+    elif c.spans and lemmatize(word := text[c.spans[0][0] : c.spans[0][1]].lower().split()[-1]) == word:
         _add_vote(e, "number", "one", ref)
 
 
-def _entity_for(c: Concept, entities: list[Concept], synsets: list[set[str]], names: list[set[str]],
-                claimed: set[int]) -> tuple[int | None, bool]:
+def _entity_for(
+    c: Concept, entities: list[Concept], synsets: list[set[str]], names: list[set[str]], claimed: set[int]
+) -> tuple[int | None, bool]:
     """(the entity ``c`` names or None, whether ``c`` is the more general word of the two);
     ``synsets`` and ``names`` are each entity's synsets and names."""
     own = c.names()
@@ -173,7 +176,12 @@ def _senses(e: Concept, limit: int) -> tuple[str, ...]:
 
 
 def _shift(c: Concept, offset: int) -> Concept:
-    return replace(c, votes={}, spans=[(a + offset, b + offset) for a, b in c.spans],
-                   phrase_span=(c.phrase_span[0] + offset, c.phrase_span[1] + offset) if c.phrase_span else None,
-                   attributes={k: list(v) for k, v in c.attributes.items()}, alternatives=list(c.alternatives),
-                   aliases=list(c.aliases))
+    return replace(
+        c,
+        votes={},
+        spans=[(a + offset, b + offset) for a, b in c.spans],
+        phrase_span=(c.phrase_span[0] + offset, c.phrase_span[1] + offset) if c.phrase_span else None,
+        attributes={k: list(v) for k, v in c.attributes.items()},
+        alternatives=list(c.alternatives),
+        aliases=list(c.aliases),
+    )

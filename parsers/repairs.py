@@ -26,8 +26,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from parsers.draft_graph import (DROPPED, HYPHENS, Draft, Link, Mention, flatten, joins_next, prep_predicate,
-                                  verb_subject, with_verb)
+from parsers.draft_graph import (
+    DROPPED,
+    HYPHENS,
+    Draft,
+    Link,
+    Mention,
+    flatten,
+    joins_next,
+    prep_predicate,
+    verb_subject,
+    with_verb,
+)
 
 # Indefinite pronouns that name a person: kept, and WordNet knows them (someone -> person.n.01).
 # "something" is dropped: no WordNet noun, nothing to verify ("a man holding something").
@@ -109,7 +119,7 @@ def _subject_of(attach: Any) -> Any | None:
 
 
 def split_possessives(d: Draft) -> None:
-    """"a man's lap" -> man and lap, with the relation (man, 's -> has, lap)."""
+    """ "a man's lap" -> man and lap, with the relation (man, 's -> has, lap)."""
     doc = d.doc
     for idx in range(len(d.mentions)):
         m = d.mentions[idx]
@@ -162,7 +172,7 @@ def _like_object(verb: Any) -> Any | None:
 
 
 def fold_quantifiers(d: Draft, quantifiers: dict[str, str]) -> None:
-    """"a group of people": the group aliases the people, who get count "many"."""
+    """ "a group of people": the group aliases the people, who get count "many"."""
     doc = d.doc
     for idx, m in enumerate(d.mentions):
         root = doc[m.root]
@@ -187,7 +197,7 @@ def fold_quantifiers(d: Draft, quantifiers: dict[str, str]) -> None:
 
 
 def merge_alternatives(d: Draft) -> None:
-    """"a fork or a knife": the knife becomes an alternative of the fork, not an object."""
+    """ "a fork or a knife": the knife becomes an alternative of the fork, not an object."""
     doc = d.doc
     for idx, m in enumerate(d.mentions):
         root = doc[m.root]
@@ -196,8 +206,7 @@ def merge_alternatives(d: Draft) -> None:
         head_idx = d.tok2m[root.head.i]
         if head_idx < 0 or head_idx == idx:
             continue
-        if any(c.dep_ == "cc" and c.lower_ == "or" and root.head.i < c.i < root.i
-               for c in root.head.children):
+        if any(c.dep_ == "cc" and c.lower_ == "or" and root.head.i < c.i < root.i for c in root.head.children):
             target = d.resolve(head_idx)
             if target < 0:
                 continue
@@ -209,32 +218,42 @@ def merge_alternatives(d: Draft) -> None:
 
 
 def drop_negated(d: Draft) -> None:
-    """"no cars", "without a hat": the caption says these are absent."""
+    """ "no cars", "without a hat": the caption says these are absent."""
     doc = d.doc
     for m in d.mentions:
         root = doc[m.root]
         if any(c.dep_ == "det" and c.lower_ == "no" for c in root.children) or (
-                root.dep_ == "pobj" and root.head.lower_ == "without"):
+            root.dep_ == "pobj" and root.head.lower_ == "without"
+        ):
             m.alias = DROPPED
 
 
 #: Nouns that name the picture itself when they frame a caption ("The image shows ...").
-FRAME_NOUNS = frozenset("image picture photo photograph snapshot shot scene view frame".split())
+FRAME_NOUNS = frozenset(["image", "picture", "photo", "photograph", "snapshot", "shot", "scene", "view", "frame"])
 #: Verbs whose subject is the picture presenting its content.
-PRESENTING_VERBS = frozenset("show depict feature capture display contain present portray showcase include".split())
+PRESENTING_VERBS = frozenset(
+    ["show", "depict", "feature", "capture", "display", "contain", "present", "portray", "showcase", "include"]
+)
 
 
 def drop_frame_nouns(d: Draft) -> None:
-    """"The image shows a dog", "In this picture, ...", "A photo of a dog": the picture frames
+    """ "The image shows a dog", "In this picture, ...", "A photo of a dog": the picture frames
     the caption; it is no object in the picture (a picture *on the wall* stays one)."""
     doc = d.doc
     for m in d.mentions:
         root = doc[m.root]
-        if root.lemma_.lower() not in FRAME_NOUNS or root.tag_ != "NN" or any(c.dep_ == "nummod" for c in root.children):
+        if (
+            root.lemma_.lower() not in FRAME_NOUNS
+            or root.tag_ != "NN"
+            or any(c.dep_ == "nummod" for c in root.children)
+        ):
             continue  # "three photographs of people" counts pictures: they are the content
         presents = root.dep_ in ("nsubj", "nsubjpass") and root.head.lemma_.lower() in PRESENTING_VERBS
-        framing = root.dep_ == "pobj" and root.head.lower_ in ("in", "from") and any(
-            c.dep_ == "det" and c.lower_ in ("the", "this", "that") for c in root.children)
+        framing = (
+            root.dep_ == "pobj"
+            and root.head.lower_ in ("in", "from")
+            and any(c.dep_ == "det" and c.lower_ in ("the", "this", "that") for c in root.children)
+        )
         of_what = any(c.dep_ == "prep" and c.lower_ == "of" for c in root.children) and root.dep_ in ("ROOT", "nsubj")
         if presents or framing or of_what:
             m.alias = DROPPED

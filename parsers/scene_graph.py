@@ -15,8 +15,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 import networkx as nx
 
@@ -65,17 +66,23 @@ class Concept:
         # Spelled out rather than dataclasses.asdict: this runs for every node of every output
         # row, and asdict's generic deep copy was ~3 % of a references-mode run.
         return {
-            "text": self.text, "lemma": self.lemma, "synset": self.synset,
+            "text": self.text,
+            "lemma": self.lemma,
+            "synset": self.synset,
             "attributes": {k: list(v) for k, v in self.attributes.items()},
             "spans": [list(s) for s in self.spans],
             "phrase_span": list(self.phrase_span) if self.phrase_span else None,
-            "uncertain": self.uncertain, "alternatives": list(self.alternatives), "plural": self.plural,
-            "source_id": self.source_id, "aliases": list(self.aliases), "recovered": self.recovered,
+            "uncertain": self.uncertain,
+            "alternatives": list(self.alternatives),
+            "plural": self.plural,
+            "source_id": self.source_id,
+            "aliases": list(self.aliases),
+            "recovered": self.recovered,
             "votes": {k: {v: list(r) for v, r in d.items()} for k, d in self.votes.items()},
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Concept":
+    def from_dict(cls, d: dict[str, Any]) -> Concept:
         d = dict(d)
         d["spans"] = [tuple(s) for s in d.get("spans", [])]
         d["phrase_span"] = tuple(d["phrase_span"]) if d.get("phrase_span") else None
@@ -103,19 +110,22 @@ class Relation:
         if not self.canonical:
             self.canonical = self.predicate.lower().strip()
 
-    def triple(self, graph: "SceneGraph") -> tuple[str, str, str]:
+    def triple(self, graph: SceneGraph) -> tuple[str, str, str]:
         """The readable triple ``(subject lemma, canonical predicate, object lemma)``."""
         return (graph.concepts[self.subject].lemma, self.canonical, graph.concepts[self.object].lemma)
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "subject": self.subject, "predicate": self.predicate, "object": self.object,
-            "canonical": self.canonical, "verb_synset": self.verb_synset,
+            "subject": self.subject,
+            "predicate": self.predicate,
+            "object": self.object,
+            "canonical": self.canonical,
+            "verb_synset": self.verb_synset,
             "span": list(self.span) if self.span else None,
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Relation":
+    def from_dict(cls, d: dict[str, Any]) -> Relation:
         d = dict(d)
         d["span"] = tuple(d["span"]) if d.get("span") else None
         return cls(**d)
@@ -168,17 +178,20 @@ class SceneGraph:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "text": self.text, "kind": self.kind, "parts": [list(p) for p in self.parts],
+            "text": self.text,
+            "kind": self.kind,
+            "parts": [list(p) for p in self.parts],
             "concepts": [c.to_dict() for c in self.concepts],
             "relations": [r.to_dict() for r in self.relations],
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "SceneGraph":
+    def from_dict(cls, d: dict[str, Any]) -> SceneGraph:
         return cls(
             concepts=[Concept.from_dict(c) for c in d.get("concepts", [])],
             relations=[Relation.from_dict(r) for r in d.get("relations", [])],
-            text=d.get("text", ""), kind=d.get("kind", ""),
+            text=d.get("text", ""),
+            kind=d.get("kind", ""),
             parts=[tuple(p) for p in d.get("parts", [])],
         )
 
@@ -188,6 +201,12 @@ class SceneGraph:
         for i, c in enumerate(self.concepts):
             g.add_node(i, **c.to_dict())
         for r in self.relations:
-            g.add_edge(r.subject, r.object, predicate=r.predicate, canonical=r.canonical,
-                       verb_synset=r.verb_synset, span=r.span)
+            g.add_edge(
+                r.subject,
+                r.object,
+                predicate=r.predicate,
+                canonical=r.canonical,
+                verb_synset=r.verb_synset,
+                span=r.span,
+            )
         return g

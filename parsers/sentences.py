@@ -52,11 +52,49 @@ _CLOSERS = "\"'\u201d\u2019)\\]"
 # terminators need no space after them; a line break always ends a sentence.
 _END = re.compile(rf"(?:\.\.\.|\u2026|[.!?]+)[{_CLOSERS}]*(?=\s|$)|[\u3002\uff01\uff1f]+[{_CLOSERS}]*|\n")
 # Abbreviations a name or an example follows: their period never ends a sentence.
-_NEVER_END = frozenset("""mr mrs ms dr prof sr st mt ft vs cf e.g i.e approx ca no fig""".split())
+_NEVER_END = frozenset(
+    ["mr", "mrs", "ms", "dr", "prof", "sr", "st", "mt", "ft", "vs", "cf", "e.g", "i.e", "approx", "ca", "no", "fig"]
+)
 # Initialisms ("U.S", "J") and "etc" end a sentence only before a word that usually opens one.
 _INITIALISM = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]|[A-Z]|etc")
-_OPENERS = frozenset("""a an the this that these those there it its they he she we i in on at
-    behind next some several one two three four five his her their our its meanwhile also""".split())
+_OPENERS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "it",
+        "its",
+        "they",
+        "he",
+        "she",
+        "we",
+        "i",
+        "in",
+        "on",
+        "at",
+        "behind",
+        "next",
+        "some",
+        "several",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "his",
+        "her",
+        "their",
+        "our",
+        "its",
+        "meanwhile",
+        "also",
+    ]
+)
 _ANY_END = re.compile(r"[.!?\u3002\uff01\uff1f]")
 _WORD_BEFORE = re.compile(r"[\w.]*$")
 _WORD_AFTER = re.compile(r"\s*[\"'\u201c\u2018(\[]*([\w]*)")
@@ -94,7 +132,7 @@ def _starts_cased(text: str) -> bool:
 
 
 def _ends_here(text: str, m: re.Match, cased: bool) -> bool:
-    if not text[m.end():].strip():
+    if not text[m.end() :].strip():
         return True  # the last terminator of the text
     mark = m.group().rstrip(_CLOSERS.replace("\\", ""))
     if mark[-1] in "\u3002\uff01\uff1f":

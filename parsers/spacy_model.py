@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
-from typing import Any, Iterable
+from typing import Any
 
 # Import names, in order of preference, with the distribution each comes from.
 MODEL_PACKAGES: dict[str, str] = {
@@ -115,8 +116,12 @@ def _numpy_blas(nlp: Any) -> None:
                 node.ops = ops
 
 
-def load_spacy(exclude: Iterable[str] = ("ner",), model: str | None = None,
-               fast_attributes: bool = False, participles: bool = False) -> Any:
+def load_spacy(
+    exclude: Iterable[str] = ("ner",),
+    model: str | None = None,
+    fast_attributes: bool = False,
+    participles: bool = False,
+) -> Any:
     """The spaCy ``Language`` for ``model`` (default: the one :func:`find_spacy_model` finds),
     with the ``exclude``d pipes left out. ``fast_attributes`` swaps in the equivalent, faster
     attribute ruler (:mod:`parsers.attribute_ruler`), puts a memo in front of the lemmatizer

@@ -46,7 +46,8 @@ def _type_checking_nodes(tree: ast.AST) -> set[int]:
         if isinstance(node, ast.If):
             t = node.test
             if (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or (
-                    isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING"):
+                isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING"
+            ):
                 skip.update(id(x) for stmt in node.body for x in ast.walk(stmt))
     return skip
 
@@ -74,12 +75,13 @@ def import_graph(root: Path, packages: tuple[str, ...]) -> dict[str, dict[str, i
                 targets = [resolve(a.name) for a in node.names]
             elif isinstance(node, ast.ImportFrom):
                 if node.level:
-                    base = package[:len(package) - node.level + 1]
+                    base = package[: len(package) - node.level + 1]
                     source = ".".join(base + ([node.module] if node.module else []))
                 else:
                     source = node.module or ""
-                targets = [f"{source}.{a.name}" if f"{source}.{a.name}" in mods else resolve(source)
-                           for a in node.names]
+                targets = [
+                    f"{source}.{a.name}" if f"{source}.{a.name}" in mods else resolve(source) for a in node.names
+                ]
             for t in targets:
                 if t and t != mod:
                     out.setdefault(t, node.lineno)
@@ -97,8 +99,12 @@ def cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
 
 
 def upward(graph: dict[str, dict[str, int]], root: Path) -> list[str]:
-    return sorted(f"{a.replace('.', '/')}.py:{line}: {a} imports {b}"
-                  for a, targets in graph.items() for b, line in targets.items() if layer(b) > layer(a))
+    return sorted(
+        f"{a.replace('.', '/')}.py:{line}: {a} imports {b}"
+        for a, targets in graph.items()
+        for b, line in targets.items()
+        if layer(b) > layer(a)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -115,8 +121,12 @@ def test_the_walk_sees_every_package(graph):
 
 def test_no_import_cycle_among_project_modules(graph):
     found = cycles(graph)
-    detail = "\n".join(" <-> ".join(c) + ": " + "; ".join(
-        f"{a} imports {b} (line {graph[a][b]})" for a in c for b in graph[a] if b in c) for c in found)
+    detail = "\n".join(
+        " <-> ".join(c)
+        + ": "
+        + "; ".join(f"{a} imports {b} (line {graph[a][b]})" for a in c for b in graph[a] if b in c)
+        for c in found
+    )
     assert not found, f"import cycles:\n{detail}"
 
 
@@ -134,32 +144,38 @@ def _write(root: Path, files: dict[str, str]) -> None:
 
 
 def test_checker_finds_cycles_lazy_ones_included_but_not_type_checking(tmp_path):
-    _write(tmp_path, {
-        "knowledge/__init__.py": "",
-        "knowledge/a.py": "from knowledge.b import f\n",
-        "knowledge/b.py": "def f():\n    from knowledge import a\n    return a\n",
-        "knowledge/c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from knowledge.d import X\n",
-        "knowledge/d.py": "from . import c\n",
-        "parsers/__init__.py": "from parsers.p import P\nfrom parsers.r import R\n",
-        "parsers/r.py": "from parsers import P\nR = P\n",
-        "parsers/p.py": "from parsers import q\nP = 1\n",
-        "parsers/q.py": "from .p import P\n",
-    })
+    _write(
+        tmp_path,
+        {
+            "knowledge/__init__.py": "",
+            "knowledge/a.py": "from knowledge.b import f\n",
+            "knowledge/b.py": "def f():\n    from knowledge import a\n    return a\n",
+            "knowledge/c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from knowledge.d import X\n",
+            "knowledge/d.py": "from . import c\n",
+            "parsers/__init__.py": "from parsers.p import P\nfrom parsers.r import R\n",
+            "parsers/r.py": "from parsers import P\nR = P\n",
+            "parsers/p.py": "from parsers import q\nP = 1\n",
+            "parsers/q.py": "from .p import P\n",
+        },
+    )
     g = import_graph(tmp_path, ("knowledge", "parsers"))
     assert g["knowledge.d"] == {"knowledge.c": 1}
     assert cycles(g) == [["knowledge.a", "knowledge.b"], ["parsers", "parsers.r"], ["parsers.p", "parsers.q"]]
 
 
 def test_checker_finds_upward_imports(tmp_path):
-    _write(tmp_path, {
-        "knowledge/__init__.py": "",
-        "knowledge/k.py": "import os\n\ndef g():\n    import cece.core\n",
-        "cece/__init__.py": "",
-        "cece/core.py": "import knowledge\n",
-        "cli/__init__.py": "import detectors.d\n",
-        "detectors/__init__.py": "",
-        "detectors/d.py": "from cece.core import x\n",
-    })
+    _write(
+        tmp_path,
+        {
+            "knowledge/__init__.py": "",
+            "knowledge/k.py": "import os\n\ndef g():\n    import cece.core\n",
+            "cece/__init__.py": "",
+            "cece/core.py": "import knowledge\n",
+            "cli/__init__.py": "import detectors.d\n",
+            "detectors/__init__.py": "",
+            "detectors/d.py": "from cece.core import x\n",
+        },
+    )
     g = import_graph(tmp_path, ("knowledge", "cece", "detectors", "cli"))
     assert upward(g, tmp_path) == ["knowledge/k.py:4: knowledge.k imports cece.core"]
     assert cycles(g) == []

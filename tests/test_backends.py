@@ -9,12 +9,11 @@ import json
 import time
 
 import pytest
+from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 
 from detectors.backends import BackendError, ChatRequest, create_backend, resolve_backend
 from detectors.backends.openai_compat import OpenAIBackend
 
-
-from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 PNG, Reply, ScriptedServer = llm.PNG, llm.Reply, llm.ScriptedServer
 
 
@@ -36,8 +35,9 @@ def test_image_goes_as_data_url_and_env_configures(tmp_path, monkeypatch):
         monkeypatch.setenv("CECE_LLM_MODEL", "qwen-vl")
         monkeypatch.setenv("CECE_LLM_API_KEY", "sk-test")
         b = create_backend("openai")
-        out = b.complete(ChatRequest("What is it?", images=(str(image),), system="Be brief.",
-                                     temperature=0.5, seed=7, max_tokens=9))
+        out = b.complete(
+            ChatRequest("What is it?", images=(str(image),), system="Be brief.", temperature=0.5, seed=7, max_tokens=9)
+        )
     assert out.text == "echo: What is it?"
     body, headers = server.bodies[0], server.headers[0]
     assert (body["model"], body["temperature"], body["seed"], body["max_tokens"]) == ("qwen-vl", 0.5, 7, 9)
@@ -117,7 +117,11 @@ def test_503_then_200_is_retried_and_retry_after_dates_are_capped():
         if n == 1:
             return Reply(status=503, body=b"loading model")
         if n == 2:  # an HTTP date an hour away: waited, but no longer than max_backoff
-            return Reply(status=429, body=b"busy", headers={"Retry-After": email.utils.formatdate(time.time() + 3600, usegmt=True)})
+            return Reply(
+                status=429,
+                body=b"busy",
+                headers={"Retry-After": email.utils.formatdate(time.time() + 3600, usegmt=True)},
+            )
         return Reply("ok")
 
     with ScriptedServer(unavailable) as server:
@@ -129,11 +133,18 @@ def test_503_then_200_is_retried_and_retry_after_dates_are_capped():
     assert waits == [0.25, 7.0]  # the backoff, then the capped header
 
 
-@pytest.mark.parametrize("status, message", [
-    (500, "the request exceeds the available context size, try increasing it"),
-    (500, "image input is not supported by this model"),
-    (429, "You exceeded your current quota: insufficient_quota"),
-    (400, "bad request"), (401, "unauthorised"), (404, "no such route"), (501, "not implemented")])
+@pytest.mark.parametrize(
+    "status, message",
+    [
+        (500, "the request exceeds the available context size, try increasing it"),
+        (500, "image input is not supported by this model"),
+        (429, "You exceeded your current quota: insufficient_quota"),
+        (400, "bad request"),
+        (401, "unauthorised"),
+        (404, "no such route"),
+        (501, "not implemented"),
+    ],
+)
 def test_permanent_failures_are_not_retried_and_become_the_records_error(status, message, tmp_path, monkeypatch):
     from detectors.vlm import VLMDetector
 
@@ -142,8 +153,9 @@ def test_permanent_failures_are_not_retried_and_become_the_records_error(status,
     body = json.dumps({"error": {"code": status, "message": message, "type": "server_error"}}).encode()
     with ScriptedServer(lambda b, n: Reply(status=status, body=body)) as server:
         det = VLMDetector(backend={"base_url": server.url, "model": "m", "backoff": 0.01, "max_workers": 1})
-        good, bad = det.detect_batch([{"id": "a", "caption": "A dog.", "image": "p.png"},
-                                      {"id": "b", "caption": "A cat.", "image": "p.png"}])
+        good, bad = det.detect_batch(
+            [{"id": "a", "caption": "A dog.", "image": "p.png"}, {"id": "b", "caption": "A cat.", "image": "p.png"}]
+        )
     assert server.count == 2 and det.backend.stats.retries == 0  # one attempt per record
     for d in (good, bad):
         assert d.score is None and f"HTTP {status}" in d.error and message in d.error
@@ -175,8 +187,10 @@ def test_response_format_is_sent_and_a_server_that_rejects_it_gets_prose():
 
     with ScriptedServer(strict) as server:
         assert backend(server).complete(ChatRequest("q", schema=schema)).text == '{"score": 7}'
-    assert server.bodies[0]["response_format"] == {"type": "json_schema", "json_schema": {
-        "name": "answer", "strict": True, "schema": schema}}
+    assert server.bodies[0]["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "answer", "strict": True, "schema": schema},
+    }
     with ScriptedServer(old_server) as server:
         b = backend(server)
         out = [b.complete(ChatRequest(f"q{i}", schema=schema)).text for i in range(3)]
@@ -211,11 +225,25 @@ def test_credentials_and_api_keys_never_reach_errors(tmp_path, monkeypatch):
         row = det.detect({"id": "x", "caption": "A dog.", "references": ["a dog"]})
     assert seen[0] == "Basic " + base64.b64encode(f"alice:{password}".encode()).decode()  # sent, as auth
     assert seen[1] == f"Bearer {key}"
-    dead = VLMDetector(backend={"base_url": f"http://alice:{password}@127.0.0.1:9/v1", "model": "m",
-                                "api_key": key, "max_retries": 1, "backoff": 0.01, "timeout": 1})
+    dead = VLMDetector(
+        backend={
+            "base_url": f"http://alice:{password}@127.0.0.1:9/v1",
+            "model": "m",
+            "api_key": key,
+            "max_retries": 1,
+            "backoff": 0.01,
+            "timeout": 1,
+        }
+    )
     refused = dead.detect({"id": "y", "caption": "A dog.", "references": ["a dog"]})
-    texts = [str(info.value), repr(b), b.url, json.dumps(row.to_dict()), json.dumps(refused.to_dict()),
-             json.dumps(b.identity())]
+    texts = [
+        str(info.value),
+        repr(b),
+        b.url,
+        json.dumps(row.to_dict()),
+        json.dumps(refused.to_dict()),
+        json.dumps(b.identity()),
+    ]
     assert "HTTP 401" in texts[0] and "HTTP 401" in row.error and "gave up after 2 attempts" in refused.error
     for text in texts:
         assert password not in text and key not in text and "alice" not in text, text
@@ -280,8 +308,13 @@ def test_n_is_filled_up_when_the_server_ignores_it():
 
 
 # -- transformers ------------------------------------------------------------------------------
-WORDS = ["a dog sits on a red sofa .", "the cat is white and small", "yes no maybe",
-         "there is a man near the window", "user assistant system :"]
+WORDS = [
+    "a dog sits on a red sofa .",
+    "the cat is white and small",
+    "yes no maybe",
+    "there is a man near the window",
+    "user assistant system :",
+]
 
 
 @pytest.fixture(scope="module")
@@ -298,15 +331,27 @@ def tiny_model(tmp_path_factory):
     tok.train_from_iterator(WORDS, trainers.WordLevelTrainer(special_tokens=["[UNK]", "[PAD]", "<eos>"]))
     fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", eos_token="<eos>")
     torch.manual_seed(0)
-    model = GPT2LMHeadModel(GPT2Config(vocab_size=fast.vocab_size, n_positions=512, n_embd=16, n_layer=2,
-                                       n_head=2, bos_token_id=2, eos_token_id=2, pad_token_id=1))
+    model = GPT2LMHeadModel(
+        GPT2Config(
+            vocab_size=fast.vocab_size,
+            n_positions=512,
+            n_embd=16,
+            n_layer=2,
+            n_head=2,
+            bos_token_id=2,
+            eos_token_id=2,
+            pad_token_id=1,
+        )
+    )
     plain = tmp_path_factory.mktemp("tiny-plain")
     model.save_pretrained(plain)
     fast.save_pretrained(plain)
     templated = tmp_path_factory.mktemp("tiny-chat")
     model.save_pretrained(templated)
-    fast.chat_template = ("{% for m in messages %}{{ m['role'] }} : {{ m['content'] }}\n{% endfor %}"
-                          "{% if add_generation_prompt %}assistant :{% endif %}")
+    fast.chat_template = (
+        "{% for m in messages %}{{ m['role'] }} : {{ m['content'] }}\n{% endfor %}"
+        "{% if add_generation_prompt %}assistant :{% endif %}"
+    )
     fast.save_pretrained(templated)
     return plain, templated
 
@@ -314,8 +359,10 @@ def tiny_model(tmp_path_factory):
 def test_transformers_backend_generates_from_a_local_path(tiny_model):
     plain, templated = tiny_model
     b = create_backend("transformers", path=str(plain), max_tokens=6, cache=None)
-    assert not b.use_template and b.render(ChatRequest("is there a dog", system="be brief")) == \
-        "be brief\n\nis there a dog\n"
+    assert (
+        not b.use_template
+        and b.render(ChatRequest("is there a dog", system="be brief")) == "be brief\n\nis there a dog\n"
+    )
     greedy = b.complete(ChatRequest("is there a dog")).text
     assert isinstance(greedy, str) and greedy == b.complete(ChatRequest("is there a dog")).text
     assert b.complete(ChatRequest("is there a dog", n=2)).texts == [greedy, greedy]  # greedy: one answer
@@ -339,10 +386,15 @@ def test_transformers_backend_never_downloads(tmp_path):
 def test_transformers_backend_end_to_end_counts_parse_failures(tiny_model):
     from detectors.vlm import VLMDetector
 
-    det = VLMDetector(protocol="alignbench", backend={"kind": "transformers", "path": str(tiny_model[0]),
-                                                      "max_tokens": 5})
-    sample = {"id": "s1", "caption": "A dog sits on a red sofa. The cat is white.",
-              "image": "never-read.png", "references": ["a dog on a sofa", "a white cat"]}
+    det = VLMDetector(
+        protocol="alignbench", backend={"kind": "transformers", "path": str(tiny_model[0]), "max_tokens": 5}
+    )
+    sample = {
+        "id": "s1",
+        "caption": "A dog sits on a red sofa. The cat is white.",
+        "image": "never-read.png",
+        "references": ["a dog on a sofa", "a white cat"],
+    }
     d = det.detect(sample)
     assert d.details["evidence"] == "references"  # a text-only backend judges against references
     # random words are no judgement: counted and kept, never scored 0.5

@@ -73,9 +73,9 @@ def test_foil_pairs_and_token_diff_spans():
     samples, gold = foil.load(FIXTURES / "bench_foil.json")
     assert [s["id"] for s in samples[:4]] == ["0:clean", "0:foil", "1:clean", "1:foil"]
     text = lambda g: [g.caption[a:b] for a, b in g.spans]
-    assert text(gold["0:foil"]) == ["eraser"]            # not "eraser." (punctuation is its own token)
-    assert text(gold["1:foil"]) == ["golf ball"]         # the insertion widened to the foil word
-    assert text(gold["2:foil"]) == ["rose", "rose"]      # every swapped occurrence
+    assert text(gold["0:foil"]) == ["eraser"]  # not "eraser." (punctuation is its own token)
+    assert text(gold["1:foil"]) == ["golf ball"]  # the insertion widened to the foil word
+    assert text(gold["2:foil"]) == ["rose", "rose"]  # every swapped occurrence
     assert text(gold["3:foil"]) == ["lion"]
     assert gold["0:clean"].label == 0 and gold["0:clean"].spans == []
     assert {g.group for g in gold.values()} == {"in-domain", "near-domain", "out-domain"}
@@ -103,28 +103,31 @@ def test_alignbench_groups_rows_into_captions(tmp_path):
     samples, gold = alignbench.load(FIXTURES / "bench_alignbench.jsonl", images=root)
     assert len(samples) == 4 and {s["model"] for s in samples} == {"llava", "gpt4o"}
     by_id = {s["id"]: s for s in samples}
-    assert by_id["llava/COCO/COCO_val2014_000000000042.jpg"]["image"] == str(coco.resolve())   # found by name
-    assert by_id["gpt4o/sd/images/sd/7.png"]["image"] == str(generated.resolve())             # by repo path
+    assert by_id["llava/COCO/COCO_val2014_000000000042.jpg"]["image"] == str(coco.resolve())  # found by name
+    assert by_id["gpt4o/sd/images/sd/7.png"]["image"] == str(generated.resolve())  # by repo path
     g = gold["gpt4o/sd/images/sd/7.png"]  # its rows come in the order 1, 0
     assert g.caption == "An apple on a table. A glass of milk stands behind the apple."
     assert [(s.position, s.label) for s in g.sentences] == [(0, "correct"), (1, "incorrect")]
     assert [g.caption[a:b] for a, b in g.sentences[1].error_spans] == ["glass of milk"]
     llava = gold["llava/COCO/COCO_val2014_000000000042.jpg"]
     assert [s.label for s in llava.sentences] == ["correct", "incorrect", "unknown"]
-    assert [llava.caption[s.start:s.end] for s in llava.sentences][2] == "The sky is cloudy."
+    assert [llava.caption[s.start : s.end] for s in llava.sentences][2] == "The sky is cloudy."
     assert gold["gpt4o/COCO/COCO_val2014_000000000042.jpg"].sentences[1].error_types == ["count", "object"]
     knife = gold["llava/sd/images/sd/7.png"].sentences[1]  # error_words as a plain string
     assert [gold["llava/sd/images/sd/7.png"].caption[a:b] for a, b in knife.error_spans] == ["knife"]
 
 
-@pytest.mark.parametrize("field,value,message", [
-    ("annotation", "maybe", "expected one of correct, incorrect, unknown, got 'maybe'"),
-    ("sentence_index", "1", "expected a non-negative integer"),
-    ("error_words", 3, "expected a list of strings or a string"),
-    ("error_words", "[broken", "looks like a JSON list but does not parse"),
-    ("fleiss_Pi", "high", "expected a number or null"),
-    ("caption", None, "expected a string, got null"),
-])
+@pytest.mark.parametrize(
+    "field,value,message",
+    [
+        ("annotation", "maybe", "expected one of correct, incorrect, unknown, got 'maybe'"),
+        ("sentence_index", "1", "expected a non-negative integer"),
+        ("error_words", 3, "expected a list of strings or a string"),
+        ("error_words", "[broken", "looks like a JSON list but does not parse"),
+        ("fleiss_Pi", "high", "expected a number or null"),
+        ("caption", None, "expected a string, got null"),
+    ],
+)
 def test_alignbench_unexpected_values_name_file_line_and_field(tmp_path, field, value, message):
     rows = (FIXTURES / "bench_alignbench.jsonl").read_text().splitlines()
     bad = json.loads(rows[2])
@@ -155,12 +158,17 @@ def test_dvb_real_format(tmp_path):
     root = tmp_path / "test"
     image(root, "Natural/street_01.jpg")
     samples, gold = detailverify.load(FIXTURES / "bench_dvb_real.jsonl", images=root)
-    assert samples[0] == {"id": "street_01.jpg", "caption": gold["street_01.jpg"].caption,
-                          "image": str((root / "Natural/street_01.jpg").resolve())}
+    assert samples[0] == {
+        "id": "street_01.jpg",
+        "caption": gold["street_01.jpg"].caption,
+        "image": str((root / "Natural/street_01.jpg").resolve()),
+    }
     g = gold["street_01.jpg"]
     assert "<Hallucination>" not in g.tagged and g.tagged.count("<HALLUCINATION>") == 2  # mixed case accepted
-    assert [(g.caption[a:b], t) for a, b, t in g.spans] == [("red", "Object Color Hallucination"),
-                                                              ("wooden", "Material Hallucination")]
+    assert [(g.caption[a:b], t) for a, b, t in g.spans] == [
+        ("red", "Object Color Hallucination"),
+        ("wooden", "Material Hallucination"),
+    ]
     assert gold["chart_02.png"].spans[0][2] == "Unknown"  # its label record has an empty "labels"
     assert gold["room_03.jpg"].spans == [] and gold["room_03.jpg"].split == "real"
     park = gold["park_05.jpg"]  # the same text twice: records are used in order
@@ -171,18 +179,28 @@ def test_dvb_synthetic_format_uses_applied_edits():
     samples, gold = detailverify.load(FIXTURES / "bench_dvb_synthetic.jsonl")
     g = gold["beach_11.jpg"]
     assert g.split == "synthetic" and g.caption.startswith("Three surfers carry yellow boards")
-    assert g.label_records == [{"text": "Three surfers", "labels": ["Counting"]},
-                               {"text": "yellow", "labels": ["Obj. Color"]}]
+    assert g.label_records == [
+        {"text": "Three surfers", "labels": ["Counting"]},
+        {"text": "yellow", "labels": ["Obj. Color"]},
+    ]
     assert [t for *_, t in g.spans] == ["Counting", "Obj. Color"]
 
 
 def test_dvb_website_format_and_predictions(tmp_path):
     variant = lambda tagged, labels: {"description_tag": tagged, "hallucination_labels": labels, "GT_description": ""}
-    examples = [{"filename": "cat.png", "category": "Chart", "image": "data/examples/images/Chart/cat.png",
-                 "natural": variant("A <HALLUCINATION>black</HALLUCINATION> cat.",
-                                    [{"text": "black", "labels": ["Color"]}]),
-                 "injected": {"adversarial": variant("A cat on a <HALLUCINATION>sofa</HALLUCINATION>.",
-                                                     [{"text": "sofa", "label": "Object"}])}}]
+    examples = [
+        {
+            "filename": "cat.png",
+            "category": "Chart",
+            "image": "data/examples/images/Chart/cat.png",
+            "natural": variant("A <HALLUCINATION>black</HALLUCINATION> cat.", [{"text": "black", "labels": ["Color"]}]),
+            "injected": {
+                "adversarial": variant(
+                    "A cat on a <HALLUCINATION>sofa</HALLUCINATION>.", [{"text": "sofa", "label": "Object"}]
+                )
+            },
+        }
+    ]
     root = tmp_path / "site"
     image(root, "data/examples/images/Chart/cat.png")
     samples, gold = detailverify.load(write(tmp_path / "examples.json", examples), images=root)
@@ -191,24 +209,40 @@ def test_dvb_website_format_and_predictions(tmp_path):
     assert gold["synthetic/cat.png"].spans == [(11, 15, "Object")]
     # The official script only reads "labels": a record with "label" is "Unknown" there.
     from benchmarks.dvb_metrics import official_scores
+
     g = gold["synthetic/cat.png"]
     assert list(official_scores([g.tagged], [g.tagged], [g.label_records])["types"]) == ["Unknown"]
-    results = [{"filename": "cat.png", "real": {"gt_tagged": examples[0]["natural"]["description_tag"],
-                                                "models": {"m1": [" Black ", "cat", "BLACK"], "m2": []}}}]
+    results = [
+        {
+            "filename": "cat.png",
+            "real": {
+                "gt_tagged": examples[0]["natural"]["description_tag"],
+                "models": {"m1": [" Black ", "cat", "BLACK"], "m2": []},
+            },
+        }
+    ]
     preds = detailverify.website_predictions(write(tmp_path / "detection_results.json", results))
-    assert preds["m1"]["real/cat.png"] == ("A <HALLUCINATION>black</HALLUCINATION> "
-                                           "<HALLUCINATION>cat</HALLUCINATION>.")
+    assert preds["m1"]["real/cat.png"] == ("A <HALLUCINATION>black</HALLUCINATION> <HALLUCINATION>cat</HALLUCINATION>.")
     assert preds["m2"]["real/cat.png"] == "A black cat."
 
 
-@pytest.mark.parametrize("tagged,message", [
-    ("A <HALLUCINATION>red car.", "never closed"),
-    ("A red</HALLUCINATION> car.", "closing tag"),
-    ("<HALLUCINATION>A <HALLUCINATION>red</HALLUCINATION></HALLUCINATION>", "nested"),
-])
+@pytest.mark.parametrize(
+    "tagged,message",
+    [
+        ("A <HALLUCINATION>red car.", "never closed"),
+        ("A red</HALLUCINATION> car.", "closing tag"),
+        ("<HALLUCINATION>A <HALLUCINATION>red</HALLUCINATION></HALLUCINATION>", "nested"),
+    ],
+)
 def test_dvb_broken_tags_fail_with_place(tmp_path, tagged, message):
-    rec = {"filename": "x.jpg", "category": "C", "Modify": "Yes", "GT_description": "", "description_tag": tagged,
-           "hallucination_labels": []}
+    rec = {
+        "filename": "x.jpg",
+        "category": "C",
+        "Modify": "Yes",
+        "GT_description": "",
+        "description_tag": tagged,
+        "hallucination_labels": [],
+    }
     with pytest.raises(DataError, match=f"line 1: description_tag: .*{message}"):
         detailverify.load(write(tmp_path / "real.jsonl", json.dumps(rec) + "\n"))
 
@@ -218,7 +252,7 @@ def test_dvb_unknown_format_and_prediction_reader(tmp_path):
         detailverify.load(write(tmp_path / "x.jsonl", '{"caption": "x"}\n'))
     rec = json.loads((FIXTURES / "bench_dvb_real.jsonl").read_text().splitlines()[0])
     rec["Modify"] = "maybe"
-    with pytest.raises(DataError, match="line 1: Modify: expected \"Yes\" or \"No\", got 'maybe'"):
+    with pytest.raises(DataError, match='line 1: Modify: expected "Yes" or "No", got \'maybe\''):
         detailverify.load(write(tmp_path / "x.jsonl", json.dumps(rec) + "\n"))
     preds = detailverify.read_tagged_predictions(FIXTURES / "bench_dvb_pred_synthetic.json")
     assert set(preds) == {"beach_11.jpg", "menu_12.png"}  # a plain record and a {"data": ...} one

@@ -22,9 +22,12 @@ from benchmarks.metrics import auroc, average_precision, expected_calibration_er
 FIXTURES = Path(__file__).parent / "fixtures"
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 
-labels_scores = st.integers(2, 40).flatmap(lambda n: st.tuples(
-    st.lists(st.integers(0, 1), min_size=n, max_size=n),
-    st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0]), min_size=n, max_size=n)))
+labels_scores = st.integers(2, 40).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.integers(0, 1), min_size=n, max_size=n),
+        st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0]), min_size=n, max_size=n),
+    )
+)
 
 
 # -- caption metrics -------------------------------------------------------------------------
@@ -43,7 +46,7 @@ def test_caption_metrics_match_scikit_learn(case):
     ours = cm.precision_recall_f1(y, pred)
     theirs = sklearn_metrics.precision_recall_fscore_support(y, pred, average="binary", zero_division=0)[:3]
     assert ours == pytest.approx(theirs)
-    if 0 < sum(y):
+    if sum(y) > 0:
         assert average_precision(y, s) == pytest.approx(sklearn_metrics.average_precision_score(y, s))
         p, r, t = cm.precision_recall_curve(y, s)
         sp, sr, st_ = sklearn_metrics.precision_recall_curve(y, s)
@@ -58,7 +61,7 @@ def test_caption_metrics_match_scikit_learn(case):
 def test_localisation_accuracy_only_counts_hallucinated_captions():
     spans = [[(0, 3, 0.2), (4, 7, 0.9)], [(0, 3, 0.9)], []]
     truths = [[(4, 7)], [(10, 12)], []]
-    assert cm.localisation_accuracy(spans, truths) == 0.5          # hit, miss; the clean one is skipped
+    assert cm.localisation_accuracy(spans, truths) == 0.5  # hit, miss; the clean one is skipped
     assert math.isnan(cm.localisation_accuracy([[]], [[]]))
 
 
@@ -153,11 +156,21 @@ def _verdict_gold():
 
     def gold(i, caption, labels, group):
         words = whitespace_spans(caption)
-        return CaptionGold(id=i, caption=caption, label=int(any(labels)),
-                           spans=[w for w, y in zip(words, labels) if y], words=words, word_labels=labels, group=group)
+        return CaptionGold(
+            id=i,
+            caption=caption,
+            label=int(any(labels)),
+            spans=[w for w, y in zip(words, labels) if y],
+            words=words,
+            word_labels=labels,
+            group=group,
+        )
 
-    return {"a": gold("a", "A red dog.", [0, 1, 0], "x"), "b": gold("b", "A cat sits.", [0, 0, 0], "x"),
-            "c": gold("c", "Two big birds.", [1, 0, 0], "y")}
+    return {
+        "a": gold("a", "A red dog.", [0, 1, 0], "x"),
+        "b": gold("b", "A cat sits.", [0, 0, 0], "x"),
+        "c": gold("c", "Two big birds.", [1, 0, 0], "y"),
+    }
 
 
 def test_evaluate_captions_marks_spans_by_the_detections_threshold_and_scores_verdicts():
@@ -166,17 +179,25 @@ def test_evaluate_captions_marks_spans_by_the_detections_threshold_and_scores_ve
 
     gold = _verdict_gold()
     dets = {  # a: own threshold 0.3 marks "red" (0.4) but not "dog." (0.2); b: no own threshold, 0.5
-        "a": Detection("a", "v", score=0.4, hallucinated=True, threshold=0.3,
-                       spans=[SpanScore(2, 5, "red", 0.4), SpanScore(6, 10, "dog.", 0.2)]),
+        "a": Detection(
+            "a",
+            "v",
+            score=0.4,
+            hallucinated=True,
+            threshold=0.3,
+            spans=[SpanScore(2, 5, "red", 0.4), SpanScore(6, 10, "dog.", 0.2)],
+        ),
         "b": Detection("b", "v", score=0.45, hallucinated=False, spans=[SpanScore(2, 5, "cat", 0.45)]),
-        "c": Detection("c", "v", error="boom")}  # failed: verdict False, no spans
+        "c": Detection("c", "v", error="boom"),
+    }  # failed: verdict False, no spans
     e = evaluate_captions(gold, dets)
     # marked: red (hit) -> span P = 1; gold words red, Two -> gold-word R = 1/2
     # verdicts 1 0 0 on labels 1 0 1: P = 1, R = 1/2, flagged clean = 0, bal acc = (1/2 + 1) / 2
-    assert {k: e.summary[k] for k in ("span P", "gold-word R", "verdict P", "verdict R", "flagged clean",
-                                      "bal acc")} == pytest.approx(
-        {"span P": 1.0, "gold-word R": 0.5, "verdict P": 1.0, "verdict R": 0.5, "flagged clean": 0.0,
-         "bal acc": 0.75})
+    assert {
+        k: e.summary[k] for k in ("span P", "gold-word R", "verdict P", "verdict R", "flagged clean", "bal acc")
+    } == pytest.approx(
+        {"span P": 1.0, "gold-word R": 0.5, "verdict P": 1.0, "verdict R": 0.5, "flagged clean": 0.0, "bal acc": 0.75}
+    )
     # word P/R keep the evaluation's threshold: red (0.4) is not a predicted word there
     assert e.summary["word R"] == 0.0
     assert e.counts["errors"] == 1 and e.counts["valid"] == 2 and e.details["verdicts"] == 2
@@ -252,8 +273,9 @@ def test_dvb_official_mode_reproduces_the_benchmark_script(split):
     expected = json.loads((FIXTURES / "bench_dvb_official_expected.json").read_text())[split]
     gold, pred = _fixture(split)
     ids = [i for i in gold if i in pred]
-    got = dm.official_scores([gold[i].tagged for i in ids], [pred[i] for i in ids],
-                             [gold[i].label_records for i in ids])
+    got = dm.official_scores(
+        [gold[i].tagged for i in ids], [pred[i] for i in ids], [gold[i].label_records for i in ids]
+    )
     for level in ("token", "sentence", "response"):
         assert got[level] == pytest.approx(expected[level], abs=1e-12), level
     assert got["types"] == expected["types"]
@@ -293,18 +315,27 @@ def _split_half_by_hand(gold_tagged: list[str], pred_tagged: list[str]) -> dict:
             iou = (tp / (tp + fp + fn) if tp + fp + fn else 1.0) if gs else 0.0
             rows[half].append((prec, rec, f1, iou, sum(gs), sum(ps)))
     n = len(gold_tagged)
-    return {half: {"precision": sum(r[0] for r in v) / n, "recall": sum(r[1] for r in v) / n,
-                   "f1": sum(r[2] for r in v) / n, "iou": sum(r[3] for r in v) / n, "count": n,
-                   "avg_gt_hal_count": sum(r[4] for r in v) / n, "avg_test_hal_count": sum(r[5] for r in v) / n}
-            for half, v in rows.items()}
+    return {
+        half: {
+            "precision": sum(r[0] for r in v) / n,
+            "recall": sum(r[1] for r in v) / n,
+            "f1": sum(r[2] for r in v) / n,
+            "iou": sum(r[3] for r in v) / n,
+            "count": n,
+            "avg_gt_hal_count": sum(r[4] for r in v) / n,
+            "avg_test_hal_count": sum(r[5] for r in v) / n,
+        }
+        for half, v in rows.items()
+    }
 
 
 @pytest.mark.parametrize("split", ["real", "synthetic"])
 def test_dvb_split_half_and_no_hallucination_on_the_fixture(split):
     gold, pred = _fixture(split)
     ids = [i for i in gold if i in pred]
-    got = dm.official_scores([gold[i].tagged for i in ids], [pred[i] for i in ids],
-                             [gold[i].label_records for i in ids])
+    got = dm.official_scores(
+        [gold[i].tagged for i in ids], [pred[i] for i in ids], [gold[i].label_records for i in ids]
+    )
     by_hand = _split_half_by_hand([gold[i].tagged for i in ids], [pred[i] for i in ids])
     for half in ("first_half", "second_half"):
         assert got["split_half"][half] == pytest.approx(by_hand[half], abs=1e-12), half
@@ -318,8 +349,15 @@ def test_dvb_split_half_by_hand():
     caption = "A red car and two dogs."
     got = dm.official_scores([tag(caption, [(2, 5), (14, 17)])], [tag(caption, [(2, 5), (18, 22)])])
     first, second = got["split_half"]["first_half"], got["split_half"]["second_half"]
-    assert first == {"precision": 1.0, "recall": 1.0, "f1": 1.0, "iou": 1.0, "count": 1,
-                     "avg_gt_hal_count": 1.0, "avg_test_hal_count": 1.0}
+    assert first == {
+        "precision": 1.0,
+        "recall": 1.0,
+        "f1": 1.0,
+        "iou": 1.0,
+        "count": 1,
+        "avg_gt_hal_count": 1.0,
+        "avg_test_hal_count": 1.0,
+    }
     # second half: gold {two}, predicted {dogs}: all 0
     assert (second["precision"], second["recall"], second["iou"], second["avg_test_hal_count"]) == (0, 0, 0, 1)
     # a one-token caption: the first half is empty (all 0), NO HALLUCINATION on a clean one gives IoU 1
@@ -355,8 +393,10 @@ def test_dvb_aligned_mode_survives_reflowing_by_hand():
     assert got["token"] == pytest.approx({"precision": 1.0, "recall": 0.5, "f1": 2 / 3, "iou": 0.5})
     # sentences: both gold-positive, the second predicted: P = 1, R = 1/2
     assert got["sentence"] == pytest.approx({"precision": 1.0, "recall": 0.5, "f1": 2 / 3})
-    assert got["types"] == {"Type A": {"recall": 0.0, "hits": 0, "total": 1},
-                            "Type B": {"recall": 1.0, "hits": 1, "total": 1}}
+    assert got["types"] == {
+        "Type A": {"recall": 0.0, "hits": 0, "total": 1},
+        "Type B": {"recall": 1.0, "hits": 1, "total": 1},
+    }
     official = dm.official_scores([dv.to_tagged(caption, [(4, 8), (47, 50)])], [answer])
     assert official["token"]["f1"] == 0.0  # shifted by one token after "clearly": nothing lines up
 
@@ -366,8 +406,7 @@ def test_dvb_aligned_equals_official_when_the_text_is_unchanged():
     ids = list(pred)
     spans = [dm.spans_from_tagged(gold[i].caption, pred[i]) for i in ids]
     a = dm.aligned_scores([gold[i].caption for i in ids], [gold[i].spans for i in ids], spans)
-    o = dm.official_scores([gold[i].tagged for i in ids], [pred[i] for i in ids],
-                           [gold[i].label_records for i in ids])
+    o = dm.official_scores([gold[i].tagged for i in ids], [pred[i] for i in ids], [gold[i].label_records for i in ids])
     assert a["token"] == pytest.approx(o["token"]) and a["sentence"] == pytest.approx(o["sentence"])
 
 
@@ -376,7 +415,11 @@ def test_dvb_sentence_spans_cut_like_the_benchmark():
 
     text = "The average is 67.21%. Next one!  Last"
     assert [text[a:b] for a, b in split_sentences(text, rule="punctuation")] == [
-        "The average is 67.", "21%.", "Next one!", "Last"]
+        "The average is 67.",
+        "21%.",
+        "Next one!",
+        "Last",
+    ]
 
 
 def test_no_nan_in_json_output():

@@ -36,10 +36,18 @@ class Keyword(Detector):
 
     def detect(self, sample):
         caption = sample["caption"]
-        spans = [SpanScore(m.start(), m.end(), m.group(), 1.0, "keyword")
-                 for m in re.finditer(r"\w+", caption) if m.group().lower() in self.words]
-        return Detection(sample["id"], self.name, score=1.0 if spans else 0.0, spans=spans,
-                         sentences=sentence_scores(caption, [(s.start, s.end, s.score) for s in spans]))
+        spans = [
+            SpanScore(m.start(), m.end(), m.group(), 1.0, "keyword")
+            for m in re.finditer(r"\w+", caption)
+            if m.group().lower() in self.words
+        ]
+        return Detection(
+            sample["id"],
+            self.name,
+            score=1.0 if spans else 0.0,
+            spans=spans,
+            sentences=sentence_scores(caption, [(s.start, s.end, s.score) for s in spans]),
+        )
 
 
 @pytest.fixture
@@ -70,9 +78,23 @@ def test_hat_run_scores_by_hand_and_resumes(tmp_path, keyword):
     # guitar, Three: gold-word R = 2/3. Keyword gives no verdicts: those columns are None.
     # ECE, 10 bins: bin [0, .1) holds h2, h5 (1 hallucinated, scores sum 0): |1 - 0|; bin [.9, 1]
     # holds h1, h3, h4, h6 (2 hallucinated, scores sum 4): |2 - 4|; (1 + 2) / 6.
-    assert summary == pytest.approx({"AP": 0.5, "AUROC": 0.5, "ECE": 0.5, "LA": 2 / 3, "word P": 0.5,
-                                     "word R": 2 / 3, "word F1": 4 / 7, "span P": 0.5, "gold-word R": 2 / 3, "verdict P": None,
-                                     "verdict R": None, "flagged clean": None, "bal acc": None})
+    assert summary == pytest.approx(
+        {
+            "AP": 0.5,
+            "AUROC": 0.5,
+            "ECE": 0.5,
+            "LA": 2 / 3,
+            "word P": 0.5,
+            "word R": 2 / 3,
+            "word F1": 4 / 7,
+            "span P": 0.5,
+            "gold-word R": 2 / 3,
+            "verdict P": None,
+            "verdict R": None,
+            "flagged clean": None,
+            "bal acc": None,
+        }
+    )
     assert "| keyword | 0.500 | 0.500 | 0.500 | 0.667 |" in r.output
     made = {p.name for p in out.iterdir()}
     assert made >= {"run.json", "metrics.json", "leaderboard.md", "pr_curves.png", "reliability.png", "predictions"}
@@ -86,8 +108,18 @@ def test_hat_run_scores_by_hand_and_resumes(tmp_path, keyword):
 
 def test_foil_run_by_domain_and_pairs(tmp_path, keyword):
     out = tmp_path / "foil"
-    r = bench("run", "foil", "--data", FIXTURES / "bench_foil.json", "-d", "keyword",
-              "--option", 'keyword.words=["eraser", "golf", "rose"]', "-o", out)
+    r = bench(
+        "run",
+        "foil",
+        "--data",
+        FIXTURES / "bench_foil.json",
+        "-d",
+        "keyword",
+        "--option",
+        'keyword.words=["eraser", "golf", "rose"]',
+        "-o",
+        out,
+    )
     assert r.exit_code == 0, r.output
     m = metrics(out)["detectors"]["keyword"]
     # pairs: eraser, golf (ball), rose flagged; lion missed -> a tie at 0: (1 + 1 + 1 + 0.5) / 4
@@ -105,8 +137,9 @@ def test_a_run_directory_is_never_mixed(tmp_path, keyword):
     assert r.exit_code == 1 and "detector 'keyword' ran with options {}" in r.output
     r = bench("run", "foil", "--data", FIXTURES / "bench_foil.json", "-d", "keyword", "-o", out)
     assert r.exit_code == 1 and "holds a run of benchmark 'hat'" in r.output
-    r = bench("run", "hat", "--data", data, "-d", "keyword", "--option", 'keyword.words=["red"]', "-o", out,
-              "--overwrite")
+    r = bench(
+        "run", "hat", "--data", data, "-d", "keyword", "--option", 'keyword.words=["red"]', "-o", out, "--overwrite"
+    )
     assert r.exit_code == 0 and metrics(out)["detectors"]["keyword"]["summary"]["word P"] == 0.5
 
 
@@ -137,11 +170,20 @@ class Decider(Detector):
         self.threshold = threshold
 
     def detect(self, sample):
-        spans = [SpanScore(m.start(), m.end(), m.group(), self.weights[m.group().lower()], "word")
-                 for m in re.finditer(r"\w+", sample["caption"]) if m.group().lower() in self.weights]
+        spans = [
+            SpanScore(m.start(), m.end(), m.group(), self.weights[m.group().lower()], "word")
+            for m in re.finditer(r"\w+", sample["caption"])
+            if m.group().lower() in self.weights
+        ]
         score = max((s.score for s in spans), default=0.0)
-        return Detection(sample["id"], self.name, score=score, spans=spans,
-                         hallucinated=score >= self.threshold, threshold=self.threshold)
+        return Detection(
+            sample["id"],
+            self.name,
+            score=score,
+            spans=spans,
+            hallucinated=score >= self.threshold,
+            threshold=self.threshold,
+        )
 
 
 @pytest.fixture
@@ -164,10 +206,19 @@ def test_detectors_with_and_without_verdicts_in_one_leaderboard(tmp_path, keywor
     # Marked at .35: red, guitar, Three (hits), pasta, red (clean captions) -> span P 3/5, gold-word R 1;
     # word R keeps the run's threshold .5, where Three (.4) is not predicted: 2/3.
     s = dets["decider"]["summary"]
-    assert {k: s[k] for k in ("verdict P", "verdict R", "flagged clean", "bal acc", "span P", "gold-word R",
-                              "word R")} == pytest.approx(
-        {"verdict P": 0.6, "verdict R": 1.0, "flagged clean": 2 / 3, "bal acc": 2 / 3, "span P": 0.6,
-         "gold-word R": 1.0, "word R": 2 / 3})
+    assert {
+        k: s[k] for k in ("verdict P", "verdict R", "flagged clean", "bal acc", "span P", "gold-word R", "word R")
+    } == pytest.approx(
+        {
+            "verdict P": 0.6,
+            "verdict R": 1.0,
+            "flagged clean": 2 / 3,
+            "bal acc": 2 / 3,
+            "span P": 0.6,
+            "gold-word R": 1.0,
+            "word R": 2 / 3,
+        }
+    )
     # ECE: bins [0, .1) {0: label 0}, [.4, .5) {.4: 1}, [.6, .7) {.6: 1, .6: 0}, [.9, 1] {.9: 1, .9: 0}:
     # (|0 - 0| + |1 - .4| + |1 - 1.2| + |1 - 1.8|) / 6
     assert s["ECE"] == pytest.approx(1.6 / 6)
@@ -175,8 +226,11 @@ def test_detectors_with_and_without_verdicts_in_one_leaderboard(tmp_path, keywor
     k = dets["keyword"]["summary"]
     assert k["verdict P"] is None and k["bal acc"] is None and k["span P"] == 0.5
     board = (out / "leaderboard.md").read_text()
-    cells = [[c.strip() for c in x.strip("|").split("|")] for x in board.splitlines()
-             if x.startswith(("| detector |", "| keyword |", "| decider |"))]
+    cells = [
+        [c.strip() for c in x.strip("|").split("|")]
+        for x in board.splitlines()
+        if x.startswith(("| detector |", "| keyword |", "| decider |"))
+    ]
     table = {row[0]: dict(zip(cells[0], row)) for row in cells[1:]}
     new = ["span P", "gold-word R", "verdict P", "verdict R", "flagged clean", "bal acc"]
     assert [table["keyword"][c] for c in new] == ["0.500", "0.667", "–", "–", "–", "–"]
@@ -201,9 +255,20 @@ def test_old_prediction_lines_without_verdict_fields_are_scored(tmp_path):
     from benchmarks.run import read_predictions
 
     path = tmp_path / "old.jsonl"
-    path.write_text(json.dumps({"id": "h1", "detector": "old", "score": 0.9, "error": None, "sentences": [],
-                                "spans": [{"start": 24, "end": 27, "text": "red", "score": 0.9, "label": None}]})
-                    + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {
+                "id": "h1",
+                "detector": "old",
+                "score": 0.9,
+                "error": None,
+                "sentences": [],
+                "spans": [{"start": 24, "end": 27, "text": "red", "score": 0.9, "label": None}],
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     found = read_predictions(path)
     assert found["h1"].hallucinated is None and found["h1"].threshold is None
     _, gold = hat.load(FIXTURES / "bench_hat.json")
@@ -219,9 +284,16 @@ def _big_hat(path: Path, n: int) -> Path:
     for k in range(n):
         a, b, c = words[k % 11], words[(k * 7 + 3) % 11], ["red", "blue", "small", "wooden"][k % 4]
         caption = f"A {c} {a} next to a {b}."
-        records.append({"sample_id": f"s{k:04d}", "caption": caption, "contains_hallucination": k % 3 == 0,
-                        "grounding": [[w, k % 3 == 0 and w == c] for w in caption.split()],
-                        "references": [f"A {a} near a {b}.", f"The {b} and the {a}."], "image_path": f"{k}.jpg"})
+        records.append(
+            {
+                "sample_id": f"s{k:04d}",
+                "caption": caption,
+                "contains_hallucination": k % 3 == 0,
+                "grounding": [[w, k % 3 == 0 and w == c] for w in caption.split()],
+                "references": [f"A {a} near a {b}.", f"The {b} and the {a}."],
+                "image_path": f"{k}.jpg",
+            }
+        )
     path.write_text(json.dumps(records))
     return path
 
@@ -256,8 +328,12 @@ def test_vlm_alignbench_protocol_end_to_end(tmp_path):
     for rel in ("val2014/COCO_val2014_000000000042.jpg", "images/sd/7.png"):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_bytes(llm.PNG)
-    wrong = {"He wears a red hat.", "Two dogs run beside him.", "A knife lies next to it.",
-             "A glass of milk stands behind the apple."}
+    wrong = {
+        "He wears a red hat.",
+        "Two dogs run beside him.",
+        "A knife lies next to it.",
+        "A glass of milk stands behind the apple.",
+    }
 
     def judge(body, n):
         sentence = re.search(r'Sentence to judge: "(.*)"', llm.prompt_of(body)).group(1)
@@ -265,8 +341,22 @@ def test_vlm_alignbench_protocol_end_to_end(tmp_path):
 
     out = tmp_path / "ab"
     with llm.ScriptedServer(judge) as server:
-        r = bench("run", "alignbench", "--data", FIXTURES / "bench_alignbench.jsonl", "--images", root,
-                  "-d", "vlm", "--option", "vlm.protocol=alignbench", "--option", _backend(server), "-o", out)
+        r = bench(
+            "run",
+            "alignbench",
+            "--data",
+            FIXTURES / "bench_alignbench.jsonl",
+            "--images",
+            root,
+            "-d",
+            "vlm",
+            "--option",
+            "vlm.protocol=alignbench",
+            "--option",
+            _backend(server),
+            "-o",
+            out,
+        )
         assert r.exit_code == 0, r.output
         assert server.count == 10 and all(llm.images_of(b) for b in server.bodies)  # every sentence, with its image
     m = metrics(out)["detectors"]["vlm"]
@@ -301,8 +391,22 @@ def test_vlm_detailverify_protocol_end_to_end(tmp_path):
 
     out = tmp_path / "dvb"
     with llm.ScriptedServer(judge) as server:
-        r = bench("run", "detailverify", "--data", data, "--images", root, "-d", "vlm",
-                  "--option", "vlm.protocol=detailverify", "--option", _backend(server), "-o", out)
+        r = bench(
+            "run",
+            "detailverify",
+            "--data",
+            data,
+            "--images",
+            root,
+            "-d",
+            "vlm",
+            "--option",
+            "vlm.protocol=detailverify",
+            "--option",
+            _backend(server),
+            "-o",
+            out,
+        )
         assert r.exit_code == 0, r.output
         assert server.count == len(samples)
     real = metrics(out)["detectors"]["vlm"]["details"]["real"]

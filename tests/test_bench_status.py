@@ -45,8 +45,7 @@ class Flagger(Detector):
 
     def detect(self, sample):
         if self.fail == "all" or sample["id"] in self.fail:
-            return Detection(sample["id"], self.name, error="model answer unreadable",
-                             details={"parse_failures": 2})
+            return Detection(sample["id"], self.name, error="model answer unreadable", details={"parse_failures": 2})
         spans = [SpanScore(m.start(), m.end(), m.group(), 1.0) for m in re.finditer(r"\bred\b", sample["caption"])]
         return Detection(sample["id"], self.name, score=float(bool(spans)), spans=spans, details={"parse_failures": 0})
 
@@ -123,9 +122,24 @@ def test_every_sample_failed_gives_na_never_auroc_half(tmp_path):
     out = tmp_path / "ab"
     backend = json.dumps({"base_url": "http://x", "model": "judge", "backoff": 0.01})
     with llm.ScriptedServer(lambda body, n: "Hmm, let me look at the picture again later.") as server:
-        r = bench("run", "alignbench", "--data", FIXTURES / "bench_alignbench.jsonl", "--images", root,
-                  "-d", "vlm", "--option", "vlm.protocol=alignbench", "--option", f"vlm.image_root={root}", "--option",
-                  "vlm.backend=" + backend.replace("http://x", server.url), "-o", out)
+        r = bench(
+            "run",
+            "alignbench",
+            "--data",
+            FIXTURES / "bench_alignbench.jsonl",
+            "--images",
+            root,
+            "-d",
+            "vlm",
+            "--option",
+            "vlm.protocol=alignbench",
+            "--option",
+            f"vlm.image_root={root}",
+            "--option",
+            "vlm.backend=" + backend.replace("http://x", server.url),
+            "-o",
+            out,
+        )
         assert server.count == 10
     m = metrics(out)["detectors"]["vlm"]
     assert (m["valid"], m["errors"], m["parse_failures"], m["dropped"]) == (0, 4, 10, 0)
@@ -147,14 +161,35 @@ def test_one_failed_detector_beside_a_working_one(tmp_path, flagger):
     out = tmp_path / "hat"
     r = bench("run", "hat", "--data", FIXTURES / "bench_hat.json", "-d", "flagger", "-o", out)
     assert r.exit_code == 0, r.output
-    r = bench("run", "hat", "--data", FIXTURES / "bench_hat.json", "-d", "flagger", "-o", out, "--overwrite",
-              "--option", 'flagger.fail="all"')
+    r = bench(
+        "run",
+        "hat",
+        "--data",
+        FIXTURES / "bench_hat.json",
+        "-d",
+        "flagger",
+        "-o",
+        out,
+        "--overwrite",
+        "--option",
+        'flagger.fail="all"',
+    )
     dets = metrics(out)["detectors"]
     assert (dets["flagger"]["valid"], dets["flagger"]["errors"], dets["flagger"]["parse_failures"]) == (0, 6, 12)
     # the same detector, failing on two samples only: scored, the failures counted (as score 0)
     part = tmp_path / "part"
-    bench("run", "hat", "--data", FIXTURES / "bench_hat.json", "-d", "flagger", "-o", part,
-          "--option", 'flagger.fail=["h1", "h2"]')
+    bench(
+        "run",
+        "hat",
+        "--data",
+        FIXTURES / "bench_hat.json",
+        "-d",
+        "flagger",
+        "-o",
+        part,
+        "--option",
+        'flagger.fail=["h1", "h2"]',
+    )
     m = metrics(part)["detectors"]["flagger"]
     assert (m["valid"], m["errors"], m["parse_failures"]) == (4, 2, 4) and m["summary"]["AP"] is not None
     md = bench("show", out, part, "-f", "markdown").output
@@ -169,8 +204,9 @@ def test_evaluate_with_nothing_valid_reports_only_counts():
     failed = {i: Detection(i, "x", error="timeout") for i in gold}
     e = evaluate("alignbench", gold, failed)
     assert set(e.summary) >= {"AUROC", "AP"} and all(v is None for v in e.summary.values())
-    assert e.curve is None and e.details == {} and e.counts == {"valid": 0, "errors": 4, "parse_failures": 0,
-                                                               "dropped": 0}
+    assert (
+        e.curve is None and e.details == {} and e.counts == {"valid": 0, "errors": 4, "parse_failures": 0, "dropped": 0}
+    )
 
 
 def test_an_unscored_sentence_is_not_given_its_neighbours_score():
@@ -186,8 +222,9 @@ def _dvb_dets(gold, fail):
     out = {}
     for i, g in gold.items():
         if i in fail:
-            out[i] = Detection(i, "oracle", error="no valid tagged caption after 3 attempts",
-                               details={"parse_failures": 3})
+            out[i] = Detection(
+                i, "oracle", error="no valid tagged caption after 3 attempts", details={"parse_failures": 3}
+            )
         else:  # tags the gold spans but the last: a caption with one (missing_06) gets none
             spans = [SpanScore(a, b, g.caption[a:b], 1.0) for a, b, _ in g.spans[:-1]]
             out[i] = Detection(i, "oracle", score=float(bool(spans)), spans=spans, details={"parse_failures": 1})
@@ -200,8 +237,10 @@ def test_dvb_failed_detections_are_dropped_and_counted():
     e = evaluate("detailverify", gold, _dvb_dets(gold, fail))
     assert e.counts == {"valid": 4, "errors": 2, "parse_failures": 4 * 1 + 2 * 3, "dropped": 2}
     kept = [i for i in gold if i not in fail]
-    answers = [detailverify.to_tagged(gold[i].caption, [(s.start, s.end) for s in _dvb_dets(gold, fail)[i].spans])
-               for i in kept]
+    answers = [
+        detailverify.to_tagged(gold[i].caption, [(s.start, s.end) for s in _dvb_dets(gold, fail)[i].spans])
+        for i in kept
+    ]
     answers = [a if "<HALLUCINATION>" in a else "NO HALLUCINATION" for a in answers]
     assert answers.count("NO HALLUCINATION") == 1 == e.details["real"]["official"]["no_hallucination_expanded"]
     expected = dm.official_scores([gold[i].tagged for i in kept], answers, [gold[i].label_records for i in kept])
@@ -211,9 +250,11 @@ def test_dvb_failed_detections_are_dropped_and_counted():
     assert got["official"]["split_half"] == expected["split_half"]
     assert e.summary["real tok F1"] == pytest.approx(expected["token"]["f1"])
     # what the old scoring did -- failures as empty answers -- gives other (lower) figures
-    empty = dm.official_scores([gold[i].tagged for i in gold],
-                               [answers[kept.index(i)] if i in kept else "" for i in gold],
-                               [gold[i].label_records for i in gold])
+    empty = dm.official_scores(
+        [gold[i].tagged for i in gold],
+        [answers[kept.index(i)] if i in kept else "" for i in gold],
+        [gold[i].label_records for i in gold],
+    )
     assert empty["token"]["f1"] < got["official"]["token"]["f1"]
 
 
@@ -240,8 +281,18 @@ def test_dvb_run_reports_dropped_in_metrics_and_leaderboard(tmp_path):
     registry.register(Oracle)
     try:
         out = tmp_path / "dvb"
-        r = bench("run", "detailverify", "--data", FIXTURES / "bench_dvb_real.jsonl", "-d", "oracle", "-o", out,
-                  "--option", 'oracle.fail=["chart_02.png", "room_03.jpg"]')
+        r = bench(
+            "run",
+            "detailverify",
+            "--data",
+            FIXTURES / "bench_dvb_real.jsonl",
+            "-d",
+            "oracle",
+            "-o",
+            out,
+            "--option",
+            'oracle.fail=["chart_02.png", "room_03.jpg"]',
+        )
         assert r.exit_code == 2, r.output  # predictions with an error
     finally:
         registry.unregister("oracle")
@@ -256,13 +307,28 @@ def test_dvb_run_reports_dropped_in_metrics_and_leaderboard(tmp_path):
 
 # -- secrets never reach the run directory ---------------------------------------------------
 def test_redact_names_and_urls():
-    opts = {"api_key": "sk-1", "API_TOKEN": 5, "client_secret": ["a"], "Password": "pw", "passwd": "p2",
-            "backend": {"base_url": "https://ann:hunter2@h/v1?token=t0k&x=1", "model": "m", "key_file": None},
-            "prompt": "uses sk-1 inside", "n": 2, "words": ["red"]}
+    opts = {
+        "api_key": "sk-1",
+        "API_TOKEN": 5,
+        "client_secret": ["a"],
+        "Password": "pw",
+        "passwd": "p2",
+        "backend": {"base_url": "https://ann:hunter2@h/v1?token=t0k&x=1", "model": "m", "key_file": None},
+        "prompt": "uses sk-1 inside",
+        "n": 2,
+        "words": ["red"],
+    }
     assert redact(opts) == {
-        "api_key": "***", "API_TOKEN": "***", "client_secret": "***", "Password": "***", "passwd": "***",
+        "api_key": "***",
+        "API_TOKEN": "***",
+        "client_secret": "***",
+        "Password": "***",
+        "passwd": "***",
         "backend": {"base_url": "https://***@h/v1?token=***&x=1", "model": "m", "key_file": None},
-        "prompt": "uses *** inside", "n": 2, "words": ["red"]}
+        "prompt": "uses *** inside",
+        "n": 2,
+        "words": ["red"],
+    }
 
 
 def _everything_under(folder: Path) -> bytes:
@@ -279,16 +345,34 @@ def test_secrets_in_options_are_never_written(tmp_path):
     def judge(body, n):  # a careless server that echoes the caller's credentials in an error
         sentence = re.search(r'Sentence to judge: "(.*)"', llm.prompt_of(body)).group(1)
         if sentence.startswith("Two dogs"):
-            return llm.Reply(status=400, body=json.dumps({"error": f"bad request from {key} / {password} "
-                                                          f"at http://ann:{password}@host"}).encode())
+            return llm.Reply(
+                status=400,
+                body=json.dumps(
+                    {"error": f"bad request from {key} / {password} at http://ann:{password}@host"}
+                ).encode(),
+            )
         return json.dumps({"score": 90})
 
     out = tmp_path / "ab"
     with llm.ScriptedServer(judge) as server:
         url = server.url.replace("http://", f"http://ann:{password}@")
         backend = {"base_url": url, "model": "judge", "api_key": key, "backoff": 0.01}
-        args = ["run", "alignbench", "--data", FIXTURES / "bench_alignbench.jsonl", "--images", root, "-d", "vlm",
-                "--option", "vlm.protocol=alignbench", "--option", f"vlm.image_root={root}", "-o", out]
+        args = [
+            "run",
+            "alignbench",
+            "--data",
+            FIXTURES / "bench_alignbench.jsonl",
+            "--images",
+            root,
+            "-d",
+            "vlm",
+            "--option",
+            "vlm.protocol=alignbench",
+            "--option",
+            f"vlm.image_root={root}",
+            "-o",
+            out,
+        ]
         r = bench(*args, "--option", "vlm.backend=" + json.dumps(backend))
         assert r.exit_code == 2, r.output  # a prediction has an error
         assert server.headers[0]["Authorization"] == f"Bearer {key}"  # it was really used
@@ -315,13 +399,22 @@ def test_library_runs_and_old_manifests_are_redacted_too(tmp_path, flagger):
     secret = {"token": "tok-LIB-555", "endpoint": "https://u:pw-LIB-777@h/x?api_key=k-LIB-999"}
     (out).mkdir()
     # a manifest from before redaction, holding the secrets in clear
-    (out / "run.json").write_text(json.dumps({"benchmark": "hat", "data": str((FIXTURES / "bench_hat.json").resolve()),
-                                              "images": None, "detectors": {"flagger": secret}}))
+    (out / "run.json").write_text(
+        json.dumps(
+            {
+                "benchmark": "hat",
+                "data": str((FIXTURES / "bench_hat.json").resolve()),
+                "images": None,
+                "detectors": {"flagger": secret},
+            }
+        )
+    )
     run_benchmark("hat", FIXTURES / "bench_hat.json", out, {"flagger": Flagger()}, {"flagger": secret})
     everything = _everything_under(out)
     for s in (b"tok-LIB-555", b"pw-LIB-777", b"k-LIB-999"):
         assert s not in everything
     with pytest.raises(RunError) as err:
-        run_benchmark("hat", FIXTURES / "bench_hat.json", out, {"flagger": Flagger()},
-                      {"flagger": secret | {"words": ["blue"]}})
+        run_benchmark(
+            "hat", FIXTURES / "bench_hat.json", out, {"flagger": Flagger()}, {"flagger": secret | {"words": ["blue"]}}
+        )
     assert "tok-LIB-555" not in str(err.value) and "***" in str(err.value)

@@ -22,14 +22,35 @@ FIXTURES = Path(__file__).parent / "fixtures"
 # Hand-counted: (hallucinated mentions, mentions) per sample.
 SAMPLES = [
     # plurals and synonyms: puppies -> dog, kitten -> cat, sofa -> couch; the cat is not there
-    ({"id": "pets", "caption": "Two puppies and a kitten on a sofa.",
-      "references": ["A dog on a couch.", "Dogs sleeping on a sofa."]}, ["kitten"], 3),
+    (
+        {
+            "id": "pets",
+            "caption": "Two puppies and a kitten on a sofa.",
+            "references": ["A dog on a couch.", "Dogs sleeping on a sofa."],
+        },
+        ["kitten"],
+        3,
+    ),
     # two-word phrases read first: "teddy bear" and "hot dog" (no bear, no dog)
-    ({"id": "toys", "caption": "A teddy bear next to a hot dog.",
-      "references": ["A teddybear beside a hot dog.", "A stuffed toy and food."]}, [], 2),
+    (
+        {
+            "id": "toys",
+            "caption": "A teddy bear next to a hot dog.",
+            "references": ["A teddybear beside a hot dog.", "A stuffed toy and food."],
+        },
+        [],
+        2,
+    ),
     # "baby elephant" is an elephant, not a person; "toilet seat" is the toilet; the chair is wrong
-    ({"id": "zoo", "caption": "A baby elephant near a toilet seat and a chair.",
-      "annotation": ["elephant", "toilet"]}, ["chair"], 3),
+    (
+        {
+            "id": "zoo",
+            "caption": "A baby elephant near a toilet seat and a chair.",
+            "annotation": ["elephant", "toilet"],
+        },
+        ["chair"],
+        3,
+    ),
     # an object seen only in the references: the man is the references' boy (both: person)
     ({"id": "kite", "caption": "A man with a kite.", "references": ["A boy flying a kite."]}, [], 2),
 ]
@@ -37,13 +58,18 @@ SAMPLES = [
 
 def test_mentions_follow_the_published_rules():
     assert [(m.word, m.category) for m in coco_mentions("Two puppies and a kitten on a sofa.")] == [
-        ("puppy", "dog"), ("kitten", "cat"), ("sofa", "couch")]
+        ("puppy", "dog"),
+        ("kitten", "cat"),
+        ("sofa", "couch"),
+    ]
     assert [m.category for m in coco_mentions("A baby elephant near a toilet seat.")] == ["elephant", "toilet"]
     assert [m.category for m in coco_mentions("A passenger jet and a bow tie.")] == ["airplane", "tie"]
     assert [m.category for m in coco_mentions("A wooden seat in a park.")] == ["chair"]
     text = "Children eat hot dogs."
-    assert [(m.category, text[m.span[0]:m.span[1]]) for m in coco_mentions(text)] == [
-        ("person", "Children"), ("hot dog", "hot dogs")]
+    assert [(m.category, text[m.span[0] : m.span[1]]) for m in coco_mentions(text)] == [
+        ("person", "Children"),
+        ("hot dog", "hot dogs"),
+    ]
     assert coco_categories(["a lap", "the sky"]) == set()
 
 
@@ -52,7 +78,10 @@ def test_plurals_that_wordnet_also_lists_as_words_are_singularised():
     assert [(m.word, m.category) for m in coco_mentions("Two men herd cows.")] == [("man", "person"), ("cow", "cow")]
     # the table's own words stay ("people"), and the second word of a phrase is singularised too
     assert [m.word for m in coco_mentions("People hold wine glasses and teddy bears.")] == [
-        "people", "wine glass", "teddy bear"]
+        "people",
+        "wine glass",
+        "teddy bear",
+    ]
     assert coco_mentions("A man wearing glasses.")[1:] == []  # spectacles are no wine glass
     # a phrase of CHAIR's list that names no category is read as one word and is no mention
     assert [m.word for m in coco_mentions("A batter and a catcher at home plate.")] == []
@@ -75,14 +104,15 @@ def test_detector_per_sample(sample, wrong, n):
     assert len(d.details["mentions"]) == n and d.hallucinated is bool(wrong)
     assert d.score == pytest.approx(len(wrong) / n)
     assert [m["word"] for m in d.details["hallucinated_objects"]] == [
-        m["word"] for m in d.details["mentions"] if m["category"] not in d.details["categories"]]
+        m["word"] for m in d.details["mentions"] if m["category"] not in d.details["categories"]
+    ]
 
 
 def test_chair_s_and_chair_i_by_hand():
     dets = CHAIRDetector().detect_batch([s for s, _, _ in SAMPLES])
     truth = [d.details["categories"] for d in dets]
     mentions = [[m["category"] for m in d.details["mentions"]] for d in dets]
-    assert chair_s(truth, mentions) == 2 / 4   # pets, zoo
+    assert chair_s(truth, mentions) == 2 / 4  # pets, zoo
     assert chair_i(truth, mentions) == 2 / 10  # kitten, chair of 3 + 2 + 3 + 2 mentions
     hal = [len(d.details["hallucinated_objects"]) for d in dets]
     assert metrics.chair_s(h > 0 for h in hal) == 2 / 4
@@ -96,8 +126,7 @@ def test_metrics_edge_cases():
         chair_s([{"dog"}], [])
 
 
-@given(st.lists(st.tuples(st.sets(st.sampled_from("abcd")), st.lists(st.sampled_from("abcd"), max_size=5)),
-                max_size=8))
+@given(st.lists(st.tuples(st.sets(st.sampled_from("abcd")), st.lists(st.sampled_from("abcd"), max_size=5)), max_size=8))
 def test_metrics_are_shares(pairs):
     truth, mentions = [t for t, _ in pairs], [m for _, m in pairs]
     s, i = chair_s(truth, mentions), chair_i(truth, mentions)
@@ -107,14 +136,21 @@ def test_metrics_are_shares(pairs):
 
 
 def test_ground_truth_from_the_annotation_else_the_references_or_both():
-    sample = {"id": "u", "caption": "A man walks a dog past a bus.", "annotation": ["dog", "bus"],
-              "references": ["A boy with his puppy."]}
+    sample = {
+        "id": "u",
+        "caption": "A man walks a dog past a bus.",
+        "annotation": ["dog", "bus"],
+        "references": ["A boy with his puppy."],
+    }
     auto, union = CHAIRDetector().detect(sample), CHAIRDetector(ground_truth="union").detect(sample)
     assert [m["word"] for m in auto.details["hallucinated_objects"]] == ["man"]
     assert auto.details["ground_truth"] == "annotation"
     assert union.details["hallucinated_objects"] == [] and union.details["ground_truth"] == "annotation+references"
-    coco = {"images": [{"id": 7}], "annotations": [{"image_id": 7, "category_id": 18}],
-            "categories": [{"id": 18, "name": "dog"}, {"id": 67, "name": "dining table"}]}
+    coco = {
+        "images": [{"id": 7}],
+        "annotations": [{"image_id": 7, "category_id": 18}],
+        "categories": [{"id": 18, "name": "dog"}, {"id": 67, "name": "dining table"}],
+    }
     d = CHAIRDetector().detect({"id": "c", "caption": "A dog under a table.", "annotation": coco})
     assert d.details["categories"] == ["dog"] and [s.text for s in d.spans] == ["table"]
     with pytest.raises(ValueError):
@@ -134,12 +170,18 @@ def test_cli_detect_and_bench(tmp_path):
     assert rows["pets"]["spans"] == [{"start": 18, "end": 24, "text": "kitten", "score": 1.0, "label": "object"}]
     assert rows["kite"]["hallucinated"] is False and rows["kite"]["spans"] == []
     assert "needs 'annotation' or 'references'" in rows["bare"]["error"]
-    r = CliRunner().invoke(main, ["detect", "-d", "chair", str(src), "-o", str(tmp_path / "u.jsonl"),
-                                  "--option", "chair.ground_truth=union"], catch_exceptions=False)
+    r = CliRunner().invoke(
+        main,
+        ["detect", "-d", "chair", str(src), "-o", str(tmp_path / "u.jsonl"), "--option", "chair.ground_truth=union"],
+        catch_exceptions=False,
+    )
     assert r.exit_code == 2, r.output
     run = tmp_path / "run"
-    r = CliRunner().invoke(main, ["bench", "run", "hat", "--data", str(FIXTURES / "bench_hat.json"), "-d", "chair",
-                                  "-o", str(run)], catch_exceptions=False)
+    r = CliRunner().invoke(
+        main,
+        ["bench", "run", "hat", "--data", str(FIXTURES / "bench_hat.json"), "-d", "chair", "-o", str(run)],
+        catch_exceptions=False,
+    )
     assert r.exit_code == 0, r.output
     summary = json.loads((run / "metrics.json").read_text())["detectors"]["chair"]["summary"]
     dets = [json.loads(x) for f in (run / "predictions").glob("*chair*") for x in f.read_text().splitlines()]

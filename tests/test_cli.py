@@ -30,8 +30,15 @@ def test_demo_examples_table(tmp_path):
     shutil.copytree(EXAMPLES, tmp_path / "ex")
     r = run("explain", str(tmp_path / "ex" / "demo.jsonl"))
     assert r.exit_code == 0, r.output
-    for needle in ("paper-dog-on-lap", "Counterfactual", "A [-dog-] {+laptop+} sitting on a lap.", "Edits", "Metrics",
-                   "HalRate", "Granularity"):
+    for needle in (
+        "paper-dog-on-lap",
+        "Counterfactual",
+        "A [-dog-] {+laptop+} sitting on a lap.",
+        "Edits",
+        "Metrics",
+        "HalRate",
+        "Granularity",
+    ):
         assert needle in r.output
 
 
@@ -53,17 +60,21 @@ def test_stdin():
     assert r.stderr.strip() == "1 written (1 hallucinated), 0 errors, 0 parse failures, 0 skipped (already done)"
 
 
-@pytest.mark.parametrize("line, field", [
-    ('{"id": "x", "caption": "A dog.", "annotation": ["dog"]', "json"),
-    ('{"id": "x", "annotation": ["dog"]}', "caption"),
-    ('{"id": "x", "caption": 5, "annotation": ["dog"]}', "caption"),
-    ('{"id": "x", "caption": "A dog."}', "annotation"),
-    ('{"id": "x", "caption": "A dog.", "annotation": {"what": 1}}', "annotation"),
-    ('{"id": "x", "caption": "A dog.", "references": "A dog."}', "references"),
-])
+@pytest.mark.parametrize(
+    "line, field",
+    [
+        ('{"id": "x", "caption": "A dog.", "annotation": ["dog"]', "json"),
+        ('{"id": "x", "annotation": ["dog"]}', "caption"),
+        ('{"id": "x", "caption": 5, "annotation": ["dog"]}', "caption"),
+        ('{"id": "x", "caption": "A dog."}', "annotation"),
+        ('{"id": "x", "caption": "A dog.", "annotation": {"what": 1}}', "annotation"),
+        ('{"id": "x", "caption": "A dog.", "references": "A dog."}', "references"),
+    ],
+)
 def test_bad_record_names_file_line_field_and_others_still_run(tmp_path, line, field):
-    src = write_lines(tmp_path / "in.jsonl", [json.dumps({**GOOD, "id": "first"}), line,
-                                              json.dumps({**GOOD, "id": "third"})])
+    src = write_lines(
+        tmp_path / "in.jsonl", [json.dumps({**GOOD, "id": "first"}), line, json.dumps({**GOOD, "id": "third"})]
+    )
     out = tmp_path / "out.jsonl"
     r = CliRunner().invoke(main, ["explain", str(src), "-q", "-o", str(out)])
     assert r.exit_code == 2
@@ -94,8 +105,9 @@ def test_exception_inside_one_record_is_its_error_row(tmp_path, monkeypatch, deb
     r = CliRunner().invoke(main, ["explain", str(src), "-q", "-o", str(out), *(["--debug"] if debug else [])])
     assert r.exit_code == 2
     assert f"{src}:2: explain: ZeroDivisionError: injected" in r.stderr
-    assert r.stderr.strip().endswith(f"3 written to {out} (2 hallucinated), 1 error, 0 parse failures, "
-                                     "0 skipped (already done)")
+    assert r.stderr.strip().endswith(
+        f"3 written to {out} (2 hallucinated), 1 error, 0 parse failures, 0 skipped (already done)"
+    )
     assert ("Traceback" in r.stderr) is debug
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     assert [row["id"] for row in rows] == ["a", "boom", "c"]

@@ -36,8 +36,15 @@ def test_coco_results_and_captions_explain_as_the_same_records_inline(tmp_path):
         refs.setdefault(a["image_id"], []).append(a["caption"])
     results = json.loads((EXAMPLE / "eager.json").read_text())
     inline = tmp_path / "inline.jsonl"
-    inline.write_text("".join(json.dumps({"id": r["image_id"], "model": "eager", "caption": r["caption"],
-                                          "references": refs[r["image_id"]]}) + "\n" for r in results))
+    inline.write_text(
+        "".join(
+            json.dumps(
+                {"id": r["image_id"], "model": "eager", "caption": r["caption"], "references": refs[r["image_id"]]}
+            )
+            + "\n"
+            for r in results
+        )
+    )
     a = run("explain", inline, "-f", "json")
     b = run("explain", EXAMPLE / "eager.json", "--annotations", EXAMPLE / "captions_example.json", "-f", "json")
     assert a.exit_code == b.exit_code == 0, b.output
@@ -45,8 +52,14 @@ def test_coco_results_and_captions_explain_as_the_same_records_inline(tmp_path):
 
 
 def test_a_report_over_three_results_files_names_three_models(tmp_path):
-    r = run("report", *(EXAMPLE / f"{m}.json" for m in ("careful", "eager", "confuser")),
-            "--annotations", EXAMPLE / "captions_example.json", "-o", tmp_path)
+    r = run(
+        "report",
+        *(EXAMPLE / f"{m}.json" for m in ("careful", "eager", "confuser")),
+        "--annotations",
+        EXAMPLE / "captions_example.json",
+        "-o",
+        tmp_path,
+    )
     assert r.exit_code == 0, r.output
     models = {m["model"]: m["n_captions"] for m in json.loads((tmp_path / "tables.json").read_text())["models"]}
     assert models == {"careful": 5, "eager": 5, "confuser": 5}
@@ -56,28 +69,58 @@ def test_a_report_over_three_results_files_names_three_models(tmp_path):
 # -- record shapes -----------------------------------------------------------------------------
 def test_record_shapes_are_normalised():
     assert normalize({"image_id": 5, "caption": "A dog."}, Naming("modelA")) == {
-        "image_id": 5, "caption": "A dog.", "id": 5, "model": "modelA"}
+        "image_id": 5,
+        "caption": "A dog.",
+        "id": 5,
+        "model": "modelA",
+    }
     llava = normalize({"question_id": 9, "text": "A cat.", "image": "COCO_val2014_000000000042.jpg"}, Naming("m"))
     assert (llava["id"], llava["caption"], llava["image_id"], llava["model"]) == (9, "A cat.", "42", "m")
     assert normalize({"question_id": 9, "text": "x", "model_id": "llava-7b"}, Naming("m"))["model"] == "llava-7b"
     # This project's own records keep what they name, and get no model unless asked.
     assert normalize({"id": "a", "caption": "x", "annotation": ["dog"]}, Naming("f")) == {
-        "id": "a", "caption": "x", "annotation": ["dog"]}
+        "id": "a",
+        "caption": "x",
+        "annotation": ["dog"],
+    }
     assert normalize({"id": "a", "caption": "x"}, Naming("f", every=True))["model"] == "f"
     assert normalize({"id": "a", "model": "own", "caption": "x"}, Naming("f", "cli", True))["model"] == "own"
 
 
 def test_detect_reads_several_results_files_as_models(tmp_path):
     out = tmp_path / "d.jsonl"
-    r = run("detect", EXAMPLE / "careful.json", EXAMPLE / "eager.json", "-d", "chair", "-o", out,
-            "--annotations", EXAMPLE / "captions_example.json", "-q")
+    r = run(
+        "detect",
+        EXAMPLE / "careful.json",
+        EXAMPLE / "eager.json",
+        "-d",
+        "chair",
+        "-o",
+        out,
+        "--annotations",
+        EXAMPLE / "captions_example.json",
+        "-q",
+    )
     assert r.exit_code == 0, r.output
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert [(x["model"], x["id"]) for x in lines][:2] == [("careful", "16903"), ("careful", "139")]
     assert {x["model"] for x in lines} == {"careful", "eager"} and len(lines) == 10
     # Resuming keys on the model too: the same ids of the second model are not "done".
-    assert run("detect", EXAMPLE / "careful.json", EXAMPLE / "eager.json", "-d", "chair", "-o", out,
-               "--annotations", EXAMPLE / "captions_example.json", "-q").exit_code == 0
+    assert (
+        run(
+            "detect",
+            EXAMPLE / "careful.json",
+            EXAMPLE / "eager.json",
+            "-d",
+            "chair",
+            "-o",
+            out,
+            "--annotations",
+            EXAMPLE / "captions_example.json",
+            "-q",
+        ).exit_code
+        == 0
+    )
     assert len(out.read_text().splitlines()) == 10
 
 
@@ -89,8 +132,9 @@ def _file(tmp_path: Path, name: str, value) -> Path:
 
 
 def test_only_the_wanted_images_are_kept_and_ids_match_as_int_or_string(tmp_path):
-    sg = [{"image_id": i, "objects": [{"object_id": 10 * i, "names": ["dog"]}], "relationships": []}
-          for i in range(1, 50)]
+    sg = [
+        {"image_id": i, "objects": [{"object_id": 10 * i, "names": ["dog"]}], "relationships": []} for i in range(1, 50)
+    ]
     f = read_annotation_file(_file(tmp_path, "scene_graphs.json", sg), {"7", "12"})
     assert f.kind == "visual_genome" and sorted(f.by_image) == ["12", "7"] and f.seen == 49
     sets = AnnotationSet([f])
@@ -98,25 +142,54 @@ def test_only_the_wanted_images_are_kept_and_ids_match_as_int_or_string(tmp_path
 
 
 def test_visual_genome_split_files_are_merged_by_object_id(tmp_path):
-    objs = _file(tmp_path, "objects.json", [{"image_id": 3, "objects": [
-        {"object_id": 1, "names": ["man"]}, {"object_id": 2, "names": ["horse"]}]}])
-    rels = _file(tmp_path, "relationships.json", [{"image_id": 3, "relationships": [
-        {"predicate": "riding", "subject": {"object_id": 1, "names": ["man"]},
-         "object": {"object_id": 2, "names": ["horse"]}}]}])
-    attrs = _file(tmp_path, "attributes.json", [{"image_id": 3, "attributes": [
-        {"object_id": 2, "names": ["horse"], "attributes": ["brown"]}]}])
+    objs = _file(
+        tmp_path,
+        "objects.json",
+        [{"image_id": 3, "objects": [{"object_id": 1, "names": ["man"]}, {"object_id": 2, "names": ["horse"]}]}],
+    )
+    rels = _file(
+        tmp_path,
+        "relationships.json",
+        [
+            {
+                "image_id": 3,
+                "relationships": [
+                    {
+                        "predicate": "riding",
+                        "subject": {"object_id": 1, "names": ["man"]},
+                        "object": {"object_id": 2, "names": ["horse"]},
+                    }
+                ],
+            }
+        ],
+    )
+    attrs = _file(
+        tmp_path,
+        "attributes.json",
+        [{"image_id": 3, "attributes": [{"object_id": 2, "names": ["horse"], "attributes": ["brown"]}]}],
+    )
     sets = AnnotationSet.load([str(objs), str(rels), str(attrs)], {"3"})
     assert [f.kind for f in sets.files] == ["vg_objects", "vg_relationships", "vg_attributes"]
     ann = sets.sides(3)["annotation"]
     assert ann["objects"][1]["attributes"] == ["brown"] and ann["relationships"][0]["predicate"] == "riding"
     from parsers import to_scene_graph
+
     assert to_scene_graph(annotation=ann).triples() == [("man", "ride", "horse")]
 
 
 def test_nocaps_captions_and_reference_maps_give_references(tmp_path):
-    nocaps = _file(tmp_path, "nocaps_val.json", {"licenses": [], "images": [{"id": 0, "domain": "in-domain"}],
-                                                 "annotations": [{"image_id": 0, "id": 0, "caption": "A cat."},
-                                                                 {"image_id": 0, "id": 1, "caption": "A kitten."}]})
+    nocaps = _file(
+        tmp_path,
+        "nocaps_val.json",
+        {
+            "licenses": [],
+            "images": [{"id": 0, "domain": "in-domain"}],
+            "annotations": [
+                {"image_id": 0, "id": 0, "caption": "A cat."},
+                {"image_id": 0, "id": 1, "caption": "A kitten."},
+            ],
+        },
+    )
     refs = _file(tmp_path, "refs.json", {"0": ["A small cat."]})
     sets = AnnotationSet.load([str(nocaps), str(refs)], {"0"})
     assert sets.sides("0")["references"] == ["A cat.", "A kitten.", "A small cat."]
@@ -132,8 +205,11 @@ def test_an_annotation_file_of_an_unknown_shape_names_file_and_expected_keys(tmp
 
 
 def test_an_unknown_image_id_is_that_records_error_naming_the_files_searched(tmp_path):
-    results = _file(tmp_path, "m.json", [{"image_id": 16903, "caption": "A man on a horse."},
-                                         {"image_id": 999, "caption": "A dog."}])
+    results = _file(
+        tmp_path,
+        "m.json",
+        [{"image_id": 16903, "caption": "A man on a horse."}, {"image_id": 999, "caption": "A dog."}],
+    )
     out = tmp_path / "out.jsonl"
     r = run("explain", results, "--annotations", EXAMPLE / "captions_example.json", "-o", out, "-q")
     assert r.exit_code == 2
@@ -155,24 +231,45 @@ def test_each_annotation_file_is_read_once_with_several_workers(tmp_path, monkey
         return real(source, wanted, name)
 
     monkeypatch.setattr("cece.annotation_sets.read_annotation_file", counting)
-    r = run("explain", EXAMPLE / "careful.json", EXAMPLE / "eager.json", "--annotations",
-            EXAMPLE / "captions_example.json", "-w", "2", "-o", tmp_path / "o.jsonl", "-q")
+    r = run(
+        "explain",
+        EXAMPLE / "careful.json",
+        EXAMPLE / "eager.json",
+        "--annotations",
+        EXAMPLE / "captions_example.json",
+        "-w",
+        "2",
+        "-o",
+        tmp_path / "o.jsonl",
+        "-q",
+    )
     assert r.exit_code == 0, r.output
     assert opened == [str(EXAMPLE / "captions_example.json")]
     assert len((tmp_path / "o.jsonl").read_text().splitlines()) == 10
 
 
 def test_wanted_images_come_from_every_input_shape(tmp_path):
-    a = _file(tmp_path, "a.json", [{"image_id": 1, "caption": "x"}, {"question_id": 2, "text": "y",
-                                                                   "image": "COCO_val2014_000000000003.jpg"}])
+    a = _file(
+        tmp_path,
+        "a.json",
+        [{"image_id": 1, "caption": "x"}, {"question_id": 2, "text": "y", "image": "COCO_val2014_000000000003.jpg"}],
+    )
     assert wanted_images(open_inputs([str(a)])) == {"1", "3"}
 
 
 # -- CHAIR -------------------------------------------------------------------------------------
 def test_chair_matches_the_published_algorithm_on_a_hand_worked_fixture(tmp_path):
     out = tmp_path / "chair.json"
-    r = run("chair", FIXTURES / "model_fixture.json", "--annotations", FIXTURES / "instances_fixture.json",
-            "--annotations", FIXTURES / "captions_fixture.json", "-o", out)
+    r = run(
+        "chair",
+        FIXTURES / "model_fixture.json",
+        "--annotations",
+        FIXTURES / "instances_fixture.json",
+        "--annotations",
+        FIXTURES / "captions_fixture.json",
+        "-o",
+        out,
+    )
     assert r.exit_code == 0, r.output
     got = json.loads(out.read_text())
     # Worked by hand with chair.py's rules: 2 of 4 captions hallucinate; 3 of 11 mentions.
@@ -180,8 +277,12 @@ def test_chair_matches_the_published_algorithm_on_a_hand_worked_fixture(tmp_path
     s = {x["image_id"]: x for x in got["sentences"]}
     # plural "women" -> person, "hot dogs" is the two-word category, "desk" a synonym of dining table
     assert s[1]["hallucinated_words"] == [["hot dog", "hot dog"], ["cat", "cat"]]
-    assert s[1]["mscoco_generated_words"] == [["woman", "person"], ["hot dog", "hot dog"],
-                                              ["desk", "dining table"], ["cat", "cat"]]
+    assert s[1]["mscoco_generated_words"] == [
+        ["woman", "person"],
+        ["hot dog", "hot dog"],
+        ["desk", "dining table"],
+        ["cat", "cat"],
+    ]
     assert s[1]["gt_objects"] == ["dining table", "laptop", "person"]  # instances + captions
     # the teddy bear is only in the instances; the puppy is a dog nobody annotated
     assert s[2]["hallucinated_words"] == [["puppy", "dog"]] and "teddy bear" in s[2]["gt_objects"]
@@ -194,8 +295,15 @@ def test_chair_matches_the_published_algorithm_on_a_hand_worked_fixture(tmp_path
 
 def test_chair_with_instances_only_and_several_models(tmp_path):
     out = tmp_path / "c.json"
-    r = run("chair", EXAMPLE / "careful.json", EXAMPLE / "eager.json", "--annotations",
-            EXAMPLE / "instances_example.json", "-o", out)
+    r = run(
+        "chair",
+        EXAMPLE / "careful.json",
+        EXAMPLE / "eager.json",
+        "--annotations",
+        EXAMPLE / "instances_example.json",
+        "-o",
+        out,
+    )
     assert r.exit_code == 0, r.output
     eager = json.loads((tmp_path / "c.eager.json").read_text())
     assert eager["model"] == "eager" and len(eager["sentences"]) == 5
@@ -223,10 +331,14 @@ def test_bootstrap_intervals_and_paired_tests_tell_real_differences_from_noise()
 
     rng = np.random.default_rng(1)
     base = rng.uniform(0, 1, 60)
-    rows = ([Row("a", str(i), float(v), float(v > 0.5), float(v > 0.3)) for i, v in enumerate(base)]
-            + [Row("same", str(i), float(min(1, v + rng.normal(0, 0.05))), float(v > 0.5), float(v > 0.3))
-               for i, v in enumerate(base)]
-            + [Row("worse", str(i), float(min(1, v + 0.3)), 1.0, 1.0) for i, v in enumerate(base)])
+    rows = (
+        [Row("a", str(i), float(v), float(v > 0.5), float(v > 0.3)) for i, v in enumerate(base)]
+        + [
+            Row("same", str(i), float(min(1, v + rng.normal(0, 0.05))), float(v > 0.5), float(v > 0.3))
+            for i, v in enumerate(base)
+        ]
+        + [Row("worse", str(i), float(min(1, v + 0.3)), 1.0, 1.0) for i, v in enumerate(base)]
+    )
     ivs = model_intervals(rows)
     a = ivs["a"]["hal_rate"]
     assert a.low < a.value < a.high and a.n == 60 and a.high - a.low < 0.2
@@ -239,8 +351,15 @@ def test_bootstrap_intervals_and_paired_tests_tell_real_differences_from_noise()
 
 
 def test_report_writes_the_interval_tables(tmp_path):
-    r = run("report", EXAMPLE / "careful.json", EXAMPLE / "confuser.json",
-            "--annotations", EXAMPLE / "captions_example.json", "-o", tmp_path)
+    r = run(
+        "report",
+        EXAMPLE / "careful.json",
+        EXAMPLE / "confuser.json",
+        "--annotations",
+        EXAMPLE / "captions_example.json",
+        "-o",
+        tmp_path,
+    )
     assert r.exit_code == 0, r.output
     tables = json.loads((tmp_path / "tables.json").read_text())["tables"]
     assert [t["model"] for t in tables["intervals"]] == ["careful", "confuser"]

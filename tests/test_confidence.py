@@ -17,8 +17,13 @@ from cece.confidence import FORMAT, ConfidenceModel, default_model, load_model, 
 from cece.edit_features import FEATURES, KINDS
 from cli import main
 
-REFS = ["A dog runs across the grass.", "A brown dog running on a lawn.", "A dog playing in a park.",
-        "A dog is running on the grass.", "A small dog runs in a field."]
+REFS = [
+    "A dog runs across the grass.",
+    "A brown dog running on a lawn.",
+    "A dog playing in a park.",
+    "A dog is running on the grass.",
+    "A small dog runs in a field.",
+]
 
 
 def _model(**changes) -> ConfidenceModel:
@@ -108,8 +113,13 @@ def test_best_threshold_by_hand():
 
 
 def _hat_record(k: int, caption: str, wrong: set[str], refs: list[str]) -> dict:
-    return {"sample_id": f"h{k}", "caption": caption, "contains_hallucination": bool(wrong),
-            "grounding": [[w, w.strip(".,").lower() in wrong] for w in caption.split()], "references": refs}
+    return {
+        "sample_id": f"h{k}",
+        "caption": caption,
+        "contains_hallucination": bool(wrong),
+        "grounding": [[w, w.strip(".,").lower() in wrong] for w in caption.split()],
+        "references": refs,
+    }
 
 
 def _labelled_file(tmp_path):
@@ -130,8 +140,20 @@ def _labelled_file(tmp_path):
 def test_cece_calibrate_fits_a_users_labels_and_weights_uses_them(tmp_path):
     labelled = _labelled_file(tmp_path)
     foil = tmp_path / "foil.json"
-    foil.write_text(json.dumps([{"baseline": "A dog runs on the grass.", "foil": "A cat runs on the grass.",
-                                 "replacement": ["dog", "cat"], "references": REFS, "domain": "in-domain"}] * 4))
+    foil.write_text(
+        json.dumps(
+            [
+                {
+                    "baseline": "A dog runs on the grass.",
+                    "foil": "A cat runs on the grass.",
+                    "replacement": ["dog", "cat"],
+                    "references": REFS,
+                    "domain": "in-domain",
+                }
+            ]
+            * 4
+        )
+    )
     weights = tmp_path / "w.json"
     r = CliRunner().invoke(main, ["calibrate", str(labelled), str(foil), "-o", str(weights), "-q"])
     assert r.exit_code == 0, r.output
@@ -156,7 +178,8 @@ def test_weights_change_the_verdict_and_bad_weights_are_refused(tmp_path):
     strict = _model(threshold=0.99)
     e = Explainer(weights=strict, counterfactuals=False).explain("A cat runs across the grass.", references=REFS)
     lenient = Explainer(weights=_model(threshold=0.01), counterfactuals=False).explain(
-        "A cat runs across the grass.", references=REFS)
+        "A cat runs across the grass.", references=REFS
+    )
     assert lenient.hallucinated and not e.hallucinated and e.threshold == 0.99
     bad = tmp_path / "bad.json"
     bad.write_text("[]")
@@ -164,8 +187,9 @@ def test_weights_change_the_verdict_and_bad_weights_are_refused(tmp_path):
     caption.write_text(json.dumps({"id": "1", "caption": "A cat.", "references": REFS}) + "\n")
     r = CliRunner().invoke(main, ["explain", str(caption), "--weights", str(bad)])
     assert r.exit_code == 2 and "bad.json: not a halcece confidence model" in r.output
-    r = CliRunner().invoke(main, ["detect", str(caption), "-d", "lexical", "-o", str(tmp_path / "d.jsonl"),
-                                  "--weights", str(bad)])
+    r = CliRunner().invoke(
+        main, ["detect", str(caption), "-d", "lexical", "-o", str(tmp_path / "d.jsonl"), "--weights", str(bad)]
+    )
     assert r.exit_code == 2 and "add -d halcece" in r.output
 
 

@@ -57,11 +57,14 @@ def test_sense_counts_kinds_and_plurals():
     assert noun_synset("glasses") == "spectacles.n.01" and noun_synset("colors") == "color.n.01"
 
 
-@pytest.mark.parametrize("caption, hedged, sure", [
-    ("A cat on a bed, possibly looking at the camera.", ["camera"], ["cat", "bed"]),
-    ("A boy, possibly in a living room with a train track.", ["room", "track"], ["boy"]),
-    ("A parrot, possibly with a blue mohawk on its beak.", ["mohawk", "beak"], ["parrot"]),
-])
+@pytest.mark.parametrize(
+    "caption, hedged, sure",
+    [
+        ("A cat on a bed, possibly looking at the camera.", ["camera"], ["cat", "bed"]),
+        ("A boy, possibly in a living room with a train track.", ["room", "track"], ["boy"]),
+        ("A parrot, possibly with a blue mohawk on its beak.", ["mohawk", "beak"], ["parrot"]),
+    ],
+)
 def test_hedges_cover_prepositional_phrases(parser, caption, hedged, sure):
     c = {x.lemma: x for x in parser.parse(caption).concepts}
     assert all(c[h].uncertain for h in hedged) and not any(c[s].uncertain for s in sure)

@@ -20,17 +20,39 @@ def agreement(e, level):
     return [x.evidence.get("agreement") for x in e.edits if x.level == level and x.op != "insert"]
 
 
-@pytest.mark.parametrize("caption, references, words, rewrite, kind", [
-    ("A man standing on a skateboard.",
-     ["A man sitting on a skateboard.", "A man is sitting on his skateboard.", "A guy sits on a skateboard."],
-     ["standing on"], "A man sitting on a skateboard.", "exclusive"),
-    ("A dog lying on the grass.", ["A dog running across the grass.", "A dog runs on a lawn."],
-     ["lying on"], "A dog running across the grass.", "exclusive"),
-    ("A bus parked on the street.", ["A bus driving down a city street."],
-     ["parked on"], "A bus driving down the street.", "exclusive"),
-    ("a man standing by his car", ["a man sitting in his car"], ["standing by"], "a man sitting in his car",
-     "exclusive"),
-])
+@pytest.mark.parametrize(
+    "caption, references, words, rewrite, kind",
+    [
+        (
+            "A man standing on a skateboard.",
+            ["A man sitting on a skateboard.", "A man is sitting on his skateboard.", "A guy sits on a skateboard."],
+            ["standing on"],
+            "A man sitting on a skateboard.",
+            "exclusive",
+        ),
+        (
+            "A dog lying on the grass.",
+            ["A dog running across the grass.", "A dog runs on a lawn."],
+            ["lying on"],
+            "A dog running across the grass.",
+            "exclusive",
+        ),
+        (
+            "A bus parked on the street.",
+            ["A bus driving down a city street."],
+            ["parked on"],
+            "A bus driving down the street.",
+            "exclusive",
+        ),
+        (
+            "a man standing by his car",
+            ["a man sitting in his car"],
+            ["standing by"],
+            "a man sitting in his car",
+            "exclusive",
+        ),
+    ],
+)
 def test_the_subjects_state_is_contradicted(caption, references, words, rewrite, kind):
     e = explain(caption, references=references)
     assert e.hallucinated and flagged(e) == [("relation", words)]
@@ -45,13 +67,24 @@ def test_a_state_is_contradicted_whatever_the_other_end():
     e = explain("A man standing next to a tree.", references=refs)
     assert flagged(e) == [("relation", ["standing next to"])]
     assert e.counterfactual == "A man sitting next to a tree."
-    assert agreement(e, "relation")[0] == {"kind": "state", "support": 0, "against": 2, "of": 3, "refs": 3,
-                                                  "verdict": "contradicted"}
+    assert agreement(e, "relation")[0] == {
+        "kind": "state",
+        "support": 0,
+        "against": 2,
+        "of": 3,
+        "refs": 3,
+        "verdict": "contradicted",
+    }
 
 
 def test_one_dissenting_reference_does_not_make_a_state():
-    refs = ["A man standing on a skateboard.", "A man stands on his skateboard.", "A skater standing on a board.",
-            "A man standing on a skateboard in a park.", "A man sitting on a skateboard."]
+    refs = [
+        "A man standing on a skateboard.",
+        "A man stands on his skateboard.",
+        "A skater standing on a board.",
+        "A man standing on a skateboard in a park.",
+        "A man sitting on a skateboard.",
+    ]
     assert explain("A man standing on a skateboard.", references=refs).hallucinated is False
 
 
@@ -72,7 +105,11 @@ def test_predicates_of_one_pair_that_exclude_each_other():
 def test_state_classes_come_from_wordnet():
     # troponyms join their anchor's class: jog is a kind of run, perch of sit, sleep of lie
     assert [state_of_predicate(p) for p in ("jog along", "perch on", "sleep on", "stroll down")] == [
-        "run", "sit", "lie", "walk"]
+        "run",
+        "sit",
+        "lie",
+        "walk",
+    ]
     assert state_of_predicate("fly") is None  # "flying a kite" does not put the man in the air
     assert states_exclude("walk", "run") and states_exclude("ride", "walk") and not states_exclude("sit", "drive")
 
@@ -80,8 +117,14 @@ def test_state_classes_come_from_wordnet():
 def test_colour_on_a_compound_head():
     e = explain("A white school bus.", references=["A yellow school bus."])
     assert flagged(e) == [("attribute", ["white"])] and e.counterfactual == "A yellow school bus."
-    assert agreement(e, "attribute")[0] == {"kind": "colour", "support": 0, "against": 1, "of": 1, "refs": 1,
-                                                   "verdict": "contradicted"}
+    assert agreement(e, "attribute")[0] == {
+        "kind": "colour",
+        "support": 0,
+        "against": 1,
+        "of": 1,
+        "refs": 1,
+        "verdict": "contradicted",
+    }
     assert explain("A yellow school bus.", references=["A yellow school bus."]).hallucinated is False
 
 
@@ -89,8 +132,14 @@ def test_a_plurality_of_references_contradicts_a_count():
     refs = ["Three dogs play.", "Three dogs in a field.", "Three dogs run.", "Two dogs play."]
     e = explain("Two dogs in a field.", references=refs)
     assert flagged(e) == [("count", ["Two"])] and e.counterfactual == "Three dogs in a field."
-    assert agreement(e, "count")[0] == {"kind": "count", "support": 1, "against": 3, "of": 4, "refs": 4,
-                                               "verdict": "contradicted"}
+    assert agreement(e, "count")[0] == {
+        "kind": "count",
+        "support": 1,
+        "against": 3,
+        "of": 4,
+        "refs": 4,
+        "verdict": "contradicted",
+    }
 
 
 def test_one_dissenting_reference_does_not_make_a_colour():
@@ -103,15 +152,18 @@ def test_a_split_is_an_edit_with_its_tally():
     e = explain("Two dogs in a field.", references=refs)
     counts = e.edits_of("count")
     assert [x.evidence["agreement"] for x in counts] == [
-        {"kind": "count", "support": 2, "against": 2, "of": 4, "refs": 4, "verdict": "split"}]
+        {"kind": "count", "support": 2, "against": 2, "of": 4, "refs": 4, "verdict": "split"}
+    ]
     # A split makes no fact: the doubt is unverified, never a hallucination.
     assert [x.status for x in counts] == ["unverified"] and not e.hallucinated
     colour = explain("A red kite.", references=["A red kite.", "A blue kite."]).edits_of("attribute")
     assert colour[0].evidence["agreement"]["support"] == colour[0].evidence["agreement"]["against"] == 1
 
 
-ANNOTATION = {"objects": [{"object_id": 1, "names": ["computer"]}, {"object_id": 2, "names": ["desk"]}],
-              "relationships": [{"relationship_id": 1, "predicate": "on", "subject_id": 1, "object_id": 2}]}
+ANNOTATION = {
+    "objects": [{"object_id": 1, "names": ["computer"]}, {"object_id": 2, "names": ["desk"]}],
+    "relationships": [{"relationship_id": 1, "predicate": "on", "subject_id": 1, "object_id": 2}],
+}
 
 
 def test_with_is_supported_by_any_relation_either_way():
@@ -126,18 +178,25 @@ def test_annotation_predicates_are_compared_whole():
     image = {"objects": ["man", "skateboard"], "relationships": [["man", "sitting on", "skateboard"]]}
     e = Explainer().explain("A man standing on a skateboard.", annotation=image)
     assert [(x.cls, x.source, x.target) for x in e.edits_of("relation")] == [
-        ("R", ["man", "stand on", "skateboard"], ["man", "sit on", "skateboard"])]
+        ("R", ["man", "stand on", "skateboard"], ["man", "sit on", "skateboard"])
+    ]
     assert e.counterfactual == "A man sitting on a skateboard."
 
 
 def test_against_a_divided_majority_the_likeliest_other_value_decides():
     from cece.agreement import Tally
 
-    refs = ["An owl with yellow eyes.", "A bird with yellow eyes.", "An owl with orange eyes.",
-            "An owl with bright orange eyes.", "An owl with brown eyes."]
+    refs = [
+        "An owl with yellow eyes.",
+        "A bird with yellow eyes.",
+        "An owl with orange eyes.",
+        "An owl with bright orange eyes.",
+        "An owl with brown eyes.",
+    ]
     colour = explain("An owl with gold eyes.", references=refs).edits_of("attribute")
     assert [x.evidence["agreement"] for x in colour] == [
-        {"kind": "colour", "support": 2, "against": 3, "of": 5, "refs": 5, "verdict": "split"}]
+        {"kind": "colour", "support": 2, "against": 3, "of": 5, "refs": 5, "verdict": "split"}
+    ]
     assert colour[0].status == "unverified"
     assert colour[0].target.startswith("orange") and "as many references" in colour[0].evidence["note"]
     assert Tally("colour", 2, 3, 5, 5, plurality=2).verdict() == "split"

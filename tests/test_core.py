@@ -10,8 +10,10 @@ from cece.ged import EdgeCosts
 from cece.rewrite_text import Change, apply
 from cece.rewrite_words import noun_form, verb_form
 
-PAPER_IMAGE = {"objects": ["man", "dog", "laptop", "lap"],
-               "relationships": [["laptop", "on", "lap"], ["dog", "next to", "man"]]}
+PAPER_IMAGE = {
+    "objects": ["man", "dog", "laptop", "lap"],
+    "relationships": [["laptop", "on", "lap"], ["dog", "next to", "man"]],
+}
 
 
 def objects(e, cls=None):
@@ -60,12 +62,13 @@ def test_deletion_is_chosen_over_a_forced_replacement():
 
 
 def test_replacement_carries_wu_palmer_and_lca():
-    e = explain("A cat sleeping on a bed.", annotation={"objects": ["dog", "bed"],
-                                                         "relationships": [["dog", "on", "bed"]]})
+    e = explain(
+        "A cat sleeping on a bed.", annotation={"objects": ["dog", "bed"], "relationships": [["dog", "on", "bed"]]}
+    )
     (edit,) = e.edits_of("object", "R")
     assert (edit.source, edit.target) == ("cat", "dog")
     assert 0.5 < edit.wup < 1.0 and edit.lca == "carnivore.n.01"
-    assert e.caption[edit.spans[0][0]:edit.spans[0][1]] == "cat"
+    assert e.caption[edit.spans[0][0] : edit.spans[0][1]] == "cat"
     assert e.objects.r_similarity == pytest.approx(edit.wup)
     assert e.counterfactual == "A dog sleeping on a bed."
 
@@ -113,10 +116,12 @@ def test_explanation_round_trips_through_json():
 def test_explain_many_keeps_order_and_reports_bad_records():
     from cece.records import RecordError
 
-    records = [{"id": "a", "caption": "A dog.", "annotation": ["dog"]},
-               {"id": "b", "annotation": ["dog"]},
-               {"id": "c", "caption": "A cat.", "annotation": {"weird": 1}},
-               {"id": "d", "caption": "A cat.", "references": ["A dog on a mat."]}]
+    records = [
+        {"id": "a", "caption": "A dog.", "annotation": ["dog"]},
+        {"id": "b", "annotation": ["dog"]},
+        {"id": "c", "caption": "A cat.", "annotation": {"weird": 1}},
+        {"id": "d", "caption": "A cat.", "references": ["A dog on a mat."]},
+    ]
     out = list(Explainer(batch_size=2).explain_many(records))
     assert [type(x).__name__ for x in out] == ["Explanation", "RecordError", "RecordError", "Explanation"]
     assert out[1].field == "caption"
@@ -129,8 +134,9 @@ def test_roles_are_judged_only_against_relations():
     labels_only = explain("A dog on a sofa.", annotation=["dog", "sofa"])
     assert labels_only.cost == 0.0 and not labels_only.roles.judged
     assert labels_only.edits_of("relation") == []
-    wrong = explain("A dog on a sofa.", annotation={"objects": ["dog", "sofa"],
-                                                     "relationships": [["dog", "under", "sofa"]]})
+    wrong = explain(
+        "A dog on a sofa.", annotation={"objects": ["dog", "sofa"], "relationships": [["dog", "under", "sofa"]]}
+    )
     assert wrong.roles.judged and wrong.cost == pytest.approx(1.0)
     assert roles(wrong) == [("R", ["dog", "on", "sofa"], ["dog", "under", "sofa"])]
 
@@ -145,11 +151,14 @@ def test_word_forms_and_cuts():
     assert noun_form("bus", True) == "buses" and noun_form("puppy", True) == "puppies"
     assert noun_form("dog", False) == "dog"
     assert apply("A guitar on a sofa.", [Change(0, 12, "")]) == "A sofa."
-    assert [verb_form(v, "VBG") for v in ("sit", "ride", "catch", "lie", "see")] == ["sitting", "riding", "catching",
-                                                                                    "lying", "seeing"]
+    assert [verb_form(v, "VBG") for v in ("sit", "ride", "catch", "lie", "see")] == [
+        "sitting",
+        "riding",
+        "catching",
+        "lying",
+        "seeing",
+    ]
     assert verb_form("hold", "VBZ") == "holds"
-
-
 
 
 def test_a_big_batch_rewrites_from_the_docs_it_parsed_and_never_parses_a_caption_again():

@@ -12,9 +12,9 @@ from cli import main
 from detectors import registry
 from detectors.aloha import ALOHaDetector
 from detectors.base import Detection, Detector, SpanScore
+from detectors.configure import parse_options
 from detectors.halcece import HalCECEDetector
 from detectors.lexical import LexicalDetector
-from detectors.configure import parse_options
 from detectors.runner import contract_problem, done_pairs, run_detectors
 
 FIXTURE = Path(__file__).parent / "fixtures" / "detect_samples.jsonl"
@@ -108,8 +108,11 @@ def test_halcece_detector_and_explain_agree(halcece, tmp_path):
     for s in usable:
         e = explain(s["caption"], s.get("annotation"), s.get("references"))
         d = detections[s["id"]]
-        assert (d.score, d.hallucinated) == (e.score, e.hallucinated) == (cli[s["id"]]["score"],
-                                                                         cli[s["id"]]["hallucinated"]), s["id"]
+        assert (
+            (d.score, d.hallucinated)
+            == (e.score, e.hallucinated)
+            == (cli[s["id"]]["score"], cli[s["id"]]["hallucinated"])
+        ), s["id"]
 
 
 def test_halcece_hedged_object_weighs_less(halcece):
@@ -197,8 +200,9 @@ def test_aloha_fixes_the_reference_defects(aloha):
 def test_aloha_hedges_and_alternatives(aloha):
     hedged = by_id(aloha, "rifle-hedged")["rifle-hedged"]
     assert "cello" not in [s.text for s in hedged.spans] and hedged.score < 0.1
-    alt = aloha.detect({"id": "x", "caption": "A man holding a cello or a rifle.",
-                        "references": SAMPLES["rifle-base"]["references"]})
+    alt = aloha.detect(
+        {"id": "x", "caption": "A man holding a cello or a rifle.", "references": SAMPLES["rifle-base"]["references"]}
+    )
     assert alt.score < 0.1 and [s.text for s in alt.spans] == ["man", "rifle"]
 
 
@@ -240,8 +244,7 @@ def test_runner_turns_broken_detectors_into_error_lines(tmp_path):
 
     out = tmp_path / "out.jsonl"
     with out.open("w") as sink:
-        stats = run_detectors({"bad": OutOfRange(), "crash": Crashes()},
-                              [{"id": "a", "caption": "A dog."}], sink)
+        stats = run_detectors({"bad": OutOfRange(), "crash": Crashes()}, [{"id": "a", "caption": "A dog."}], sink)
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert stats.written == 2 and stats.failed == 2
     assert "not in [0, 1]" in lines[0]["error"] and "boom" in lines[1]["error"]
@@ -249,7 +252,8 @@ def test_runner_turns_broken_detectors_into_error_lines(tmp_path):
 
 def test_parse_options():
     assert parse_options(["halcece.batch_size=8", "halcece.explain=true"], ["halcece"]) == {
-        "halcece": {"batch_size": 8, "explain": True}}
+        "halcece": {"batch_size": 8, "explain": True}
+    }
     for bad in ("halcece=1", "other.x=1", "halcece.=1"):
         with pytest.raises(ValueError):
             parse_options([bad], ["halcece"])
@@ -300,28 +304,49 @@ def test_cece_detect_resumes_after_a_kill_mid_line(tmp_path, echo_registered):
 def test_cece_detect_reports_bad_lines_and_scores_the_rest(tmp_path, echo_registered):
     src = tmp_path / "in.jsonl"
     good = {"id": "ok", "caption": "A dog.", "references": ["A dog."]}
-    src.write_text("\n".join([json.dumps(good), '{"id": "x", "caption": ', json.dumps({"caption": "A cat."}),
-                              json.dumps({"id": "y", "caption": 3}), json.dumps(good)]) + "\n")
+    src.write_text(
+        "\n".join(
+            [
+                json.dumps(good),
+                '{"id": "x", "caption": ',
+                json.dumps({"caption": "A cat."}),
+                json.dumps({"id": "y", "caption": 3}),
+                json.dumps(good),
+            ]
+        )
+        + "\n"
+    )
     out = tmp_path / "out.jsonl"
     r = CliRunner().invoke(main, ["detect", str(src), "-o", str(out), "-d", "lexical", "-d", "echo"])
     assert r.exit_code == 2
     errors = [x for x in r.stderr.splitlines() if x.startswith(str(src))]
     assert [e.split(": ")[0].rsplit(":", 1)[1] + ":" + e.split(": ")[1] for e in errors] == [
-        "2:json", "3:id", "4:caption", "5:id"]
+        "2:json",
+        "3:id",
+        "4:caption",
+        "5:id",
+    ]
     rows = [(x["id"], x["detector"], x["error"]) for x in read(out)]
     assert [r for r in rows if r[2] is None] == [("ok", "lexical", None), ("ok", "echo", None)]
     # each bad line is an error line per detector, naming file:line:field (a bad id is no key)
     bad = [(i, d, e.split(": ")[0].rsplit(":", 1)[1] + ":" + e.split(": ")[1]) for i, d, e in rows if e]
-    assert sorted(bad, key=str) == sorted(((i, d, w) for d in ("lexical", "echo") for i, w in
-                                           ((None, "2:json"), (None, "3:id"), ("y", "4:caption"), (None, "5:id"))), key=str)
+    assert sorted(bad, key=str) == sorted(
+        (
+            (i, d, w)
+            for d in ("lexical", "echo")
+            for i, w in ((None, "2:json"), (None, "3:id"), ("y", "4:caption"), (None, "5:id"))
+        ),
+        key=str,
+    )
 
 
 def test_cece_detect_rejects_unknown_detectors_and_options(tmp_path):
     out = tmp_path / "out.jsonl"
     r = CliRunner().invoke(main, ["detect", str(FIXTURE), "-o", str(out), "-d", "nope"])
     assert r.exit_code == 2 and "unknown detector 'nope'" in r.output
-    r = CliRunner().invoke(main, ["detect", str(FIXTURE), "-o", str(out), "-d", "lexical",
-                                  "--option", "lexical.colour=red"])
+    r = CliRunner().invoke(
+        main, ["detect", str(FIXTURE), "-o", str(out), "-d", "lexical", "--option", "lexical.colour=red"]
+    )
     assert r.exit_code == 2 and "detector 'lexical'" in r.output and not out.exists()
 
 
@@ -335,7 +360,10 @@ def test_model_judges_build_their_backend_and_parser_when_loaded():
     assert vlm._backend is None  # listing or configuring a detector needs no server
     vlm.load()
     assert isinstance(vlm._backend, OpenAIBackend)
-    rules, model = FaithScoreDetector(verifier="graph", backend=server), FaithScoreDetector(labeler="llm", backend=server)
+    rules, model = (
+        FaithScoreDetector(verifier="graph", backend=server),
+        FaithScoreDetector(labeler="llm", backend=server),
+    )
     rules.load(), model.load()
     assert rules._parser is not None and rules._backend is None  # rules and graphs only: no model to build
     assert isinstance(model._backend, OpenAIBackend)
@@ -365,8 +393,14 @@ def test_a_worker_loads_its_detectors_first_and_a_failed_load_fails_only_that_de
             self.load()
 
     halcece, member = HalCECEDetector(), Loads()
-    task = DetectTask({"loads": Loads(), "noweights": NoWeights(), "halcece": halcece,
-                       "ensemble": EnsembleDetector(members=[NoWeights(), member])})
+    task = DetectTask(
+        {
+            "loads": Loads(),
+            "noweights": NoWeights(),
+            "halcece": halcece,
+            "ensemble": EnsembleDetector(members=[NoWeights(), member]),
+        }
+    )
     task.setup()
     assert halcece.explainer._parser is not None and member.loaded
     sample = {"id": "s1", "caption": "A dog on a sofa.", "references": ["A dog lies on a couch."]}

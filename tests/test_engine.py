@@ -12,18 +12,22 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from cli import main
 from cece.engine import EngineError, EngineOptions, run_ordered
+from cli import main
 from tests.fixtures.tasks import BadSetup, Pid, Poison, Slow, Splittable, Threads
 
-CAPTIONS = ["A dog on a sofa.", "A girl eating a pizza next to a cat.", "A cat sleeping on a bed next to a lamp.",
-            "Two men riding horses on a beach.", "A red car parked near a tree."]
+CAPTIONS = [
+    "A dog on a sofa.",
+    "A girl eating a pizza next to a cat.",
+    "A cat sleeping on a bed next to a lamp.",
+    "Two men riding horses on a beach.",
+    "A red car parked near a tree.",
+]
 LABELS = ["dog", "sofa", "woman", "pizza", "cat", "bed", "man", "horse", "beach", "car", "tree"]
 REFS = ["A woman holds a pizza.", "A cat lies on a bed.", "Two horses on the sand.", "A dog on a couch."]
 
@@ -33,7 +37,7 @@ def records(n: int) -> list[dict]:
     for i in range(n):
         r = {"id": f"r{i:03d}", "model": "m", "caption": CAPTIONS[i % len(CAPTIONS)]}
         if i % 3 == 2:
-            r["references"] = REFS[i % 4:] + REFS[:i % 4]
+            r["references"] = REFS[i % 4 :] + REFS[: i % 4]
         else:
             r["annotation"] = LABELS[: 3 + i % 8]
         out.append(r)
@@ -51,15 +55,17 @@ def source(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def single(source: Path) -> bytes:
     out = source.with_name("single.jsonl")
-    r = CliRunner().invoke(main, ["explain", str(source), "-q", "-o", str(out), "--workers", "1",
-                                  "--batch-size", "4"])
+    r = CliRunner().invoke(main, ["explain", str(source), "-q", "-o", str(out), "--workers", "1", "--batch-size", "4"])
     assert r.exit_code == 2, r.output  # the bad record
     return out.read_bytes()
 
 
 def test_in_process_results_keep_their_order():
     assert list(run_ordered(Slow(), [[0, 1], [2], [3, 4]], workers=1)) == [
-        ([0, 10], os.getpid()), ([20], os.getpid()), ([30, 40], os.getpid())]
+        ([0, 10], os.getpid()),
+        ([20], os.getpid()),
+        ([30, 40], os.getpid()),
+    ]
 
 
 def test_a_pool_returns_results_in_input_order_from_this_process_and_its_workers():
@@ -193,8 +199,12 @@ def _two_workers_until(source: Path, out: Path, lines: int, act) -> tuple[int, s
     written, ``act(process, worker pids)``; then (exit status, standard error, worker pids)."""
     from tests.fixtures.processes import wait_for_lines, wait_for_workers
 
-    proc = subprocess.Popen(_cece("explain", str(source), "-q", "-o", str(out), "--workers", "2", "--batch-size", "4"),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        _cece("explain", str(source), "-q", "-o", str(out), "--workers", "2", "--batch-size", "4"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         workers = wait_for_workers(proc.pid, proc)
         wait_for_lines(out, lines, proc, poll=0.002)
@@ -238,8 +248,9 @@ def local_ray():
 
 def test_ray_writes_the_bytes_of_one_process(local_ray, source: Path, single: bytes):
     out = source.with_name("ray.jsonl")
-    r = CliRunner().invoke(main, ["explain", str(source), "-q", "-o", str(out), "--engine", "ray",
-                                  "--workers", "2", "--batch-size", "4"])
+    r = CliRunner().invoke(
+        main, ["explain", str(source), "-q", "-o", str(out), "--engine", "ray", "--workers", "2", "--batch-size", "4"]
+    )
     assert r.exit_code == 2, r.output
     assert out.read_bytes() == single
     assert local_ray.is_initialized()  # a Ray the caller started is left running
@@ -259,8 +270,24 @@ def test_detect_with_two_workers_writes_the_lines_of_one(source: Path):
     outs = []
     for w in ("1", "2"):
         out = source.with_name(f"detect{w}.jsonl")
-        r = CliRunner().invoke(main, ["detect", str(source), "-d", "lexical", "-d", "halcece", "-o", str(out),
-                                      "-q", "--workers", w, "--batch-size", "8"])
+        r = CliRunner().invoke(
+            main,
+            [
+                "detect",
+                str(source),
+                "-d",
+                "lexical",
+                "-d",
+                "halcece",
+                "-o",
+                str(out),
+                "-q",
+                "--workers",
+                w,
+                "--batch-size",
+                "8",
+            ],
+        )
         assert r.exit_code == 2, r.output  # the bad record, and lexical on records without references
         outs.append(out.read_bytes())
     assert outs[0] == outs[1] and outs[0].count(b"\n") == 72
@@ -268,8 +295,9 @@ def test_detect_with_two_workers_writes_the_lines_of_one(source: Path):
 
 def test_report_with_two_workers_is_the_report_of_one(source: Path, tmp_path: Path):
     for w in ("1", "2"):
-        r = CliRunner().invoke(main, ["report", str(source), "-o", str(tmp_path / w), "--workers", w,
-                                      "--batch-size", "4"])
+        r = CliRunner().invoke(
+            main, ["report", str(source), "-o", str(tmp_path / w), "--workers", w, "--batch-size", "4"]
+        )
         assert r.exit_code == 2, r.output
     for name in ("explanations.jsonl", "index.html"):
         assert (tmp_path / "1" / name).read_bytes() == (tmp_path / "2" / name).read_bytes(), name
@@ -286,10 +314,18 @@ def test_explain_and_detect_tasks_split_join_and_name_a_lost_record():
     batch = [(i, r) for i, r in enumerate(records(8)[:5])]
     halves = task.split(batch)
     assert [len(h) for h in halves] == [2, 3] and task.join(halves) == batch and task.split(batch[:1]) == [batch[:1]]
-    (index, err), = task.lost(batch[:1], "lost with its worker 2 times (worker process 7 was lost)")
-    assert index == 0 and err.to_dict() == {"id": "r000", "model": "m", "error": {
-        "type": "WorkerLost", "field": "worker", "message": "lost with its worker 2 times (worker process 7 was lost)",
-        "file": None, "line": None}}
+    ((index, err),) = task.lost(batch[:1], "lost with its worker 2 times (worker process 7 was lost)")
+    assert index == 0 and err.to_dict() == {
+        "id": "r000",
+        "model": "m",
+        "error": {
+            "type": "WorkerLost",
+            "field": "worker",
+            "message": "lost with its worker 2 times (worker process 7 was lost)",
+            "file": None,
+            "line": None,
+        },
+    }
     detect = DetectTask(create_detectors(("lexical",), ()))
     samples = records(8)[:5]
     work = DetectWork([("lexical", samples)], 5)

@@ -39,8 +39,10 @@ def test_colour_and_count_contradicted_by_references():
     assert claims(e) == [("attribute", "R", ["red"])] and e.mode == "references"
     assert e.threshold <= e.edits_of("attribute")[0].confidence < 1.0
     assert set(e.edits_of("attribute")[0].evidence["words"]) == {"car", "sedan"}
-    e = explain("Three giraffes standing in a field.", references=["Two giraffes in a field.",
-                                                                   "Two giraffes standing on grass."])
+    e = explain(
+        "Three giraffes standing in a field.",
+        references=["Two giraffes in a field.", "Two giraffes standing on grass."],
+    )
     assert claims(e) == [("count", "R", ["Three"])]
 
 
@@ -52,8 +54,9 @@ def test_synonyms_across_references_are_one_entity():
 
 
 def test_with_supports_holding():
-    e = explain("A man holding a knife.", references=["A man with a knife in a kitchen.",
-                                                       "A man cutting bread with a knife."])
+    e = explain(
+        "A man holding a knife.", references=["A man with a knife in a kitchen.", "A man cutting bread with a knife."]
+    )
     assert e.hallucinated is False and e.edits_of(status="unverified") == []
 
 
@@ -63,35 +66,46 @@ def test_silent_relation_is_unverified_and_contradicted_one_hallucinated():
     [doubt] = silent.edits_of(status="unverified")
     assert (doubt.level, doubt.hallucinated, doubt.confidence < silent.threshold) == ("relation", False, True)
     assert [silent.caption[a:b] for a, b in doubt.spans] == ["looking at"]
-    wrong = explain("A man standing next to a horse.", references=["A man sitting on a horse.",
-                                                                   "A man riding a horse."])
+    wrong = explain(
+        "A man standing next to a horse.", references=["A man sitting on a horse.", "A man riding a horse."]
+    )
     assert claims(wrong) == [("relation", "R", ["standing next to"])]
 
 
 def test_dog_and_cat_never_trades_the_faithful_dog():
-    e = explain("A dog and a cat sitting on a couch.", references=["A dog sitting on a couch.",
-                                                                   "A brown dog lying on a sofa."])
+    e = explain(
+        "A dog and a cat sitting on a couch.", references=["A dog sitting on a couch.", "A brown dog lying on a sofa."]
+    )
     # The cat is the one doubt (how sure, with two references, is the fitted model's call).
-    doubts = [(x.cls, [e.caption[a:b] for a, b in x.spans]) for x in e.edits
-              if x.level == "object" and x.status in ("hallucinated", "unverified")]
+    doubts = [
+        (x.cls, [e.caption[a:b] for a, b in x.spans])
+        for x in e.edits
+        if x.level == "object" and x.status in ("hallucinated", "unverified")
+    ]
     assert doubts == [("D", ["cat"])]
-    e = explain("A man walks a dog while a cat runs behind him.",
-                annotation={"objects": ["man", "cat"], "relationships": [["cat", "behind", "man"]]})
+    e = explain(
+        "A man walks a dog while a cat runs behind him.",
+        annotation={"objects": ["man", "cat"], "relationships": [["cat", "behind", "man"]]},
+    )
     assert claims(e) == [("object", "D", ["dog"])]
 
 
-@pytest.mark.parametrize("image", [
-    {"references": ["A man rides a bicycle down the street."]},
-    {"annotation": {"objects": ["man", "bicycle"], "relationships": [["man", "riding", "bicycle"]]}},
-])
+@pytest.mark.parametrize(
+    "image",
+    [
+        {"references": ["A man rides a bicycle down the street."]},
+        {"annotation": {"objects": ["man", "bicycle"], "relationships": [["man", "riding", "bicycle"]]}},
+    ],
+)
 def test_synonymous_relation_ends_match(image):
     e = explain("A man riding a bike.", **image)
     assert e.hallucinated is False and e.edits_of("relation", "R") == []
 
 
 def test_relation_of_a_wrong_object_is_its_consequence():
-    e = explain("A cat sitting on a sofa.", annotation={"objects": ["dog", "sofa"],
-                                                        "relationships": [["dog", "on", "sofa"]]})
+    e = explain(
+        "A cat sitting on a sofa.", annotation={"objects": ["dog", "sofa"], "relationships": [["dog", "on", "sofa"]]}
+    )
     [obj] = e.edits_of("object", "R")
     [rel] = e.edits_of("relation")
     assert obj.hallucinated and [e.caption[a:b] for a, b in obj.spans] == ["cat"]
@@ -100,14 +114,18 @@ def test_relation_of_a_wrong_object_is_its_consequence():
 
 
 def test_a_repeated_definite_mention_is_one_thing():
-    e = explain("A dog and a cello on a sofa. The dog sleeps.",
-                annotation={"objects": ["dog", "sofa"], "relationships": [["dog", "on", "sofa"]]})
+    e = explain(
+        "A dog and a cello on a sofa. The dog sleeps.",
+        annotation={"objects": ["dog", "sofa"], "relationships": [["dog", "on", "sofa"]]},
+    )
     assert claims(e) == [("object", "D", ["cello"])]
 
 
 def test_spans_skip_determiners_and_hedges():
-    e = explain("A man aiming his rifle, possibly a cello, at the sky.",
-                references=["A man aiming a rifle at the sky.", "A hunter shooting a rifle outdoors."])
+    e = explain(
+        "A man aiming his rifle, possibly a cello, at the sky.",
+        references=["A man aiming a rifle at the sky.", "A hunter shooting a rifle outdoors."],
+    )
     [cello] = [x for x in e.edits if x.source == "cello"]
     assert [e.caption[a:b] for a, b in cello.spans] == ["cello"]
     assert cello.status == "unverified" and cello.confidence < 0.25  # hedged: a weak claim
@@ -159,7 +177,9 @@ def test_silence_never_makes_a_hallucination():
     # Relations the references say nothing about: doubts that enter the score but never make the
     # caption hallucinated, at any threshold.
     refs = ["A man, a dog, a ball, a tree and a bench in a park.", "A park with a man and a dog."]
-    long = "A man throws a ball to a dog near a tree beside a bench, sits on the bench and watches the dog under the tree."
+    long = (
+        "A man throws a ball to a dog near a tree beside a bench, sits on the bench and watches the dog under the tree."
+    )
     e = Explainer(threshold=0.0).explain(long, references=refs)
     silent = [x for x in e.edits_of(status="unverified") if x.level == "relation" and x.target_index is None]
     assert len(silent) >= 4 and all(0 < x.confidence < 0.5 for x in silent)
@@ -173,10 +193,15 @@ def test_a_weak_doubt_the_verdict_rests_on_keeps_its_weak_confidence():
     from detectors.halcece import explanation_spans
 
     d = default_model().to_dict()
-    d.update(intercept=logit(0.3), coef=dict.fromkeys(d["coef"], 0.0), threshold=0.4,
-             record={"intercept": 0.0, "claims": 1.0, "silent": 0.0, "none": -9.0})
+    d.update(
+        intercept=logit(0.3),
+        coef=dict.fromkeys(d["coef"], 0.0),
+        threshold=0.4,
+        record={"intercept": 0.0, "claims": 1.0, "silent": 0.0, "none": -9.0},
+    )
     e = Explainer(weights=ConfidenceModel.from_dict(d)).explain(
-        "A cat and a horse on a sofa.", references=["A dog on a sofa.", "A dog sleeping on a couch."])
+        "A cat and a horse on a sofa.", references=["A dog on a sofa.", "A dog sleeping on a couch."]
+    )
     doubts = [x for x in e.edits if x.level == "object" and x.status in ("hallucinated", "unverified")]
     assert [round(x.confidence, 6) for x in doubts] == [0.3, 0.3] and e.score == pytest.approx(0.51)
     weak = [x for x in e.edits if x.hallucinated and x.confidence < e.threshold]

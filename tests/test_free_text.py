@@ -14,15 +14,20 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from detectors.backends.images import ImageError, load_image, to_data_url
-from detectors.backends.answers import parse_score, parse_yes_no, read_verdict
-from detectors.vlm import VLMDetector
 from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-ANSWERS = [json.loads(line) for line in (Path(__file__).parent / "fixtures" / "free_text_answers.jsonl")
-           .read_text(encoding="utf-8").splitlines()]
+from detectors.backends.answers import parse_score, parse_yes_no, read_verdict
+from detectors.backends.images import ImageError, load_image, to_data_url
+from detectors.vlm import VLMDetector
+
+ANSWERS = [
+    json.loads(line)
+    for line in (Path(__file__).parent / "fixtures" / "free_text_answers.jsonl")
+    .read_text(encoding="utf-8")
+    .splitlines()
+]
 
 
 def read(row):
@@ -38,7 +43,9 @@ def test_free_text_answers_give_their_verdicts_or_none():
     assert wrong == []  # a missed verdict is counted; a wrong one would be a silent lie
     with_verdict = [g == r["expect"] for r, g in zip(ANSWERS, got) if r["expect"] is not None]
     assert sum(with_verdict) / len(with_verdict) >= 0.9
-    assert [g for r, g in zip(ANSWERS, got) if r["expect"] is None] == [None] * sum(r["expect"] is None for r in ANSWERS)
+    assert [g for r, g in zip(ANSWERS, got) if r["expect"] is None] == [None] * sum(
+        r["expect"] is None for r in ANSWERS
+    )
 
 
 def test_the_judge_scores_free_text_and_reports_the_rest_as_parse_failures():
@@ -63,9 +70,29 @@ def test_the_judge_scores_free_text_and_reports_the_rest_as_parse_failures():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(list("yesnotcrrectwrong 0123456789/%.:,*\"'{}") + [
-    " not ", " correct", " out of ", " score", "hallucinat", "n't", " seventy", "-five", "\n", '{"score": ',
-    "<think>", "</think>", "```"]), max_size=40).map("".join))
+@given(
+    st.lists(
+        st.sampled_from(
+            list("yesnotcrrectwrong 0123456789/%.:,*\"'{}")
+            + [
+                " not ",
+                " correct",
+                " out of ",
+                " score",
+                "hallucinat",
+                "n't",
+                " seventy",
+                "-five",
+                "\n",
+                '{"score": ',
+                "<think>",
+                "</think>",
+                "```",
+            ]
+        ),
+        max_size=40,
+    ).map("".join)
+)
 def test_readers_never_raise_and_stay_in_range(text):
     score = parse_score(text)
     assert score is None or 0 <= score <= 100
@@ -89,13 +116,21 @@ def tree(tmp_path):
     return root, outside
 
 
-@pytest.mark.parametrize("path, why", [
-    ("../outside/secret.png", "outside the image root"), ("../../../../etc/passwd", "outside the image root"),
-    ("/etc/passwd", "outside the image root"), ("{outside}/secret.png", "outside the image root"),
-    ("link.png", "outside the image root"), ("sub/../../outside/secret.png", "outside the image root"),
-    ("notes.png", "is not a PNG, JPEG, GIF, WebP or BMP image"), ("pipe.png", "not a regular file"),
-    ("data:text/plain;base64,cm9vdDp4OjA6MA==", "is not an image"),
-    ("data:image/png;base64,cm9vdDp4OjA6MA==", "holds no image")])
+@pytest.mark.parametrize(
+    "path, why",
+    [
+        ("../outside/secret.png", "outside the image root"),
+        ("../../../../etc/passwd", "outside the image root"),
+        ("/etc/passwd", "outside the image root"),
+        ("{outside}/secret.png", "outside the image root"),
+        ("link.png", "outside the image root"),
+        ("sub/../../outside/secret.png", "outside the image root"),
+        ("notes.png", "is not a PNG, JPEG, GIF, WebP or BMP image"),
+        ("pipe.png", "not a regular file"),
+        ("data:text/plain;base64,cm9vdDp4OjA6MA==", "is not an image"),
+        ("data:image/png;base64,cm9vdDp4OjA6MA==", "holds no image"),
+    ],
+)
 def test_image_paths_that_escape_or_are_no_images_are_refused(tree, path, why):
     root, outside = tree
     with pytest.raises(ImageError, match=why):
@@ -104,13 +139,21 @@ def test_image_paths_that_escape_or_are_no_images_are_refused(tree, path, why):
 
 def test_refused_images_are_their_records_errors_and_never_sent(tree):
     root, outside = tree
-    images = ["ok.png", "../outside/secret.png", str(outside / "secret.png"), "link.png", "notes.png",
-              "../../../../etc/passwd"]
+    images = [
+        "ok.png",
+        "../outside/secret.png",
+        str(outside / "secret.png"),
+        "link.png",
+        "notes.png",
+        "../../../../etc/passwd",
+    ]
     with llm.ScriptedServer(lambda body, n: '{"score": 100}') as server:
-        det = VLMDetector(image_root=str(root), use_references=True,
-                          backend={"base_url": server.url, "model": "m", "max_workers": 1})
-        out = det.detect_batch([{"id": str(i), "caption": "A dog.", "image": im, "references": ["a dog"]}
-                                for i, im in enumerate(images)])
+        det = VLMDetector(
+            image_root=str(root), use_references=True, backend={"base_url": server.url, "model": "m", "max_workers": 1}
+        )
+        out = det.detect_batch(
+            [{"id": str(i), "caption": "A dog.", "image": im, "references": ["a dog"]} for i, im in enumerate(images)]
+        )
     assert out[0].error is None and out[0].score == 0.0
     assert all(d.error and "ImageError" in d.error for d in out[1:])  # no fall-back to the references
     assert server.count == 1 and len(llm.images_of(server.bodies[0])) == 1

@@ -16,41 +16,177 @@ import unicodedata
 
 import pytest
 from click.testing import CliRunner
+from fixtures.models import firm_model  # noqa: E402  (tests/ is on sys.path under pytest)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cece import Explainer, explain
-from knowledge import (UnknownSynsetError, ancestors, canonical_predicate, corefer_distance, distance_matrix,
-                       get_hierarchy, inverse_key, is_hypernym, is_thing, lemmatize, lexname,
-                       lowest_common_hypernym, noun_senses, noun_synset, num_ancestors, objecthood,
-                       path_distance, people_clash, predicate_verb_synset, predicates_agree,
-                       predicates_contradict, relation_key, root_distance, verb_synset, wup_similarity)
+from knowledge import (
+    UnknownSynsetError,
+    ancestors,
+    canonical_predicate,
+    corefer_distance,
+    distance_matrix,
+    get_hierarchy,
+    inverse_key,
+    is_hypernym,
+    is_thing,
+    lemmatize,
+    lexname,
+    lowest_common_hypernym,
+    noun_senses,
+    noun_synset,
+    num_ancestors,
+    objecthood,
+    path_distance,
+    people_clash,
+    predicate_verb_synset,
+    predicates_agree,
+    predicates_contradict,
+    relation_key,
+    root_distance,
+    verb_synset,
+    wup_similarity,
+)
 from knowledge.concepts import morphy_forms
-from parsers import AnnotationError, CaptionParser, SceneGraph, from_coco, from_labels, from_references
-from parsers import from_visual_genome, to_scene_graph
-from parsers.attributes import (COUNT_WORDS, VAGUE_COUNTS, attribute_kind, base_colour, colours_clash,
-                                count_value, group_attributes, materials_clash, sizes_clash)
+from parsers import (
+    AnnotationError,
+    CaptionParser,
+    SceneGraph,
+    from_coco,
+    from_labels,
+    from_references,
+    from_visual_genome,
+    to_scene_graph,
+)
+from parsers.attributes import (
+    COUNT_WORDS,
+    VAGUE_COUNTS,
+    attribute_kind,
+    base_colour,
+    colours_clash,
+    count_value,
+    group_attributes,
+    materials_clash,
+    sizes_clash,
+)
 from parsers.recovery import recover_nouns
-
-from fixtures.models import firm_model  # noqa: E402  (tests/ is on sys.path under pytest)
 
 #: Every code point, lone surrogates included (hypothesis leaves them out unless told).
 ANY_CHAR = st.characters(exclude_categories=())
 #: Texts that broke or could break lookups: hyphens, symbols, invisible and control characters,
 #: numerals that are digits but not decimals, synset-name look-alikes, a 5000-digit sense number.
-NASTY = ["", " ", "\t\n", "-", "--", "—", "‐", " - ", "x- ray", "a - sign", "x-ray", "-x-", "\ud800",
-         "\udfff", "a\ud800b", "\u200b", "\u200d", "\ufeff", "\x00", "\x1c", "\u2028", "'s", "...", "é-",
-         "_", "__", "e\u0301", "\u0301", "\u202edog", "שלום - עולם", "مرحبا", "🐶", "👨‍👩‍👧", "²", "³ dogs",
-         "١٢", "１２", "½", "dog.n." + "1" * 5000, "1" * 5000, "dog.n.١", "-.n.01", "x-ray.n.01", "dog.n.1",
-         "İ", "ß", "ﬁ", "Σ", "ǅ"]
+NASTY = [
+    "",
+    " ",
+    "\t\n",
+    "-",
+    "--",
+    "—",
+    "‐",
+    " - ",
+    "x- ray",
+    "a - sign",
+    "x-ray",
+    "-x-",
+    "\ud800",
+    "\udfff",
+    "a\ud800b",
+    "\u200b",
+    "\u200d",
+    "\ufeff",
+    "\x00",
+    "\x1c",
+    "\u2028",
+    "'s",
+    "...",
+    "é-",
+    "_",
+    "__",
+    "e\u0301",
+    "\u0301",
+    "\u202edog",
+    "שלום - עולם",
+    "مرحبا",
+    "🐶",
+    "👨‍👩‍👧",
+    "²",
+    "³ dogs",
+    "١٢",
+    "１２",
+    "½",
+    "dog.n." + "1" * 5000,
+    "1" * 5000,
+    "dog.n.١",
+    "-.n.01",
+    "x-ray.n.01",
+    "dog.n.1",
+    "İ",
+    "ß",
+    "ﬁ",
+    "Σ",
+    "ǅ",
+]
 TEXT = st.text(ANY_CHAR, max_size=30) | st.sampled_from(NASTY)
 #: Caption-like text: real words, hyphen spellings and junk, so the parser builds real graphs.
-WORDS = ["a", "A", "the", "dog", "dogs", "man", "sign", "x-ray", "x-", "x", "ray", "-", " - ", "T-shirt", "hot-dog",
-         "on", "holding", "looks at", "of", "'s", "lap", "sofa", "wall", "two", "３", "²", "red", "dark blue",
-         "possibly", "and", "or", "no", "a group of", "people", "what looks like", "kite", "croissant", ",",
-         ".", "\n", "\ud800", "do\ud800g", "é", "e\u0301", "🙂", "\u200d", "\x00", "\u202e", "שלום", "''", "—"]
-CAPTION = (st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join)
-           | st.lists(st.sampled_from(WORDS), max_size=6).map("".join) | TEXT)
+WORDS = [
+    "a",
+    "A",
+    "the",
+    "dog",
+    "dogs",
+    "man",
+    "sign",
+    "x-ray",
+    "x-",
+    "x",
+    "ray",
+    "-",
+    " - ",
+    "T-shirt",
+    "hot-dog",
+    "on",
+    "holding",
+    "looks at",
+    "of",
+    "'s",
+    "lap",
+    "sofa",
+    "wall",
+    "two",
+    "３",
+    "²",
+    "red",
+    "dark blue",
+    "possibly",
+    "and",
+    "or",
+    "no",
+    "a group of",
+    "people",
+    "what looks like",
+    "kite",
+    "croissant",
+    ",",
+    ".",
+    "\n",
+    "\ud800",
+    "do\ud800g",
+    "é",
+    "e\u0301",
+    "🙂",
+    "\u200d",
+    "\x00",
+    "\u202e",
+    "שלום",
+    "''",
+    "—",
+]
+CAPTION = (
+    st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join)
+    | st.lists(st.sampled_from(WORDS), max_size=6).map("".join)
+    | TEXT
+)
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SPACY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -79,7 +215,7 @@ def spans_cover(text: str, graph: SceneGraph) -> None:
         assert 0 <= r.subject < len(graph.concepts) and 0 <= r.object < len(graph.concepts)
         assert r.subject != r.object
         if r.span:
-            assert 0 <= r.span[0] < r.span[1] <= len(text) and r.predicate == text[r.span[0]:r.span[1]]
+            assert 0 <= r.span[0] < r.span[1] <= len(text) and r.predicate == text[r.span[0] : r.span[1]]
         assert r.verb_synset is None or is_synset(r.verb_synset, "v")
 
 
@@ -121,10 +257,20 @@ def test_predicates_never_raise(text, other):
 def test_synset_name_functions_accept_every_lookup_and_refuse_the_rest_by_name(a, b):
     """Arbitrary text is a synset name or raises UnknownSynsetError (a KeyError), never anything
     else; whatever a lookup returns, every distance accepts."""
-    for call in (lambda: path_distance(a, b), lambda: wup_similarity(a, b), lambda: root_distance(a),
-                 lambda: lowest_common_hypernym(a, b), lambda: is_hypernym(a, b), lambda: ancestors(a),
-                 lambda: lexname(a), lambda: num_ancestors(a), lambda: distance_matrix([a], [b]),
-                 lambda: corefer_distance(a, b), lambda: people_clash(a, b), lambda: objecthood(a)):
+    for call in (
+        lambda: path_distance(a, b),
+        lambda: wup_similarity(a, b),
+        lambda: root_distance(a),
+        lambda: lowest_common_hypernym(a, b),
+        lambda: is_hypernym(a, b),
+        lambda: ancestors(a),
+        lambda: lexname(a),
+        lambda: num_ancestors(a),
+        lambda: distance_matrix([a], [b]),
+        lambda: corefer_distance(a, b),
+        lambda: people_clash(a, b),
+        lambda: objecthood(a),
+    ):
         try:
             call()
         except UnknownSynsetError:
@@ -169,10 +315,16 @@ def test_annotation_loaders_give_a_graph_or_a_clear_error(labels, name, other):
     g = check(from_labels, labels)
     assert g is None or len(g.concepts) == len(labels)
     # A synset the annotation gives but WordNet lacks is no synset: the name is looked up instead.
-    record = {"objects": [{"object_id": 1, "names": [name], "synsets": [other], "attributes": [other]},
-                          {"object_id": 2, "name": "dog"}],
-              "relationships": [{"subject_id": 1, "object_id": 2, "predicate": other, "synsets": [other]},
-                                [name, other, "dog"]]}
+    record = {
+        "objects": [
+            {"object_id": 1, "names": [name], "synsets": [other], "attributes": [other]},
+            {"object_id": 2, "name": "dog"},
+        ],
+        "relationships": [
+            {"subject_id": 1, "object_id": 2, "predicate": other, "synsets": [other]},
+            [name, other, "dog"],
+        ],
+    }
     check(from_visual_genome, record)
     check(from_coco, [{"category_name": name, "id": other}])
     check(to_scene_graph, {"concepts": [{"text": name, "lemma": name, "synset": other}]})
@@ -203,7 +355,7 @@ def test_recover_nouns_on_any_graph(text, spans):
     g = SceneGraph([Concept("x", "x", spans=[(a, a + n)], phrase_span=(a, a + n)) for a, n in spans], text=text)
     before = len(g.concepts)
     for c in recover_nouns(g).concepts[before:]:
-        (a, b), = c.spans
+        ((a, b),) = c.spans
         assert c.recovered and c.text == text[a:b] and is_synset(c.synset, "n")
 
 
@@ -226,8 +378,14 @@ def test_references_merge_into_well_formed_entities(parser, refs):
 def test_explain_never_raises_in_either_mode(caption, refs, labels):
     images = [{"references": refs}, {"annotation": ["man", "sign", "x-ray"]}]
     if all(label.strip() for label in labels):
-        images.append({"annotation": {"objects": labels + ["dog"], "relationships": [[labels[0] if labels else "dog",
-                                                                                        caption, "dog"]]}})
+        images.append(
+            {
+                "annotation": {
+                    "objects": labels + ["dog"],
+                    "relationships": [[labels[0] if labels else "dog", caption, "dog"]],
+                }
+            }
+        )
     for image in images:
         e = explain(caption, **image)
         assert 0.0 <= e.score <= 1.0 and e.caption == caption
@@ -246,9 +404,18 @@ def test_hyphen_lookups():
     assert canonical_predicate("-") == "" and predicate_verb_synset("—") is None
 
 
-@pytest.mark.parametrize("caption, name", [("a - sign", "sign"), ("x- ray", "x-ray"), ("A man holding an x-ray.", "x-ray"),
-                                           ("A doctor looks at an x- ray.", "x-ray"), ("a black t-shirt", "t-shirt"),
-                                           ("there is a - sign on the wall", "sign"), ("a hot-dog", "hot-dog")])
+@pytest.mark.parametrize(
+    "caption, name",
+    [
+        ("a - sign", "sign"),
+        ("x- ray", "x-ray"),
+        ("A man holding an x-ray.", "x-ray"),
+        ("A doctor looks at an x- ray.", "x-ray"),
+        ("a black t-shirt", "t-shirt"),
+        ("there is a - sign on the wall", "sign"),
+        ("a hot-dog", "hot-dog"),
+    ],
+)
 def test_a_hyphenated_word_is_one_object_and_a_bare_hyphen_none(parser, caption, name):
     g = parser.parse(caption)
     spans_cover(caption, g)
@@ -261,10 +428,16 @@ HYPHEN_CASES = [
     ("a - sign", ["sign"], ["A sign on a wall."]),
     ("x- ray", ["x-ray"], ["An x-ray of a hand."]),
     ("A man holding an x- ray .", ["man", "x-ray"], ["A man holds an x-ray up to the light."]),
-    ("A doctor looks at an x- ray.", {"objects": ["doctor", "x-ray"], "relationships": [["doctor", "looking at", "x-ray"]]},
-     ["A doctor looking at an x-ray.", "A man in a white coat studies an x- ray."]),
-    ("there is a - sign on the wall", {"objects": ["sign", "wall"], "relationships": [["sign", "on", "wall"]]},
-     ["A sign on a wall.", "a - sign"]),
+    (
+        "A doctor looks at an x- ray.",
+        {"objects": ["doctor", "x-ray"], "relationships": [["doctor", "looking at", "x-ray"]]},
+        ["A doctor looking at an x-ray.", "A man in a white coat studies an x- ray."],
+    ),
+    (
+        "there is a - sign on the wall",
+        {"objects": ["sign", "wall"], "relationships": [["sign", "on", "wall"]]},
+        ["A sign on a wall.", "a - sign"],
+    ),
     ("A doctor looks at an x-ray.", ["doctor", "x-ray"], ["A doctor looks at an x- ray.", "x- ray", "-", ""]),
 ]
 
@@ -286,9 +459,11 @@ def test_hyphen_caption_with_a_wrong_object_points_at_the_whole_word():
 def test_cli_run_survives_hyphens_and_lone_surrogates(tmp_path):
     from cli import main
 
-    records = [{"id": "a", "caption": "A man holding an x- ray .", "annotation": ["man", "x-ray"]},
-               {"id": "b", "caption": "there is a - sign \ud800 on the wall", "references": ["a - sign", "x- ray \udfff"]},
-               {"id": "c", "caption": "\x00\u202e-", "annotation": {"objects": [{"names": ["\ud800"], "synsets": ["-"]}]}}]
+    records = [
+        {"id": "a", "caption": "A man holding an x- ray .", "annotation": ["man", "x-ray"]},
+        {"id": "b", "caption": "there is a - sign \ud800 on the wall", "references": ["a - sign", "x- ray \udfff"]},
+        {"id": "c", "caption": "\x00\u202e-", "annotation": {"objects": [{"names": ["\ud800"], "synsets": ["-"]}]}},
+    ]
     src = tmp_path / "in.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     out = tmp_path / "out.jsonl"

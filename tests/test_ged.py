@@ -15,8 +15,18 @@ from hypothesis import strategies as st
 from cece.ged import EdgeCosts, induced_cost, match
 from knowledge import distance_matrix, root_distance
 
-POOL = ["dog.n.01", "cat.n.01", "man.n.01", "woman.n.01", "sofa.n.01", "laptop.n.01",
-        "pizza.n.01", "food.n.01", "guitar.n.01", "horse.n.01"]
+POOL = [
+    "dog.n.01",
+    "cat.n.01",
+    "man.n.01",
+    "woman.n.01",
+    "sofa.n.01",
+    "laptop.n.01",
+    "pizza.n.01",
+    "food.n.01",
+    "guitar.n.01",
+    "horse.n.01",
+]
 PREDICATES = ["on", "next to", "hold"]
 EDGE = EdgeCosts(substitute=1.0, delete=1.0, insert=0.0)
 
@@ -49,7 +59,8 @@ def exact(a, b) -> float:
         return g
 
     return nx.graph_edit_distance(
-        to_nx(*a), to_nx(*b),
+        to_nx(*a),
+        to_nx(*b),
         node_subst_cost=lambda x, y: float(distance_matrix([x["synset"]], [y["synset"]])[0, 0]),
         node_del_cost=lambda x: float(root_distance(x["synset"])),
         node_ins_cost=lambda x: 0.0,

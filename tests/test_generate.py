@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from benchmarks.by_kind import kind_rows
 from benchmarks.by_kind import main as by_kind_main
+from benchmarks.cohyponyms import co_hyponyms
 from benchmarks.generate import generate, main, reference_sets
 from benchmarks.loaders import hat
-from benchmarks.cohyponyms import co_hyponyms
 from benchmarks.perturb import KINDS, Change, apply, perturb
 from detectors.base import Detection, SpanScore
 from knowledge import noun_synset, path_distance
@@ -34,8 +34,12 @@ def changed(caption: str, kind: str, evidence=EVIDENCE, seed: int = 0):
 # -- each kind, on hand-written captions -----------------------------------------------------
 def test_attribute_swap_labels_only_the_new_colour_and_avoids_the_evidence():
     for seed in range(5):
-        caption, words = changed("A dog sitting on a red couch.", "attribute",
-                                 ["A dog on a blue sofa.", "A dog resting on a white couch."], seed)
+        caption, words = changed(
+            "A dog sitting on a red couch.",
+            "attribute",
+            ["A dog on a blue sofa.", "A dog resting on a white couch."],
+            seed,
+        )
         new = caption.split()[5]
         assert words == [new] and new not in ("red", "blue", "white")
         assert caption.replace(new, "red", 1) == "A dog sitting on a red couch."
@@ -43,8 +47,14 @@ def test_attribute_swap_labels_only_the_new_colour_and_avoids_the_evidence():
     # a size for its opposite, material for another; the article follows the new word, unlabelled
     caption, words = changed("A small dog on a bed.", "attribute")
     assert words == [caption.split()[1]] and caption.split()[1] in ("large", "big", "huge")
-    caption, words = changed("A white sink.", "attribute", ["A sink.", *(f"A {c} sink." for c in (
-        "black", "red", "blue", "green", "yellow", "brown", "pink", "purple", "gray"))])
+    caption, words = changed(
+        "A white sink.",
+        "attribute",
+        [
+            "A sink.",
+            *(f"A {c} sink." for c in ("black", "red", "blue", "green", "yellow", "brown", "pink", "purple", "gray")),
+        ],
+    )
     assert (caption, words) == ("An orange sink.", ["orange"])
 
 
@@ -75,7 +85,9 @@ def test_relation_swap_to_the_opposite():
     assert changed("A cat on a table.", "relation") == ("A cat under a table.", ["under"])
     assert changed("A man standing in front of a bus.", "relation") == ("A man standing behind a bus.", ["behind"])
     assert changed("A man standing behind a bus.", "relation") == (
-        "A man standing in front of a bus.", ["in", "front", "of"])
+        "A man standing in front of a bus.",
+        ["in", "front", "of"],
+    )
     assert changed("A man riding a horse.", "relation") == ("A man walking beside a horse.", ["walking", "beside"])
     # the evidence already says it: not made; nor a preposition without its object at the end
     assert perturb("A cat on a table.", ["A cat sleeping under the table."], "relation", random.Random(0)) is None
@@ -86,8 +98,14 @@ def test_object_swap_is_a_co_hyponym_in_the_same_number():
     for seed in range(4):
         caption, words = changed("Two dogs sitting on a bench.", "object", ["Two dogs on a bench."], seed)
         old = "dogs" if "bench" in caption else "bench."
-        assert len(words) == 1 and caption.split().index(words[0]) == ["Two", "dogs", "sitting", "on", "a",
-                                                                        "bench."].index(old)
+        assert len(words) == 1 and caption.split().index(words[0]) == [
+            "Two",
+            "dogs",
+            "sitting",
+            "on",
+            "a",
+            "bench.",
+        ].index(old)
         new = words[0].rstrip(".")
         assert path_distance(noun_synset(new), noun_synset(old.rstrip("."))) == 2  # siblings
         if old == "dogs":
@@ -100,8 +118,7 @@ def test_added_object_is_labelled_in_full_and_absent_from_the_evidence():
     assert caption.startswith("A man sitting on a bench ") and caption.endswith(".")
     assert words[0] in ("with", "and") and words[1] in ("a", "an") and len(words) == 3
     noun = words[2].rstrip(".")
-    assert noun not in ("man", "bench", "woman") and noun in co_hyponyms("man.n.01") + co_hyponyms(
-        noun_synset("bench"))
+    assert noun not in ("man", "bench", "woman") and noun in co_hyponyms("man.n.01") + co_hyponyms(noun_synset("bench"))
     assert perturb("A man is walking slowly.", [], "added", random.Random(0)) is None  # ends on no noun
 
 
@@ -120,8 +137,9 @@ def test_apply_labels_the_words_holding_new_text():
         apply("A dog.", [Change(0, 4, "x"), Change(2, 5, "y")])
 
 
-words = st.lists(st.sampled_from(["a", "dog", "red", "on", "the", "bench.", "two", "cats,", "sitting"]),
-                 min_size=1, max_size=12)
+words = st.lists(
+    st.sampled_from(["a", "dog", "red", "on", "the", "bench.", "two", "cats,", "sitting"]), min_size=1, max_size=12
+)
 
 
 @settings(max_examples=80, deadline=None)
@@ -129,18 +147,23 @@ words = st.lists(st.sampled_from(["a", "dog", "red", "on", "the", "bench.", "two
 def test_apply_gives_one_label_per_split_word(ws, data):
     text = " ".join(ws)
     cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=6, unique=True)))
-    changes = [Change(a, b, data.draw(st.sampled_from(["", "x", " y z ", "big dog"])), data.draw(st.booleans()))
-               for a, b in zip(cuts[::2], cuts[1::2])]
+    changes = [
+        Change(a, b, data.draw(st.sampled_from(["", "x", " y z ", "big dog"])), data.draw(st.booleans()))
+        for a, b in zip(cuts[::2], cuts[1::2])
+    ]
     new, labels = apply(text, changes)
     assert len(labels) == len(new.split())
 
 
-captions = st.builds(lambda det, adj, noun, verb, prep, obj: f"{det} {adj}{noun} {verb} {prep} a {obj}.",
-                     st.sampled_from(["A", "Two", "The"]), st.sampled_from(["", "red ", "small ", "wooden "]),
-                     st.sampled_from(["dog", "man", "bus", "cats", "horse"]),
-                     st.sampled_from(["sitting", "is standing", "runs", "parked", "riding"]),
-                     st.sampled_from(["on", "in front of", "behind", "near"]),
-                     st.sampled_from(["bench", "table", "street", "car"]))
+captions = st.builds(
+    lambda det, adj, noun, verb, prep, obj: f"{det} {adj}{noun} {verb} {prep} a {obj}.",
+    st.sampled_from(["A", "Two", "The"]),
+    st.sampled_from(["", "red ", "small ", "wooden "]),
+    st.sampled_from(["dog", "man", "bus", "cats", "horse"]),
+    st.sampled_from(["sitting", "is standing", "runs", "parked", "riding"]),
+    st.sampled_from(["on", "in front of", "behind", "near"]),
+    st.sampled_from(["bench", "table", "street", "car"]),
+)
 
 
 @settings(max_examples=25, deadline=None)
@@ -157,12 +180,14 @@ def test_every_perturbation_has_one_label_per_word_and_changes_only_labelled_or_
 
 
 # -- the generator ---------------------------------------------------------------------------
-SETS = [(0, ["A dog sitting on a red couch.", "A brown dog on a sofa.", "A dog resting on a couch."], "a.jpg"),
-        (1, ["A man riding a horse on a beach.", "A person on a horse.", "A rider on the sand."], "b.jpg"),
-        (2, ["Two cats lying on a bed.", "Cats sleep on a bed.", "Two kittens on a blanket."], ""),
-        (3, ["A bus parked on the street.", "A yellow bus by the road.", "A school bus."], ""),
-        (4, ["A woman standing in front of a car.", "A lady by a car.", "A woman and a car."], ""),
-        (5, ["A single reference."], "")]
+SETS = [
+    (0, ["A dog sitting on a red couch.", "A brown dog on a sofa.", "A dog resting on a couch."], "a.jpg"),
+    (1, ["A man riding a horse on a beach.", "A person on a horse.", "A rider on the sand."], "b.jpg"),
+    (2, ["Two cats lying on a bed.", "Cats sleep on a bed.", "Two kittens on a blanket."], ""),
+    (3, ["A bus parked on the street.", "A yellow bus by the road.", "A school bus."], ""),
+    (4, ["A woman standing in front of a car.", "A lady by a car.", "A woman and a car."], ""),
+    (5, ["A single reference."], ""),
+]
 
 
 def test_generate_is_deterministic_for_a_seed_and_balanced():
@@ -212,8 +237,9 @@ def test_the_hat_loader_and_the_per_kind_table_read_the_output(tmp_path, capsys)
     for r in records:
         g = gold[r["sample_id"]]
         spans = [SpanScore(a, b, r["caption"][a:b], 1.0) for (a, b), y in zip(g.words, g.word_labels) if y]
-        dets[r["sample_id"]] = Detection(r["sample_id"], "oracle", score=1.0 if spans else 0.0, spans=spans,
-                                         hallucinated=bool(spans))
+        dets[r["sample_id"]] = Detection(
+            r["sample_id"], "oracle", score=1.0 if spans else 0.0, spans=spans, hallucinated=bool(spans)
+        )
     kinds = {r["sample_id"]: r["perturbation"] for r in records}
     rows = {row[0]: row for row in kind_rows(kinds, gold, dets)}
     assert rows["clean"][1:4] == [sum(k == "clean" for k in kinds.values()), 0.0, 0.0]
@@ -227,8 +253,18 @@ def test_the_hat_loader_and_the_per_kind_table_read_the_output(tmp_path, capsys)
 
 def test_reference_sets_join_the_foil_baseline_and_name_bad_records(tmp_path, capsys):
     foil = tmp_path / "foil.json"
-    foil.write_text(json.dumps([{"references": ["A dog.", "A puppy. "], "baseline": "A dog on grass.",
-                                 "foil": "A cat on grass.", "image_path": "x.jpg"}]))
+    foil.write_text(
+        json.dumps(
+            [
+                {
+                    "references": ["A dog.", "A puppy. "],
+                    "baseline": "A dog on grass.",
+                    "foil": "A cat on grass.",
+                    "image_path": "x.jpg",
+                }
+            ]
+        )
+    )
     assert list(reference_sets(foil)) == [(0, ["A dog.", "A puppy.", "A dog on grass."], "x.jpg")]
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"references": ["A dog."]}\n{"references": "A dog."}\n')

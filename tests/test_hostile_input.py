@@ -42,7 +42,7 @@ CASES: dict[str, tuple[bytes, str | None]] = {
     "NUL bytes": (b"\x00\x00\x00", "json"),
     "a bare word": (b"caption", "json"),
     "single quotes": (b"{'id': 'bad', 'caption': 'A dog.'}", "json"),
-    "a list, not an object": (b'[1, 2, 3]', "record"),
+    "a list, not an object": (b"[1, 2, 3]", "record"),
     "a string, not an object": (b'"A dog on a sofa."', "record"),
     "null": (b"null", "record"),
     "a number": (b"42", "record"),
@@ -61,7 +61,7 @@ CASES: dict[str, tuple[bytes, str | None]] = {
     "id duplicate": (rec(id="first"), "id"),
     "id with rich markup": (rec(id="bad[/bold]id", model="[red]x"), None),
     "id closing tag": (rec(id="[/]"), None),
-    "id a huge integer": (rec(id=10 ** 30), None),
+    "id a huge integer": (rec(id=10**30), None),
     "id lone surrogate": (raw('{"id": "b\\ud800d", "caption": "A dog.", "annotation": ["dog"]}'), None),
     "model rich markup": (rec(model="[/]"), None),
     # -- captions --
@@ -142,8 +142,10 @@ def test_explain_hostile_line(folder: Path, case: str):
     assert len(rows(out)) == 3
 
 
-@pytest.mark.parametrize("case", ["id with rich markup", "id closing tag", "model rich markup",
-                                  "caption lone surrogate", "id a huge integer"])
+@pytest.mark.parametrize(
+    "case",
+    ["id with rich markup", "id closing tag", "model rich markup", "caption lone surrogate", "id a huge integer"],
+)
 def test_table_output_prints_data_as_text(folder: Path, case: str):
     src = folder / "in.jsonl"
     src.write_bytes(CASES[case][0] + b"\n")
@@ -173,8 +175,10 @@ def test_a_bom_on_a_pretty_printed_json_list(tmp_path: Path):
 
 def test_a_json_list_with_a_bad_element_names_its_line(tmp_path: Path):
     src = tmp_path / "in.json"
-    src.write_text('[\n  {"id": "a", "caption": "A dog.", "annotation": ["dog"]},\n  {"id": 2.5, "caption": "x"},\n'
-                   '  {"id": "c", "caption": "A dog.", "annotation": ["dog"]}\n]\n')
+    src.write_text(
+        '[\n  {"id": "a", "caption": "A dog.", "annotation": ["dog"]},\n  {"id": 2.5, "caption": "x"},\n'
+        '  {"id": "c", "caption": "A dog.", "annotation": ["dog"]}\n]\n'
+    )
     out = tmp_path / "out.jsonl"
     r = run("explain", str(src), "-q", "-o", str(out))
     assert r.exit_code == 2 and f"{src}:3: id: " in r.stderr
@@ -201,8 +205,9 @@ def test_a_cut_gzip_file_keeps_what_it_could_read(tmp_path: Path):
     assert len([row for row in rows(out) if "error" not in row]) > 100
 
 
-@pytest.mark.parametrize("magic, tool", [(b"\xfd7zXZ\x00\x00", "xz"), (b"BZh91AY", "bzip2"),
-                                          (b"\x28\xb5\x2f\xfd\x00", "zstd")])
+@pytest.mark.parametrize(
+    "magic, tool", [(b"\xfd7zXZ\x00\x00", "xz"), (b"BZh91AY", "bzip2"), (b"\x28\xb5\x2f\xfd\x00", "zstd")]
+)
 def test_other_compressed_inputs_are_refused_naming_the_tool(tmp_path: Path, magic: bytes, tool: str):
     src = tmp_path / "in.jsonl.x"
     src.write_bytes(magic + os.urandom(64))
@@ -224,20 +229,33 @@ def test_batch_size_below_one_is_refused():
             assert r.exit_code == 2 and "--batch-size" in r.output
 
 
-DETECT_CASES = ["invalid UTF-8 in the caption", "100k nested lists", "id Infinity", "id a dict", "id duplicate",
-                "caption of 1 MB", "references empty", "annotation path ..", "annotation symlink out",
-                "caption lone surrogate", "id with rich markup"]
+DETECT_CASES = [
+    "invalid UTF-8 in the caption",
+    "100k nested lists",
+    "id Infinity",
+    "id a dict",
+    "id duplicate",
+    "caption of 1 MB",
+    "references empty",
+    "annotation path ..",
+    "annotation symlink out",
+    "caption lone surrogate",
+    "id with rich markup",
+]
 
 
 @pytest.mark.parametrize("case", DETECT_CASES)
 def test_detect_hostile_line(folder: Path, case: str):
     line, field = CASES[case]
     src = folder / "in.jsonl"
-    good = [json.dumps({"id": i, "caption": "A dog.", "references": ["A dog on a sofa."]}).encode()
-            for i in ("first", "third")]
+    good = [
+        json.dumps({"id": i, "caption": "A dog.", "references": ["A dog on a sofa."]}).encode()
+        for i in ("first", "third")
+    ]
     if field is None:  # the detector needs references
         line = json.dumps({**json.loads(line.decode("utf-8", "surrogatepass")), "references": ["A dog."]}).encode(
-            "utf-8", "surrogatepass")
+            "utf-8", "surrogatepass"
+        )
     src.write_bytes(b"\n".join([good[0], line, good[1]]) + b"\n")
     out = folder / "new" / "det.jsonl"
     r = run("detect", str(src), "-d", "lexical", "-o", str(out), "-q")
@@ -302,12 +320,17 @@ BROKEN_LISTS = {  # the broken element "b" starts on line 3 (1 for one-line list
     "a bad value": (f'[\n  {_A},\n  {{"id": "b", "caption": oops, "annotation": ["dog"]}},\n  {_C}\n]\n', 3),
     "a missing brace": (f'[\n  {_A},\n  {{"id": "b", "caption": "x", "annotation": ["dog"],\n  {_C}\n]\n', 3),
     "an unclosed string": (f'[\n  {_A},\n  {{"id": "b", "caption": "A dog, "annotation": ["dog"]}},\n  {_C}\n]\n', 3),
-    "junk after nested objects": (f'[\n  {_A},\n  {{"id": "b", "caption": "x", "annotation": {{"objects": '
-                                  f'[{{"name": "dog"}}, {{"name": "cat"}}]}} bad}},\n  {_C}\n]\n', 3),
+    "junk after nested objects": (
+        f'[\n  {_A},\n  {{"id": "b", "caption": "x", "annotation": {{"objects": '
+        f'[{{"name": "dog"}}, {{"name": "cat"}}]}} bad}},\n  {_C}\n]\n',
+        3,
+    ),
     "one line, a bad value": (f'[{_A}, {{"id": "b", "caption": x}}, {_C}]', 1),
     "one line, a trailing comma": (f'[{_A}, {{"id": "b", "caption": "x",}}, {_C}]', 1),
-    "pretty-printed, a missing comma": ('[\n  ' + _A + ',\n  {\n    "id": "b",\n    "caption": "x"\n'
-                                        '    "annotation": ["dog"]\n  },\n  ' + _C + '\n]\n', 3),
+    "pretty-printed, a missing comma": (
+        "[\n  " + _A + ',\n  {\n    "id": "b",\n    "caption": "x"\n    "annotation": ["dog"]\n  },\n  ' + _C + "\n]\n",
+        3,
+    ),
 }
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 
 from cli import main
-from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 
 
 @pytest.fixture
@@ -35,9 +35,23 @@ def detect(samples: list[dict], folder: Path, server, *extra: str):
     src.write_text("".join(json.dumps({"caption": "A dog.", **s}) + "\n" for s in samples))
     out = folder / "out.jsonl"
     backend = json.dumps({"base_url": server.url, "model": "m", "max_workers": 1, "cache": None})
-    r = CliRunner().invoke(main, ["detect", str(src), "-d", "vlm", "-o", str(out), "-q",
-                                  "--option", f"vlm.backend={backend}", "--option", "vlm.use_references=false",
-                                  *extra])
+    r = CliRunner().invoke(
+        main,
+        [
+            "detect",
+            str(src),
+            "-d",
+            "vlm",
+            "-o",
+            str(out),
+            "-q",
+            "--option",
+            f"vlm.backend={backend}",
+            "--option",
+            "vlm.use_references=false",
+            *extra,
+        ],
+    )
     assert "Traceback" not in r.output, r.output
     return r, {row["id"]: row for row in map(json.loads, out.read_text().splitlines())}
 
@@ -47,11 +61,16 @@ def sent(server) -> list[str]:
 
 
 def test_image_paths_are_confined_to_the_samples_folder_by_default(tree: Path):
-    escapes = {"dotdot": "../outside/secret.png", "absolute": str(tree / "outside" / "secret.png"),
-               "symlink": "link.png", "passwd": "../../../../../../etc/passwd"}
+    escapes = {
+        "dotdot": "../outside/secret.png",
+        "absolute": str(tree / "outside" / "secret.png"),
+        "symlink": "link.png",
+        "passwd": "../../../../../../etc/passwd",
+    }
     with llm.ScriptedServer(lambda body, n: '{"score": 100}') as server:
-        r, rows = detect([{"id": "ok", "image": "ok.png"}] + [{"id": k, "image": v} for k, v in escapes.items()],
-                         tree, server)
+        r, rows = detect(
+            [{"id": "ok", "image": "ok.png"}] + [{"id": k, "image": v} for k, v in escapes.items()], tree, server
+        )
     assert r.exit_code == 2, r.output  # some lines have an error
     assert rows["ok"]["error"] is None and rows["ok"]["score"] == 0.0  # read from data/, not the cwd
     for key in escapes:
@@ -62,16 +81,29 @@ def test_image_paths_are_confined_to_the_samples_folder_by_default(tree: Path):
 
 def test_an_explicit_image_root_replaces_the_default(tree: Path):
     with llm.ScriptedServer(lambda body, n: '{"score": 100}') as server:
-        r, rows = detect([{"id": "there", "image": "there.png"}, {"id": "ok", "image": "ok.png"},
-                          {"id": "up", "image": "../data/ok.png"}], tree, server, "--image-root", str(tree / "img"))
+        r, rows = detect(
+            [
+                {"id": "there", "image": "there.png"},
+                {"id": "ok", "image": "ok.png"},
+                {"id": "up", "image": "../data/ok.png"},
+            ],
+            tree,
+            server,
+            "--image-root",
+            str(tree / "img"),
+        )
     assert rows["there"]["error"] is None
     assert "outside the image root" in rows["up"]["error"]
     assert "cannot read image 'ok.png'" in rows["ok"]["error"]  # not looked for in data/ any more
     assert server.count == 1
 
 
-URLS = {"page": "https://example.org/index.html", "image": "https://example.org/pics/dog.jpg?w=2",
-        "creds": "http://ann:pw@example.org/dog.png", "local": "http://127.0.0.1:1/admin"}
+URLS = {
+    "page": "https://example.org/index.html",
+    "image": "https://example.org/pics/dog.jpg?w=2",
+    "creds": "http://ann:pw@example.org/dog.png",
+    "local": "http://127.0.0.1:1/admin",
+}
 
 
 def test_image_urls_are_refused_unless_allowed(tree: Path):

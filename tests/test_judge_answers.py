@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 
 from cli import main
 from detectors import prompts
@@ -20,7 +21,6 @@ from detectors.faithscore.grounding import ungrounded
 from detectors.faithscore.llm import DECOMPOSE_PROMPT, LABEL_PROMPT, parse_labels
 from detectors.runner import RunStats, run_detectors
 from detectors.vlm import VLMDetector
-from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -39,9 +39,13 @@ def backend(server, **more):
 # -- facts must be facts of the caption --------------------------------------------------------
 def test_model_facts_not_in_their_text_are_refused_counted_and_shown(parser):
     caption = "A glass display case holds chocolate donuts."
-    junk = {"entity": ["There is a <object>.", "entity", "There are donuts.", "There is a case."],
-            "colour": ["The dog is brown.", "red"], "count": ["There are two cats.", "1"],
-            "relation": ["The donuts are in the display case."], "attribute": ["The case is made of glass."]}
+    junk = {
+        "entity": ["There is a <object>.", "entity", "There are donuts.", "There is a case."],
+        "colour": ["The dog is brown.", "red"],
+        "count": ["There are two cats.", "1"],
+        "relation": ["The donuts are in the display case."],
+        "attribute": ["The case is made of glass."],
+    }
 
     def answers(body, n):
         prompt = llm.prompt_of(body)
@@ -52,16 +56,25 @@ def test_model_facts_not_in_their_text_are_refused_counted_and_shown(parser):
         return '{"answer": "yes"}'
 
     with llm.ScriptedServer(answers) as server:
-        d = FaithScoreDetector(parser=parser, labeler="llm", decomposer="llm", verifier="vlm",
-                               backend=backend(server)).detect(
-            {"id": "f", "caption": caption, "references": ["Donuts in a glass case."]})
+        d = FaithScoreDetector(
+            parser=parser, labeler="llm", decomposer="llm", verifier="vlm", backend=backend(server)
+        ).detect({"id": "f", "caption": caption, "references": ["Donuts in a glass case."]})
     kept = [f["text"] for f in d.details["facts"]]
-    assert kept == ["The case is made of glass.", "The donuts are in the display case.", "There is a case.",
-                    "There are donuts."]  # in caption order
+    assert kept == [
+        "The case is made of glass.",
+        "The donuts are in the display case.",
+        "There is a case.",
+        "There are donuts.",
+    ]  # in caption order
     refused = {r["text"]: r["reason"] for r in d.details["refused_facts"]}
-    assert refused == {"There is a <object>.": "a placeholder of the prompt", "entity": "'entity' is not in the text",
-                       "The dog is brown.": "'dog' is not in the text", "red": "'red' is not in the text",
-                       "There are two cats.": "'2' is not in the text", "1": "'1' is not in the text"}
+    assert refused == {
+        "There is a <object>.": "a placeholder of the prompt",
+        "entity": "'entity' is not in the text",
+        "The dog is brown.": "'dog' is not in the text",
+        "red": "'red' is not in the text",
+        "There are two cats.": "'2' is not in the text",
+        "1": "'1' is not in the text",
+    }
     assert d.details["parse_failures"] == 6 and d.details["sub_sentences"][0]["label"] == "descriptive"
     assert d.score == 0.0 and d.details["answers"] == ["yes"] * 4
     assert d.details["prompts"] == [LABEL_PROMPT.id, DECOMPOSE_PROMPT.id, prompts.FAITHSCORE_VERIFY.id]
@@ -83,27 +96,33 @@ def test_an_answer_of_nothing_but_inventions_falls_back_to_the_graph(parser):
     assert len(d.details["facts"]) >= 2 and d.details["parse_failures"] == 2 and d.score == 1.0
 
 
-@pytest.mark.parametrize("fact, text, why", [
-    ("The couch is brown.", "A brown sofa", None),                 # a WordNet synonym
-    ("The dogs are sitting on the sofa.", "Two dogs sit on a sofa", None),  # lemmas
-    ("There are 2 dogs.", "Two dogs sit", None),                   # digits and number words
-    ("There is a person.", "A man rides", "'person' is not in the text"),
-    ("The man is tall.", "A tall and happy man", None),
-    ("Tall.", "A tall man", "names nothing"),
-])
+@pytest.mark.parametrize(
+    "fact, text, why",
+    [
+        ("The couch is brown.", "A brown sofa", None),  # a WordNet synonym
+        ("The dogs are sitting on the sofa.", "Two dogs sit on a sofa", None),  # lemmas
+        ("There are 2 dogs.", "Two dogs sit", None),  # digits and number words
+        ("There is a person.", "A man rides", "'person' is not in the text"),
+        ("The man is tall.", "A tall and happy man", None),
+        ("Tall.", "A tall man", "names nothing"),
+    ],
+)
 def test_grounding(fact, text, why):
     assert ungrounded(fact, text) == why
 
 
-@pytest.mark.parametrize("answer, n, labels", [
-    ("Answer: D. The answer is: D", 1, ["descriptive"]),
-    ("1. D\n2. A", 2, ["descriptive", "analytical"]),
-    ("Part 1: descriptive\nPart 2: analytical", 2, ["descriptive", "analytical"]),
-    ('{"labels": ["A", "D"]}', 2, ["analytical", "descriptive"]),
-    ("A dog sits on a sofa.", 1, None),             # the article is no label
-    ("1. D", 2, None),                              # a part without a label
-    ("The answer is D. Answer: A", 1, None),        # two different labels
-])
+@pytest.mark.parametrize(
+    "answer, n, labels",
+    [
+        ("Answer: D. The answer is: D", 1, ["descriptive"]),
+        ("1. D\n2. A", 2, ["descriptive", "analytical"]),
+        ("Part 1: descriptive\nPart 2: analytical", 2, ["descriptive", "analytical"]),
+        ('{"labels": ["A", "D"]}', 2, ["analytical", "descriptive"]),
+        ("A dog sits on a sofa.", 1, None),  # the article is no label
+        ("1. D", 2, None),  # a part without a label
+        ("The answer is D. Answer: A", 1, None),  # two different labels
+    ],
+)
 def test_labels_are_read_from_prose(answer, n, labels):
     assert parse_labels(answer, n) == labels
 
@@ -125,7 +144,8 @@ def test_a_caption_with_nothing_judged_has_no_score_and_says_why(parser):
 def test_facts_the_verifier_cannot_judge_leave_the_record_unjudged(parser):
     with llm.ScriptedServer(lambda body, n: "I cannot tell.") as server:
         d = FaithScoreDetector(parser=parser, verifier="vlm", backend=backend(server)).detect(
-            {"id": "u", "caption": "A dog.", "references": ["A cat."]})
+            {"id": "u", "caption": "A dog.", "references": ["A cat."]}
+        )
     assert d.score is None and d.details["not_judged"] == "none of the 1 facts could be judged (see facts)"
     assert d.details["parse_failures"] == 1
 
@@ -142,8 +162,9 @@ def test_no_prompt_shows_an_example_that_is_a_valid_answer():
     assert prompts.ALIGNBENCH.schema["properties"]["score"] == {"type": "integer", "minimum": 0, "maximum": 100}
     for kind in prompts.FACT_KINDS:
         assert f'"{kind}": [<facts>]' in prompts.FAITHSCORE_DECOMPOSE.text
-    assert '"D" or "A"' in prompts.FAITHSCORE_LABEL.text and prompts.label_schema(3)["properties"]["labels"][
-        "items"]["enum"] == ["D", "A"]
+    assert '"D" or "A"' in prompts.FAITHSCORE_LABEL.text and prompts.label_schema(3)["properties"]["labels"]["items"][
+        "enum"
+    ] == ["D", "A"]
 
 
 # -- a judge whose answers do not vary -----------------------------------------------------------
@@ -156,7 +177,9 @@ def test_a_judge_that_always_answers_the_same_is_reported():
     assert "vlm: the judge's answers do not vary: 9 of 9 were 73" in line
     first = json.loads(sink.getvalue().splitlines()[0])
     assert first["details"]["answers"] == [73] and first["details"]["prompts"] == ["alignbench/v2"]
-    with llm.ScriptedServer(lambda body, n: json.dumps({"score": 10 * int(re.search(r"number (\d)", llm.prompt_of(body))[1])})) as server:
+    with llm.ScriptedServer(
+        lambda body, n: json.dumps({"score": 10 * int(re.search(r"number (\d)", llm.prompt_of(body))[1])})
+    ) as server:
         stats = RunStats()
         run_detectors({"vlm": VLMDetector(backend=backend(server))}, rows, io.StringIO(), stats=stats)
     assert stats.warnings() == []
@@ -168,9 +191,24 @@ def test_bench_run_marks_a_degenerate_judge(tmp_path):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_bytes(llm.PNG)
     with llm.ScriptedServer(lambda body, n: '{"score": 100}') as server:
-        r = CliRunner().invoke(main, ["bench", "run", "alignbench", "--data", str(FIXTURES / "bench_alignbench.jsonl"),
-                                      "--images", str(root), "-d", "vlm", "--option",
-                                      "vlm.backend=" + json.dumps(backend(server)), "-o", str(out)])
+        r = CliRunner().invoke(
+            main,
+            [
+                "bench",
+                "run",
+                "alignbench",
+                "--data",
+                str(FIXTURES / "bench_alignbench.jsonl"),
+                "--images",
+                str(root),
+                "-d",
+                "vlm",
+                "--option",
+                "vlm.backend=" + json.dumps(backend(server)),
+                "-o",
+                str(out),
+            ],
+        )
     assert r.exit_code == 0, r.output
     assert "vlm: the judge's answers do not vary: 10 of 10 were 100" in r.output
     board = (out / "leaderboard.md").read_text()
@@ -180,9 +218,19 @@ def test_bench_run_marks_a_degenerate_judge(tmp_path):
 
 
 # -- images and text-only servers ----------------------------------------------------------------
-REFUSAL = llm.Reply(status=500, body=json.dumps({"error": {"code": 500, "type": "server_error", "message":
-                    "image input is not supported - hint: if this is unexpected, you may need to provide the "
-                    "mmproj"}}).encode())
+REFUSAL = llm.Reply(
+    status=500,
+    body=json.dumps(
+        {
+            "error": {
+                "code": 500,
+                "type": "server_error",
+                "message": "image input is not supported - hint: if this is unexpected, you may need to provide the "
+                "mmproj",
+            }
+        }
+    ).encode(),
+)
 
 
 def text_only(answer: str):
@@ -190,6 +238,7 @@ def text_only(answer: str):
         if llm.images_of(body):
             return REFUSAL
         return "<result>A dog sits.</result>" if "<result>" in llm.prompt_of(body) else answer
+
     return reply
 
 
@@ -201,8 +250,9 @@ def image(tmp_path, monkeypatch):
 
 
 def test_images_auto_falls_back_to_references_and_says_so_once(image, capsys):
-    rows = [{"id": f"i{k}", "caption": "A dog sits.", "image": image, "references": ["A dog sitting."]}
-            for k in range(3)] + [{"id": "bare", "caption": "A cat.", "image": image}]
+    rows = [
+        {"id": f"i{k}", "caption": "A dog sits.", "image": image, "references": ["A dog sitting."]} for k in range(3)
+    ] + [{"id": "bare", "caption": "A cat.", "image": image}]
     with llm.ScriptedServer(text_only('{"score": 90}')) as server:
         out = VLMDetector(backend=backend(server), batch_size=1).detect_batch(rows)
         more = VLMDetector(backend=backend(server), protocol="detailverify").detect(rows[0])

@@ -28,12 +28,12 @@ from knowledge import (
     num_ancestors,
     path_distance,
     predicate_verb_synset,
+    provision,
     root_distance,
     verb_synset,
     wup_similarity,
 )
 from knowledge import hierarchy as kh
-from knowledge import provision
 
 NAMED_PAIRS = [
     ("dog.n.01", "cat.n.01"),
@@ -144,9 +144,7 @@ def test_index_matches_nltk_depths_and_lemmas(wn, h):
         parents = {p.name() for p in s.hypernyms() + s.instance_hypernyms()}
         assert {h.names[p] for p in h.parents(i)} == parents
     for lemma in ["dog", "hot_dog", "people", "bank", "tennis_racket"]:  # no other morphy forms
-        assert [h.names[i] for i in h.noun_lemmas[lemma]] == [
-            s.name() for s in wn.synsets(lemma, "n")
-        ]
+        assert [h.names[i] for i in h.noun_lemmas[lemma]] == [s.name() for s in wn.synsets(lemma, "n")]
     assert [h.names[i] for i in h.verb_lemmas["sit"]] == [s.name() for s in wn.synsets("sit", "v")]
     assert h.noun_exceptions["mice"] == ["mouse"] and h.verb_exceptions["sat"] == ["sit"]
 
@@ -162,9 +160,7 @@ def test_cache_file_loads_in_a_fresh_process(h):
         "t = time.perf_counter(); h = kh.get_hierarchy(); dt = time.perf_counter() - t\n"
         "print(json.dumps({'n': len(h), 'seconds': dt, 'nltk': 'nltk' in sys.modules}))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy()
-    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy())
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["n"] == len(h)
@@ -182,7 +178,7 @@ def test_stale_or_broken_cache_is_rejected(h, tmp_path):
     assert kh._read_index(path, "key-A") is None
     # one changed byte that still parses: the body's hash no longer matches
     k = good.index(b'"dog.n.01"')
-    path.write_bytes(good[:k] + b'"dog.n.02"' + good[k + 10:])
+    path.write_bytes(good[:k] + b'"dog.n.02"' + good[k + 10 :])
     assert kh._read_index(path, "key-A") is None
     assert not list(tmp_path.glob("*.tmp"))  # atomic write leaves no temp files
 
@@ -202,11 +198,13 @@ def _rehashed(path, edit):
 
 def test_a_well_hashed_cache_of_the_wrong_shape_is_rejected(h, tmp_path):
     path = tmp_path / kh.INDEX_FILENAME
-    for edit in (lambda s: s["parents_of"].__setitem__(0, [10**9]),       # id out of range
-                 lambda s: s["noun_lemmas"].__setitem__("dog", [-1]),
-                 lambda s: s.__setitem__("min_depth", s["min_depth"][:-1]),  # wrong length
-                 lambda s: s.__setitem__("names", {"a": 1}),
-                 lambda s: s.pop("lexnames")):
+    for edit in (
+        lambda s: s["parents_of"].__setitem__(0, [10**9]),  # id out of range
+        lambda s: s["noun_lemmas"].__setitem__("dog", [-1]),
+        lambda s: s.__setitem__("min_depth", s["min_depth"][:-1]),  # wrong length
+        lambda s: s.__setitem__("names", {"a": 1}),
+        lambda s: s.pop("lexnames"),
+    ):
         kh._write_index(path, "key-A", h)
         _rehashed(path, edit)
         assert kh._read_index(path, "key-A") is None
@@ -246,7 +244,9 @@ def test_a_malicious_pickle_in_the_cache_is_never_executed(h, tmp_path, monkeypa
     assert rebuilt == [1] and not marker.exists()
     assert [fresh.names[i] for i in fresh.noun_lemmas["dog"]][0] == "dog.n.01"
     assert sorted(fresh.names[p] for p in fresh.parents(fresh.ids["dog.n.01"])) == [
-        "canine.n.02", "domestic_animal.n.01"]
+        "canine.n.02",
+        "domestic_animal.n.01",
+    ]
     # the cache now holds the rebuilt index, which loads with the same answers
     again = kh._read_index(cache / kh.INDEX_FILENAME, kh.source_key(kh.find_wordnet()))
     assert again is not None and again.ids["dog.n.01"] == h.ids["dog.n.01"] and not marker.exists()

@@ -15,16 +15,33 @@ from cece import Explainer
 from cli import main
 from parsers.language import looks_english
 
-FOREIGN = [json.loads(line) for line in (Path(__file__).parent / "fixtures" / "non_english_captions.jsonl")
-           .read_text(encoding="utf-8").splitlines()]
+FOREIGN = [
+    json.loads(line)
+    for line in (Path(__file__).parent / "fixtures" / "non_english_captions.jsonl")
+    .read_text(encoding="utf-8")
+    .splitlines()
+]
 ENGLISH = [
-    "A dog.", "Two dogs.", "Dogs!", "3 cats on 2 beds.", "A 1950s car.", "John and Mary at Wimbledon in 2019.",
-    "Barack Obama speaks to Angela Merkel in Berlin.", "A man riding a wave on top of a surfboard.",
-    "An x-ray of a hand.", "Selfie of a smiling teenager with braces.", "A bento box with sushi, tempura and edamame.",
-    "A grumpy chihuahua wearing a tutu.", "The Eiffel Tower at night.", "lol this pic is so kawaii",
-    "Kids skateboarding near graffiti-covered walls.", "A café with baguettes and croissants on display.",
-    "A photo of Schloss Neuschwanstein in Bavaria.", "Golden retriever puppy chewing slipper.",
-    "Vintage red Ferrari parked outside Monaco casino.", "A sign that reads \"Zimmer frei\" on a fence.",
+    "A dog.",
+    "Two dogs.",
+    "Dogs!",
+    "3 cats on 2 beds.",
+    "A 1950s car.",
+    "John and Mary at Wimbledon in 2019.",
+    "Barack Obama speaks to Angela Merkel in Berlin.",
+    "A man riding a wave on top of a surfboard.",
+    "An x-ray of a hand.",
+    "Selfie of a smiling teenager with braces.",
+    "A bento box with sushi, tempura and edamame.",
+    "A grumpy chihuahua wearing a tutu.",
+    "The Eiffel Tower at night.",
+    "lol this pic is so kawaii",
+    "Kids skateboarding near graffiti-covered walls.",
+    "A café with baguettes and croissants on display.",
+    "A photo of Schloss Neuschwanstein in Bavaria.",
+    "Golden retriever puppy chewing slipper.",
+    "Vintage red Ferrari parked outside Monaco casino.",
+    'A sign that reads "Zimmer frei" on a fence.',
     "The image shows a cozy living room bathed in warm afternoon light. A plush grey sectional sofa faces a "
     "mid-century walnut coffee table on which rest a ceramic vase of dried eucalyptus, two hardcover books and a "
     "remote control. To the left, a tall fiddle-leaf fig stands beside floor-to-ceiling windows framed by linen "
@@ -44,9 +61,11 @@ def test_english_captions_are_not_refused(caption):
 
 def test_a_foreign_caption_is_its_records_error_not_a_clean_verdict(tmp_path: Path):
     src = tmp_path / "in.jsonl"
-    rows = [{"id": "en", "caption": "A brown dog sits on a red sofa.", "annotation": ["dog", "sofa"]},
-            {"id": "de", "caption": "Ein brauner Hund sitzt auf einem roten Sofa.", "annotation": ["dog", "sofa"]},
-            {"id": "zh", "caption": "一只棕色的狗坐在红色的沙发上。", "annotation": ["dog", "sofa"]}]
+    rows = [
+        {"id": "en", "caption": "A brown dog sits on a red sofa.", "annotation": ["dog", "sofa"]},
+        {"id": "de", "caption": "Ein brauner Hund sitzt auf einem roten Sofa.", "annotation": ["dog", "sofa"]},
+        {"id": "zh", "caption": "一只棕色的狗坐在红色的沙发上。", "annotation": ["dog", "sofa"]},
+    ]
     src.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     out = tmp_path / "out.jsonl"
     r = CliRunner().invoke(main, ["explain", str(src), "-q", "-o", str(out)])

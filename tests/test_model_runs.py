@@ -15,18 +15,21 @@ import time
 from pathlib import Path
 
 import pytest
-
-from detectors.vlm import VLMDetector
 from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 from fixtures.processes import kill_after_lines  # noqa: E402
+
+from detectors.vlm import VLMDetector
 
 CECE = Path(sys.executable).with_name("cece")
 
 
 def test_every_protocol_sends_a_default_max_tokens():
     caption = "A brown dog sits on a red sofa next to a lamp. " * 40  # a long DetailVerifyBench paragraph
-    with llm.ScriptedServer(lambda body, n: f"<result>{caption.strip()}</result>"
-                            if "HALLUCINATION" in llm.prompt_of(body) else '{"score": 90}') as server:
+    with llm.ScriptedServer(
+        lambda body, n: (
+            f"<result>{caption.strip()}</result>" if "HALLUCINATION" in llm.prompt_of(body) else '{"score": 90}'
+        )
+    ) as server:
         backend = {"base_url": server.url, "model": "m", "cache": None, "max_workers": 1}
         sample = {"id": "1", "caption": caption.strip(), "references": ["A dog on a sofa."]}
         VLMDetector(protocol="detailverify", backend=backend).detect(sample)
@@ -42,8 +45,13 @@ def test_a_killed_vlm_run_resumes_without_paying_twice(tmp_path: Path, cache: st
     (OUTPUT.answers/vlm), so the killed run starts cold either way."""
     n = 40
     src = tmp_path / "samples.jsonl"
-    src.write_text("".join(json.dumps({"id": f"s{i}", "caption": f"A dog number {i} on a sofa.",
-                                       "references": ["A dog on a sofa."]}) + "\n" for i in range(n)))
+    src.write_text(
+        "".join(
+            json.dumps({"id": f"s{i}", "caption": f"A dog number {i} on a sofa.", "references": ["A dog on a sofa."]})
+            + "\n"
+            for i in range(n)
+        )
+    )
 
     def slow(body, count):
         time.sleep(0.05)  # a model that takes its time, so the kill lands mid-run
@@ -54,8 +62,19 @@ def test_a_killed_vlm_run_resumes_without_paying_twice(tmp_path: Path, cache: st
         if cache == "explicit":
             options["cache"] = str(tmp_path / "answers")
         backend = json.dumps(options)
-        cmd = [str(CECE), "detect", str(src), "-d", "vlm", "--batch-size", "4", "-q",
-               "--option", f"vlm.backend={backend}", "-o"]
+        cmd = [
+            str(CECE),
+            "detect",
+            str(src),
+            "-d",
+            "vlm",
+            "--batch-size",
+            "4",
+            "-q",
+            "--option",
+            f"vlm.backend={backend}",
+            "-o",
+        ]
         full = tmp_path / "full.jsonl"
         subprocess.run(cmd + [str(full)], check=True, capture_output=True, timeout=120)
         assert server.count == n

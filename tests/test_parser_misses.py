@@ -31,25 +31,32 @@ def parser():
 
 # -- a participle after its subject ---------------------------------------------------------------
 
-@pytest.mark.parametrize("text, triples", [
-    ("A puppy playing with a ball.", [("puppy", "play with", "ball")]),
-    ("A kid playing baseball.", [("kid", "play", "baseball")]),
-    ("A kid playing baseball in a park.", [("kid", "play", "baseball"), ("kid", "in", "park")]),
-    ("A surfboard laying in the sand.", [("surfboard", "lay in", "sand")]),
-])
+
+@pytest.mark.parametrize(
+    "text, triples",
+    [
+        ("A puppy playing with a ball.", [("puppy", "play with", "ball")]),
+        ("A kid playing baseball.", [("kid", "play", "baseball")]),
+        ("A kid playing baseball in a park.", [("kid", "play", "baseball"), ("kid", "in", "park")]),
+        ("A surfboard laying in the sand.", [("surfboard", "lay in", "sand")]),
+    ],
+)
 def test_a_participle_read_as_a_noun_keeps_its_subject(parser, text, triples):
     g = parser.parse(text)
     assert g.triples() == triples
     assert "playing" not in [c.lemma for c in g.concepts]
 
 
-@pytest.mark.parametrize("text, names", [
-    # nouns that stay nouns: a thing named by an -ing word, a WordNet compound, a phrase in a PP
-    ("A brick building with lots of windows.", ["building", "windows"]),
-    ("A large swimming pool with palm trees.", ["swimming pool", "palm tree"]),
-    ("A woman in black clothing.", ["woman", "clothing"]),
-    ("A wooden cutting board.", ["cutting board"]),
-])
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        # nouns that stay nouns: a thing named by an -ing word, a WordNet compound, a phrase in a PP
+        ("A brick building with lots of windows.", ["building", "windows"]),
+        ("A large swimming pool with palm trees.", ["swimming pool", "palm tree"]),
+        ("A woman in black clothing.", ["woman", "clothing"]),
+        ("A wooden cutting board.", ["cutting board"]),
+    ],
+)
 def test_nouns_ending_in_ing_stay_nouns(parser, text, names):
     assert [c.lemma for c in parser.parse(text).concepts] == names
 
@@ -62,7 +69,9 @@ def test_the_repair_reads_morphology_and_wordnet():
 
 
 def test_a_wrong_object_after_a_repaired_participle_is_rewritten():
-    e = explain("A puppy playing with a ball.", annotation=A(["puppy", "frisbee"], [["puppy", "playing with", "frisbee"]]))
+    e = explain(
+        "A puppy playing with a ball.", annotation=A(["puppy", "frisbee"], [["puppy", "playing with", "frisbee"]])
+    )
     assert e.hallucinated and flagged(e) == [("R", ["ball"])]
     assert e.counterfactual == "A puppy playing with a frisbee." and e.fixed_point
     e = explain("A kid playing baseball.", annotation=A(["kid", "tennis"], [["kid", "playing", "tennis"]]))
@@ -77,15 +86,47 @@ def test_a_wrong_subject_of_a_participle_caption_is_said_as_the_image_thing():
 
 
 def test_faithful_participle_captions_are_clean():
-    for text, ann in [("A puppy playing with a ball.", A(["puppy", "ball"], [["puppy", "playing with", "ball"]])),
-                      ("A kid playing baseball.", A(["kid", "baseball"], [["kid", "playing", "baseball"]]))]:
+    for text, ann in [
+        ("A puppy playing with a ball.", A(["puppy", "ball"], [["puppy", "playing with", "ball"]])),
+        ("A kid playing baseball.", A(["kid", "baseball"], [["kid", "playing", "baseball"]])),
+    ]:
         e = explain(text, annotation=ann)
         assert not e.hallucinated and e.counterfactual == text
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.sampled_from("a the puppy kid dog building swimming pool playing standing riding with "
-                                "baseball ball in on field clothing black . , and ring".split()), max_size=12))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "a",
+                "the",
+                "puppy",
+                "kid",
+                "dog",
+                "building",
+                "swimming",
+                "pool",
+                "playing",
+                "standing",
+                "riding",
+                "with",
+                "baseball",
+                "ball",
+                "in",
+                "on",
+                "field",
+                "clothing",
+                "black",
+                ".",
+                ",",
+                "and",
+                "ring",
+            ]
+        ),
+        max_size=12,
+    )
+)
 def test_the_repair_leaves_a_well_formed_tree(words):
     doc = load_spacy(exclude=("ner",), fast_attributes=True, participles=True)(" ".join(words))
     repair(doc)  # a second pass finds nothing left to do and breaks nothing
@@ -100,6 +141,7 @@ def test_the_repair_leaves_a_well_formed_tree(words):
 
 
 # -- a hypernym at any distance is U ---------------------------------------------------------------
+
 
 def test_a_distant_hypernym_is_under_specialisation_not_deletion():
     e = explain("An animal standing in a field.", annotation=A(["horse", "field"], [["horse", "standing in", "field"]]))
@@ -145,6 +187,8 @@ def test_a_wrong_with_triple_whose_object_is_needed_later_keeps_both_things():
     e = explain("A room with a sofa. A cat sleeps on the sofa.", annotation=room)
     assert ("R", ["cat"]) in flagged(e) and ("D", ["with"]) in flagged(e)
     assert e.counterfactual == "A room and a sofa. A dog sleeps on the sofa." and e.fixed_point
-    e = explain("A desk with a computer on it. A cat sits next to the computer.",
-                annotation=A(["desk", "computer", "dog"], [["dog", "next to", "computer"]]))
+    e = explain(
+        "A desk with a computer on it. A cat sits next to the computer.",
+        annotation=A(["desk", "computer", "dog"], [["dog", "next to", "computer"]]),
+    )
     assert e.counterfactual == "A desk and a computer on it. A dog sits next to the computer."

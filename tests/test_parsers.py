@@ -11,8 +11,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parsers import (AnnotationError, CaptionParser, Concept, SceneGraph, find_spacy_model, from_coco,
-                     from_labels, from_references, from_visual_genome, load_spacy, to_scene_graph)
+from parsers import (
+    AnnotationError,
+    CaptionParser,
+    Concept,
+    SceneGraph,
+    find_spacy_model,
+    from_coco,
+    from_labels,
+    from_references,
+    from_visual_genome,
+    load_spacy,
+    to_scene_graph,
+)
 from parsers.attributes import attribute_kind, count_value, group_attributes
 from parsers.spacy_model import SpacyModelError
 
@@ -54,16 +65,23 @@ def test_fast_pipeline_equals_spacys():
     fast, stock = load_spacy(fast_attributes=True), load_spacy()
     assert type(fast.get_pipe("attribute_ruler")).__name__ == "FastAttributeRuler"
     assert type(stock.get_pipe("attribute_ruler")).__name__ == "AttributeRuler"
-    texts = CAPTIONS + ["I don't know, y'all gonna get it. Let's go, c'mon! It ain't nothin'. He's got to.",
-                        "You gave it to me and I gave it to you. Do you? I did have one.  \n\n ",
-                        "There are two dogs that were being fed, and she'd have done it."]
+    texts = CAPTIONS + [
+        "I don't know, y'all gonna get it. Let's go, c'mon! It ain't nothin'. He's got to.",
+        "You gave it to me and I gave it to you. Do you? I did have one.  \n\n ",
+        "There are two dogs that were being fed, and she'd have done it.",
+    ]
     assert fast.get_pipe("lemmatizer").lemmatize.__qualname__.startswith("memoized")  # parsers.lemma_memo
-    assert not any(node.ops.use_blis for _, pipe in fast.pipeline if getattr(pipe, "model", None) is not None
-                   for node in pipe.model.walk())  # numpy's BLAS: the same tags, parses and lemmas
+    assert not any(
+        node.ops.use_blis
+        for _, pipe in fast.pipeline
+        if getattr(pipe, "model", None) is not None
+        for node in pipe.model.walk()
+    )  # numpy's BLAS: the same tags, parses and lemmas
     for _ in range(2):  # the second time, every lemma comes from the memo
         for a, b in zip(stock.pipe(texts), fast.pipe(texts)):
-            assert [(t.tag_, t.pos_, str(t.morph), t.lemma_, t.dep_) for t in a] == \
-                [(t.tag_, t.pos_, str(t.morph), t.lemma_, t.dep_) for t in b]
+            assert [(t.tag_, t.pos_, str(t.morph), t.lemma_, t.dep_) for t in a] == [
+                (t.tag_, t.pos_, str(t.morph), t.lemma_, t.dep_) for t in b
+            ]
 
 
 def test_missing_spacy_model_names_the_fix(monkeypatch):
@@ -83,8 +101,11 @@ def test_upstream_logic_runs_on_our_docs(parser):
 
     own = sng_parser.Parser("spacy", model=find_spacy_model().name)
     ours = UpstreamOnDocs()
-    for text in ["A woman is playing the piano in the room.", "A man in front of a bus and a dog.",
-                 "The piano is played by a woman."]:
+    for text in [
+        "A woman is playing the piano in the room.",
+        "A man in front of a bus and a dog.",
+        "The piano is played by a woman.",
+    ]:
         assert ours.parse_doc(parser.nlp(text)) == own.parse(text)
 
 
@@ -126,14 +147,17 @@ def test_quantifier_nouns_count_what_they_quantify(parser):
     assert all(r.canonical != "of" for r in g.relations)
 
 
-@pytest.mark.parametrize("caption, hedged, sure", [
-    ("There is possibly a cat on the table.", "cat", "table"),
-    ("Maybe a dog is sleeping on the couch.", "dog", "couch"),
-    ("A woman with perhaps a baby.", "baby", "woman"),
-    ("There appears to be a dog on the bed.", "dog", "bed"),
-    ("The object might be a cat.", "cat", "object"),
-    ("A man holding what looks like a kite.", "kite", "man"),
-])
+@pytest.mark.parametrize(
+    "caption, hedged, sure",
+    [
+        ("There is possibly a cat on the table.", "cat", "table"),
+        ("Maybe a dog is sleeping on the couch.", "dog", "couch"),
+        ("A woman with perhaps a baby.", "baby", "woman"),
+        ("There appears to be a dog on the bed.", "dog", "bed"),
+        ("The object might be a cat.", "cat", "object"),
+        ("A man holding what looks like a kite.", "kite", "man"),
+    ],
+)
 def test_hedged_mentions_are_uncertain(parser, caption, hedged, sure):
     c = by_lemma(parser.parse(caption))
     assert c[hedged].uncertain and not c[sure].uncertain
@@ -156,16 +180,19 @@ def test_x_or_y_is_one_object_with_an_alternative(parser):
     assert len(g.relations) == 1 and g.triples()[0][2] == "fork"
 
 
-@pytest.mark.parametrize("caption, predicate", [
-    ("A man in front of a bus.", "in front of"),
-    ("A cat on top of a car.", "on top of"),
-    ("A dog next to a man.", "next to"),
-    ("A dog close to a man.", "close to"),
-    ("A cat jumping out of a box.", "jumping out of"),
-    ("A man standing on the side of a road.", "standing on the side of"),
-    ("A man standing in front of a bus.", "standing in front of"),
-    ("The cat is next to the dog.", "next to"),
-])
+@pytest.mark.parametrize(
+    "caption, predicate",
+    [
+        ("A man in front of a bus.", "in front of"),
+        ("A cat on top of a car.", "on top of"),
+        ("A dog next to a man.", "next to"),
+        ("A dog close to a man.", "close to"),
+        ("A cat jumping out of a box.", "jumping out of"),
+        ("A man standing on the side of a road.", "standing on the side of"),
+        ("A man standing in front of a bus.", "standing in front of"),
+        ("The cat is next to the dog.", "next to"),
+    ],
+)
 def test_multiword_prepositions_stay_whole(parser, caption, predicate):
     g = parser.parse(caption)
     assert len(g.concepts) == 2, lemmas(g)  # no "front" / "top" / "side" object
@@ -280,9 +307,36 @@ def test_non_string_caption_is_a_type_error(parser):
         parser.parse(None)  # type: ignore[arg-type]
 
 
-WORDS = st.sampled_from(["a", "the", "two", "red", "dog", "dogs", "man", "on", "in front of", "next to",
-                         "sitting", "holding", "her", "or", "possibly", "wooden", "bench", ".", ",", "and",
-                         "tennis racket", "'s", "café", "  ", "\n", "is"])
+WORDS = st.sampled_from(
+    [
+        "a",
+        "the",
+        "two",
+        "red",
+        "dog",
+        "dogs",
+        "man",
+        "on",
+        "in front of",
+        "next to",
+        "sitting",
+        "holding",
+        "her",
+        "or",
+        "possibly",
+        "wooden",
+        "bench",
+        ".",
+        ",",
+        "and",
+        "tennis racket",
+        "'s",
+        "café",
+        "  ",
+        "\n",
+        "is",
+    ]
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -295,8 +349,13 @@ def test_any_word_salad_parses_with_exact_spans(parser, text):
 
 # -- attributes lexicon ------------------------------------------------------------------------
 def test_attribute_lexicon():
-    assert [attribute_kind(w) for w in ("light green", "huge", "metal", "three", "smiling")] == \
-        ["colour", "size", "material", "count", "other"]
+    assert [attribute_kind(w) for w in ("light green", "huge", "metal", "three", "smiling")] == [
+        "colour",
+        "size",
+        "material",
+        "count",
+        "other",
+    ]
     assert count_value("a") is None and count_value("12") == "12" and count_value("Dozen") == "12"
     assert group_attributes(["Red", "red", "2"]) == {"colour": ["red"], "count": ["2"]}
 
@@ -306,12 +365,12 @@ def test_visual_genome_record():
     record = json.loads((FIXTURES / "vg_sample.json").read_text())
     g = from_visual_genome(record)
     c = {x.source_id: x for x in g.concepts}
-    assert c["105"].synset == "chopping_board.n.01"        # the annotation's synset, as given
-    assert c["106"].synset == "fireplug.n.01"              # none given: WordNet's first sense
+    assert c["105"].synset == "chopping_board.n.01"  # the annotation's synset, as given
+    assert c["106"].synset == "fireplug.n.01"  # none given: WordNet's first sense
     assert c["102"].attributes == {"colour": ["brown"], "size": ["small"]}
     assert c["103"].attributes == {"colour": ["dark blue"]}
     assert c["107"].lemma == "tree" and c["107"].plural
-    assert c["108"].synset == "bench.n.01"                 # nested relationship object
+    assert c["108"].synset == "bench.n.01"  # nested relationship object
     assert ("laptop", "on", "lap") in g.triples()
     assert ("tree", "behind", "bench") in g.triples()
     assert g.relations[0].predicate == "on" and g.relations[2].verb_synset == "have.v.01"
@@ -320,11 +379,17 @@ def test_visual_genome_record():
 
 
 def test_simple_objects_and_relationships():
-    g = to_scene_graph({"objects": ["man", {"name": "dog"}, {"label": "laptop"}, {"names": ["lap"]}],
-                        "relationships": [["laptop", "on", "lap"],
-                                          {"subject": "dog", "predicate": "next to", "object": "man"},
-                                          {"subject_id": 0, "predicate": "holding", "object_id": 2},
-                                          ["man", "wearing", "hat"]]})
+    g = to_scene_graph(
+        {
+            "objects": ["man", {"name": "dog"}, {"label": "laptop"}, {"names": ["lap"]}],
+            "relationships": [
+                ["laptop", "on", "lap"],
+                {"subject": "dog", "predicate": "next to", "object": "man"},
+                {"subject_id": 0, "predicate": "holding", "object_id": 2},
+                ["man", "wearing", "hat"],
+            ],
+        }
+    )
     assert lemmas(g) == ["man", "dog", "laptop", "lap", "hat"]
     assert g.triples()[:2] == [("laptop", "on", "lap"), ("dog", "next to", "man")]
     assert g.triples()[2][0::2] == ("man", "laptop")
@@ -334,8 +399,10 @@ def test_coco_instances():
     anns = [{"category_id": 18, "category_name": "dog", "id": 7}, {"category_id": 1, "name": "person"}]
     g = from_coco(anns)
     assert [(c.synset, c.source_id) for c in g.concepts] == [("dog.n.01", "7"), ("person.n.01", None)]
-    coco = {"annotations": [{"id": 1, "category_id": 43}, {"id": 2, "category_id": 43}],
-            "categories": [{"id": 43, "name": "tennis racket"}]}
+    coco = {
+        "annotations": [{"id": 1, "category_id": 43}, {"id": 2, "category_id": 43}],
+        "categories": [{"id": 43, "name": "tennis racket"}],
+    }
     g = to_scene_graph(coco)
     assert [c.synset for c in g.concepts] == ["tennis_racket.n.01"] * 2
     assert to_scene_graph(anns) == from_coco(anns)
@@ -351,8 +418,11 @@ def test_labels_and_graphs():
 
 
 def test_references_are_merged(parser):
-    refs = ["A dog catches a frisbee on the grass.", "A brown dog jumps for a frisbee in a field.",
-            "Dogs playing with a frisbee."]
+    refs = [
+        "A dog catches a frisbee on the grass.",
+        "A brown dog jumps for a frisbee in a field.",
+        "Dogs playing with a frisbee.",
+    ]
     g = from_references(refs, parser)
     assert lemmas(g).count("dog") == 1 and lemmas(g).count("frisbee") == 1
     dog = by_lemma(g)["dog"]
@@ -365,21 +435,31 @@ def test_references_are_merged(parser):
     assert lemmas(to_scene_graph(["cat"], references=refs, parser=parser)) == ["cat"]
 
 
-@pytest.mark.parametrize("annotation, field", [
-    ({"objects": ["man", "dog", "cat", {"names": []}]}, "annotation.objects[3].names"),
-    ({"objects": [{"object_id": 1, "names": ["man"]}],
-      "relationships": [{"predicate": "on", "subject_id": 1, "object_id": 9}]}, "annotation.relationships[0].object_id"),
-    ({"objects": ["man"], "relationships": [{"subject": "man", "object": "man"}]},
-     "annotation.relationships[0].predicate"),
-    ({"objects": [{"names": ["man"], "synsets": "man.n.01"}]}, "annotation.objects[0].synsets"),
-    ({"objects": "man"}, "annotation.objects"),
-    ({"annotations": [{"category_id": 5}], "categories": []}, "annotation.annotations[0].category_id"),
-    (["dog", {"name": "cat"}], "annotation[1]"),
-    ({"foo": 1}, "annotation"),
-    ([{"objects": []}, {"objects": []}], "annotation"),
-    ("/no/such/file.json", "annotation"),
-    (42, "annotation"),
-])
+@pytest.mark.parametrize(
+    "annotation, field",
+    [
+        ({"objects": ["man", "dog", "cat", {"names": []}]}, "annotation.objects[3].names"),
+        (
+            {
+                "objects": [{"object_id": 1, "names": ["man"]}],
+                "relationships": [{"predicate": "on", "subject_id": 1, "object_id": 9}],
+            },
+            "annotation.relationships[0].object_id",
+        ),
+        (
+            {"objects": ["man"], "relationships": [{"subject": "man", "object": "man"}]},
+            "annotation.relationships[0].predicate",
+        ),
+        ({"objects": [{"names": ["man"], "synsets": "man.n.01"}]}, "annotation.objects[0].synsets"),
+        ({"objects": "man"}, "annotation.objects"),
+        ({"annotations": [{"category_id": 5}], "categories": []}, "annotation.annotations[0].category_id"),
+        (["dog", {"name": "cat"}], "annotation[1]"),
+        ({"foo": 1}, "annotation"),
+        ([{"objects": []}, {"objects": []}], "annotation"),
+        ("/no/such/file.json", "annotation"),
+        (42, "annotation"),
+    ],
+)
 def test_annotation_errors_name_the_field(annotation, field):
     with pytest.raises(AnnotationError) as info:
         to_scene_graph(annotation)

@@ -13,21 +13,27 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
-import cece.output
-from cli import main
-from cece.output import JsonlWriter, OutputBusy, OutputError
 from fixtures.processes import wait_for_lines
 
+import cece.output
+from cece.output import JsonlWriter, OutputBusy, OutputError
+from cli import main
+
 CECE = str(Path(sys.executable).with_name("cece"))
-CAPTIONS = ["A dog on a sofa.", "A girl eating a pizza.", "A cat sleeping on a bed next to a lamp.",
-            "Two men riding horses on a beach.", "A red car parked near a tree."]
+CAPTIONS = [
+    "A dog on a sofa.",
+    "A girl eating a pizza.",
+    "A cat sleeping on a bed next to a lamp.",
+    "Two men riding horses on a beach.",
+    "A red car parked near a tree.",
+]
 LABELS = ["dog", "sofa", "woman", "pizza", "cat", "bed", "man", "horse", "beach", "car", "tree"]
 
 
 def records(n: int) -> list[dict]:
-    return [{"id": f"r{i:03d}", "caption": CAPTIONS[i % len(CAPTIONS)], "annotation": LABELS[: 3 + i % 8]}
-            for i in range(n)]
+    return [
+        {"id": f"r{i:03d}", "caption": CAPTIONS[i % len(CAPTIONS)], "annotation": LABELS[: 3 + i % 8]} for i in range(n)
+    ]
 
 
 def write_input(path: Path, n: int) -> Path:
@@ -69,9 +75,13 @@ def test_sigint_prints_the_summary_exits_130_and_keeps_what_was_done(tmp_path: P
     out = tmp_path / "out.jsonl"
     # A suite started in the background of a non-interactive shell inherits SIGINT ignored, and an
     # ignored signal stays ignored across exec: give the run the disposition a terminal gives it.
-    proc = subprocess.Popen([CECE, "explain", str(src), "-q", "-o", str(out), "--batch-size", "1", "-w", "1"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        [CECE, "explain", str(src), "-q", "-o", str(out), "--batch-size", "1", "-w", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     wait_for_lines(out, 3, proc)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
@@ -91,8 +101,10 @@ def test_a_second_writer_on_the_same_output_is_refused(tmp_path: Path):
     out = tmp_path / "out.jsonl"
     with JsonlWriter(out, key=lambda row: row["id"]) as first:
         first.write({"id": "x"})
-        for cmd in (["explain", str(src), "-q", "-o", str(out)],
-                    ["detect", str(src), "-d", "lexical", "-o", str(out), "-q"]):
+        for cmd in (
+            ["explain", str(src), "-q", "-o", str(out)],
+            ["detect", str(src), "-d", "lexical", "-o", str(out), "-q"],
+        ):
             r = run(*cmd)
             assert r.exit_code == 1 and "another run is writing to this file" in r.output
         with pytest.raises(OutputBusy):
@@ -103,12 +115,17 @@ def test_a_second_writer_on_the_same_output_is_refused(tmp_path: Path):
 def test_a_second_writer_process_is_refused(tmp_path: Path):
     src = write_input(tmp_path / "in.jsonl", 5000)  # long enough to outlast the second one's start
     out = tmp_path / "out.jsonl"
-    proc = subprocess.Popen([CECE, "explain", str(src), "-q", "-o", str(out), "--batch-size", "1", "-w", "1"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [CECE, "explain", str(src), "-q", "-o", str(out), "--batch-size", "1", "-w", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wait_for_lines(out, 1, proc)
-        r = subprocess.run([CECE, "explain", str(src), "-q", "-o", str(out)], capture_output=True, text=True,
-                           timeout=120)
+        r = subprocess.run(
+            [CECE, "explain", str(src), "-q", "-o", str(out)], capture_output=True, text=True, timeout=120
+        )
         assert r.returncode == 1 and "another run is writing" in r.stderr
     finally:
         proc.kill()
@@ -142,8 +159,9 @@ def test_full_disk_is_a_clear_error_and_leaves_no_torn_line(tmp_path: Path, monk
 
 def test_full_disk_in_detect(tmp_path: Path, monkeypatch):
     src = tmp_path / "in.jsonl"
-    src.write_text("".join(json.dumps({"id": str(i), "caption": "A dog.", "references": ["A dog."]}) + "\n"
-                           for i in range(4)))
+    src.write_text(
+        "".join(json.dumps({"id": str(i), "caption": "A dog.", "references": ["A dog."]}) + "\n" for i in range(4))
+    )
 
     def full(fd, data):
         raise OSError(errno.ENOSPC, "No space left on device")

@@ -100,8 +100,12 @@ BENCHMARK = BenchmarkInfo("shouts", load, evaluate, "a JSON list of {id, caption
 
 
 def _pip(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", *args],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -125,15 +129,24 @@ def plugin_installed(tmp_path_factory):
 
 def _plugin_names() -> dict[str, bool]:
     """In a fresh process (it sees exactly what is installed): are the built-in plugins there, and ours?"""
-    code = ("from detectors import registry; from detectors.backends import available_backends; "
-            "from benchmarks.registry import BENCHMARKS; "
-            "print(' '.join(sorted(set(registry.available()) | set(available_backends()) | set(BENCHMARKS))))")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                       cwd=Path(__file__).resolve().parents[1])
+    code = (
+        "from detectors import registry; from detectors.backends import available_backends; "
+        "from benchmarks.registry import BENCHMARKS; "
+        "print(' '.join(sorted(set(registry.available()) | set(available_backends()) | set(BENCHMARKS))))"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[1],
+    )
     assert r.returncode == 0, r.stderr
     names = set(r.stdout.split())
-    return {"built-in": {"halcece", "openai", "transformers", "hat"} <= names,
-            "ours": bool({"shouty", "upper", "shouts"} & names)}
+    return {
+        "built-in": {"halcece", "openai", "transformers", "hat"} <= names,
+        "ours": bool({"shouty", "upper", "shouts"} & names),
+    }
 
 
 def test_a_third_party_detector_is_found_and_used(plugin_installed):
@@ -152,16 +165,16 @@ def test_a_third_party_detector_runs_from_cece_detect(plugin_installed, tmp_path
     samples = tmp_path / "s.jsonl"
     samples.write_text('{"id": "a", "caption": "Stop!"}\n{"id": "b", "caption": "A dog."}\n')
     out = tmp_path / "d.jsonl"
-    r = CliRunner().invoke(main, ["detect", str(samples), "-o", str(out), "-d", "shouty", "-q",
-                                  "--option", "shouty.mark=."])
+    r = CliRunner().invoke(
+        main, ["detect", str(samples), "-o", str(out), "-d", "shouty", "-q", "--option", "shouty.mark=."]
+    )
     assert r.exit_code == 0, r.output
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     assert {(x["id"], x["score"]) for x in rows} == {("a", 0.0), ("b", 1.0)}
 
 
 def test_a_third_party_backend_is_found_and_used(plugin_installed):
-    from detectors.backends import (ChatRequest, available_backends, create_backend, drive, resolve_backend,
-                                    text_of)
+    from detectors.backends import ChatRequest, available_backends, create_backend, drive, resolve_backend, text_of
 
     assert "upper" in available_backends()
     backend = resolve_backend({"kind": "upper", "suffix": "?"})
@@ -182,9 +195,15 @@ def test_a_third_party_benchmark_is_found_loaded_and_scored(plugin_installed, tm
     assert "shouts" in BENCHMARKS and {"hat", "foil", "alignbench", "detailverify"} <= set(BENCHMARKS)
     info = BENCHMARKS["shouts"]
     data = tmp_path / "shouts.json"
-    data.write_text(json.dumps([{"id": "1", "caption": "A dog!", "hallucinated": True},
-                                {"id": "2", "caption": "A cat.", "hallucinated": False},
-                                {"id": "3", "caption": "A bird.", "hallucinated": True}]))
+    data.write_text(
+        json.dumps(
+            [
+                {"id": "1", "caption": "A dog!", "hallucinated": True},
+                {"id": "2", "caption": "A cat.", "hallucinated": False},
+                {"id": "3", "caption": "A bird.", "hallucinated": True},
+            ]
+        )
+    )
     samples, gold = info.load(data)
     dets = {d.id: d for d in registry.create("shouty").detect_batch(samples)}
     result = evaluate("shouts", gold, dets)

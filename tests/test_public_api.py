@@ -44,9 +44,20 @@ def test_to_networkx_of_a_parsed_caption_matches_its_triples():
 
 
 def test_to_dict_writes_every_field_in_declaration_order_and_copies_the_lists():
-    c = Concept(text="dogs", lemma="dog", synset="dog.n.01", attributes={"colour": ["brown"]}, spans=[(2, 6)],
-                phrase_span=(0, 6), uncertain=True, alternatives=["cat"], plural=True, source_id="7",
-                aliases=["puppy"], recovered=True)
+    c = Concept(
+        text="dogs",
+        lemma="dog",
+        synset="dog.n.01",
+        attributes={"colour": ["brown"]},
+        spans=[(2, 6)],
+        phrase_span=(0, 6),
+        uncertain=True,
+        alternatives=["cat"],
+        plural=True,
+        source_id="7",
+        aliases=["puppy"],
+        recovered=True,
+    )
     r = Relation(0, "lying on", 1, canonical="lie on", verb_synset="lie.v.02", span=(7, 15))
     for obj in (c, r):
         d = obj.to_dict()
@@ -58,8 +69,14 @@ def test_to_dict_writes_every_field_in_declaration_order_and_copies_the_lists():
 
 
 def test_register_backend_makes_a_kind_that_detectors_can_name():
-    from detectors.backends import (BACKENDS, Backend, available_backends, create_backend, register_backend,
-                                    resolve_backend)
+    from detectors.backends import (
+        BACKENDS,
+        Backend,
+        available_backends,
+        create_backend,
+        register_backend,
+        resolve_backend,
+    )
     from detectors.vlm import VLMDetector
 
     class Canned(Backend):
@@ -108,9 +125,11 @@ def test_bench_perf_prints_consistent_speed_figures(monkeypatch):
     assert {"raw_nlp_pipe_captions_per_s", "our_parser_captions_per_s", "full_explain_captions_per_s"} <= set(rates)
     assert all(fig[k] > 0 for k in rates)
     assert fig["parser_vs_upstream"] == pytest.approx(
-        fig["our_parser_captions_per_s"] / fig["upstream_sng_parser_loop_captions_per_s"], abs=0.01)
+        fig["our_parser_captions_per_s"] / fig["upstream_sng_parser_loop_captions_per_s"], abs=0.01
+    )
     assert fig["explain_vs_raw_nlp_pipe"] == pytest.approx(
-        fig["full_explain_captions_per_s"] / fig["raw_nlp_pipe_captions_per_s"], abs=0.01)
+        fig["full_explain_captions_per_s"] / fig["raw_nlp_pipe_captions_per_s"], abs=0.01
+    )
     assert fig["references_texts_per_s"] == pytest.approx(6 * fig["references_explain_records_per_s"], abs=0.1)
     assert 0.0 <= fig["hallucinated_share"] <= 1.0
     assert set(fig["ged_seconds_by_nodes"]) == {"10", "100", "500"}
@@ -137,9 +156,11 @@ def test_the_command_line_answers_help_without_loading_spacy_or_torch():
     import subprocess
     import sys
 
-    code = ("import sys; from click.testing import CliRunner; from cli import main; "
-            "r = CliRunner().invoke(main, ['--help']); "
-            "print(r.exit_code, 'explain' in r.output, sorted(m for m in ('spacy', 'torch', 'thinc') if m in sys.modules))")
+    code = (
+        "import sys; from click.testing import CliRunner; from cli import main; "
+        "r = CliRunner().invoke(main, ['--help']); "
+        "print(r.exit_code, 'explain' in r.output, sorted(m for m in ('spacy', 'torch', 'thinc') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["0", "True", "[]"]
     import parsers

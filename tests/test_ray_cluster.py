@@ -35,8 +35,8 @@ HEAD_IP, NODE_IP = "127.0.0.2", "127.0.0.3"  # loopback addresses: Ray refuses 1
 
 @dataclass
 class Cluster:
-    env: dict[str, str]   # what a command on this machine needs to join it with --address auto
-    node_dir: str         # the second node's temporary folder
+    env: dict[str, str]  # what a command on this machine needs to join it with --address auto
+    node_dir: str  # the second node's temporary folder
 
 
 def _free_port() -> int:
@@ -51,8 +51,10 @@ def _processes() -> dict[int, tuple[bytes, int]]:
     for p in Path("/proc").iterdir():
         if p.name.isdigit():
             try:
-                out[int(p.name)] = ((p / "cmdline").read_bytes(),
-                                    int((p / "stat").read_text().rsplit(")", 1)[1].split()[1]))
+                out[int(p.name)] = (
+                    (p / "cmdline").read_bytes(),
+                    int((p / "stat").read_text().rsplit(")", 1)[1].split()[1]),
+                )
             except (OSError, ValueError, IndexError):
                 pass
     return out
@@ -69,8 +71,7 @@ def _stop(*folders: str) -> None:
     """SIGKILL the processes of the nodes whose temporary folders are ``folders`` (their command
     lines name them) and everything they started."""
     table = _processes()
-    roots = {pid for pid, (cmd, _) in table.items()
-             if pid != os.getpid() and any(f.encode() in cmd for f in folders)}
+    roots = {pid for pid, (cmd, _) in table.items() if pid != os.getpid() and any(f.encode() in cmd for f in folders)}
     for pid in _with_descendants(roots, table):
         try:
             os.kill(pid, signal.SIGKILL)
@@ -87,18 +88,41 @@ def _node_actors(node_dir: str) -> list[int]:
 
 @pytest.fixture
 def cluster():
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "token",
-           "RAY_AUTH_TOKEN": secrets.token_hex(32)}
+    env = {
+        **os.environ,
+        "RAY_USAGE_STATS_ENABLED": "0",
+        "RAY_AUTH_MODE": "token",
+        "RAY_AUTH_TOKEN": secrets.token_hex(32),
+    }
     env.pop("RAY_ADDRESS", None)
     # Short folders: Ray's sockets live in them, and a socket path has at most 107 bytes.
     head_dir, node_dir = tempfile.mkdtemp(prefix="ray-head-"), tempfile.mkdtemp(prefix="ray-node-")
     port = _free_port()
     common = ["--num-cpus", "1", "--object-store-memory", str(80 << 20), "--disable-usage-stats"]
     try:
-        for args in (["--head", "--node-ip-address", HEAD_IP, "--port", str(port), "--include-dashboard", "false",
-                      "--temp-dir", head_dir],
-                     ["--address", f"{HEAD_IP}:{port}", "--node-ip-address", NODE_IP, "--temp-dir", node_dir,
-                      "--resources", json.dumps({"second_node": 1})]):
+        for args in (
+            [
+                "--head",
+                "--node-ip-address",
+                HEAD_IP,
+                "--port",
+                str(port),
+                "--include-dashboard",
+                "false",
+                "--temp-dir",
+                head_dir,
+            ],
+            [
+                "--address",
+                f"{HEAD_IP}:{port}",
+                "--node-ip-address",
+                NODE_IP,
+                "--temp-dir",
+                node_dir,
+                "--resources",
+                json.dumps({"second_node": 1}),
+            ],
+        ):
             r = subprocess.run([RAY, "start", *args, *common], env=env, capture_output=True, text=True, timeout=120)
             assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
         yield Cluster({**env, "RAY_ADDRESS": f"{HEAD_IP}:{port}"}, node_dir)
@@ -112,13 +136,33 @@ def test_a_lost_worker_of_a_two_node_cluster_costs_nothing_but_time(cluster: Clu
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps(r) + "\n" for r in records(240)))
     single = tmp_path / "single.jsonl"
-    r = CliRunner().invoke(main, ["explain", str(source), "-q", "-o", str(single), "--workers", "1",
-                                  "--batch-size", "4"])
+    r = CliRunner().invoke(
+        main, ["explain", str(source), "-q", "-o", str(single), "--workers", "1", "--batch-size", "4"]
+    )
     assert r.exit_code == 2, r.output  # the one bad record
     out = tmp_path / "ray.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "cli", "explain", str(source), "-q", "-o", str(out),
-                             "--engine", "ray", "--address", "auto", "--batch-size", "4"],
-                            env=cluster.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cli",
+            "explain",
+            str(source),
+            "-q",
+            "-o",
+            str(out),
+            "--engine",
+            "ray",
+            "--address",
+            "auto",
+            "--batch-size",
+            "4",
+        ],
+        env=cluster.env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wait_for_lines(out, 8, proc, limit=240, poll=0.002)
         deadline = time.monotonic() + 120

@@ -34,22 +34,45 @@ DESCRIPTIVE = [
 ANALYTICAL = {
     "framing": ["In the picture", "From the image", "In the background"],
     "connective": ["Furthermore", "Secondly", "On the other hand", "Alternatively"],
-    "inference": ["it can be inferred that the family is on holiday", "which suggests that it is early morning",
-                  "The wet road indicates that it rained recently", "the hikers might be lost",
-                  "as the dog seems to have found a warm spot", "Pigeons are known to gather in city squares"],
-    "participle": ["adding a cheerful note to the kitchen", "making it a perfect spot for a picnic",
-                   "creating a lively atmosphere", "showcasing the skill of the rider"],
-    "purpose": ["to keep the food warm", "which protects the hikers from the wind",
-                "The shelf serves as a convenient place for storing books"],
-    "evaluative": ["The scene captures the beauty of the autumn forest", "a cozy and inviting corner",
-                   "The whole arrangement is visually appealing", "The rug looks warm and perfect for a nap",
-                   "The mattress seems quite comfortable for the dog", "which provides a sense of security"],
-    "productive verb, abstract object or clause": ["making the office feel more welcoming",
-                                                   "The lanterns create a magical glow over the market",
-                                                   "giving the garden a rustic charm", "which adds depth to the photo"],
+    "inference": [
+        "it can be inferred that the family is on holiday",
+        "which suggests that it is early morning",
+        "The wet road indicates that it rained recently",
+        "the hikers might be lost",
+        "as the dog seems to have found a warm spot",
+        "Pigeons are known to gather in city squares",
+    ],
+    "participle": [
+        "adding a cheerful note to the kitchen",
+        "making it a perfect spot for a picnic",
+        "creating a lively atmosphere",
+        "showcasing the skill of the rider",
+    ],
+    "purpose": [
+        "to keep the food warm",
+        "which protects the hikers from the wind",
+        "The shelf serves as a convenient place for storing books",
+    ],
+    "evaluative": [
+        "The scene captures the beauty of the autumn forest",
+        "a cozy and inviting corner",
+        "The whole arrangement is visually appealing",
+        "The rug looks warm and perfect for a nap",
+        "The mattress seems quite comfortable for the dog",
+        "which provides a sense of security",
+    ],
+    "productive verb, abstract object or clause": [
+        "making the office feel more welcoming",
+        "The lanterns create a magical glow over the market",
+        "giving the garden a rustic charm",
+        "which adds depth to the photo",
+    ],
     "purpose clause": ["a wide ledge for the birds to perch on", "in order to attract customers"],
-    "guess": ["The building appears to be a former factory", "It looks like the train has been delayed",
-              "It seems like a chilly morning"],
+    "guess": [
+        "The building appears to be a former factory",
+        "It looks like the train has been delayed",
+        "It seems like a chilly morning",
+    ],
     "kind": ["Owls are nocturnal hunters", "Feeding ducks bread is a common pastime"],
 }
 
@@ -77,8 +100,10 @@ def test_a_connective_passes_on_no_label():
 
 def test_sub_sentences_carry_the_recogniser_labels():
     subs = split_sub_sentences("In the image, a dog sits on a sofa, which adds a homely touch to the room.")
-    assert [(s.text, s.label) for s in subs] == [("In the image, a dog sits on a sofa", "descriptive"),
-                                                 ("which adds a homely touch to the room.", "analytical")]
+    assert [(s.text, s.label) for s in subs] == [
+        ("In the image, a dog sits on a sofa", "descriptive"),
+        ("which adds a homely touch to the room.", "analytical"),
+    ]
 
 
 def test_empty_and_punctuation():

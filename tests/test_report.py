@@ -14,12 +14,12 @@ import pytest
 from click.testing import CliRunner
 
 from cece import Explainer, aggregate_metrics
-from cli import main
-from cece.edits import Edit
 from cece.annotation_sets import AnnotationSet
+from cece.edits import Edit
 from cece.report import AnnotationsFileError, load_items
 from cece.report.captions import highlight
 from cece.report.figures import bins_for
+from cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "cece" / "examples"
 
@@ -28,25 +28,45 @@ def _vg(image_id, names, rels):
     """A Visual Genome record: objects with ids, relationships by subject/object id."""
     objs = [{"object_id": image_id * 100 + k, "names": [n], "synsets": []} for k, n in enumerate(names)]
     ids = {n: image_id * 100 + k for k, n in enumerate(names)}
-    return {"image_id": image_id, "objects": objs,
-            "relationships": [{"relationship_id": k, "predicate": p, "subject_id": ids[s], "object_id": ids[o]}
-                              for k, (s, p, o) in enumerate(rels)]}
+    return {
+        "image_id": image_id,
+        "objects": objs,
+        "relationships": [
+            {"relationship_id": k, "predicate": p, "subject_id": ids[s], "object_id": ids[o]}
+            for k, (s, p, o) in enumerate(rels)
+        ],
+    }
 
 
-VG = [_vg(1, ["man", "dog", "frisbee", "grass"], [("man", "throwing", "frisbee"), ("dog", "on", "grass")]),
-      _vg(2, ["woman", "pizza", "plate", "table"], [("pizza", "on", "plate"), ("plate", "on", "table")])]
-REFS = {"1": ["A man throws a frisbee to a dog.", "A dog on the grass."],
-        "2": ["A woman with a pizza on a plate.", "Pizza on a table."]}
+VG = [
+    _vg(1, ["man", "dog", "frisbee", "grass"], [("man", "throwing", "frisbee"), ("dog", "on", "grass")]),
+    _vg(2, ["woman", "pizza", "plate", "table"], [("pizza", "on", "plate"), ("plate", "on", "table")]),
+]
+REFS = {
+    "1": ["A man throws a frisbee to a dog.", "A dog on the grass."],
+    "2": ["A woman with a pizza on a plate.", "Pizza on a table."],
+}
 LABELS = ["cat", "sofa", "laptop"]  # image 3: labels only, so roles are not judged
 REFS_ONLY = ["A horse stands in a field.", "A brown horse behind a fence."]  # image 4
 CAPTIONS = {
-    "careful": ["A man throwing a frisbee to a dog on the grass.", "A woman with a pizza on a plate.",
-                "A cat on a sofa next to a laptop.", "A horse in a field."],
-    "eager": ["A man throwing a frisbee to a dog next to a bench and a tree.",
-              "A woman eating pizza and salad with a glass of wine at a table.",
-              "A cat on a sofa with a laptop, a cup and a remote control.", "A horse and a barn in a field."],
-    "confuser": ["A boy throwing a ball to a cat on the grass.", "A girl eating a sandwich on a plate.",
-                 "A dog on a couch next to a computer.", "A stallion behind a wall."],
+    "careful": [
+        "A man throwing a frisbee to a dog on the grass.",
+        "A woman with a pizza on a plate.",
+        "A cat on a sofa next to a laptop.",
+        "A horse in a field.",
+    ],
+    "eager": [
+        "A man throwing a frisbee to a dog next to a bench and a tree.",
+        "A woman eating pizza and salad with a glass of wine at a table.",
+        "A cat on a sofa with a laptop, a cup and a remote control.",
+        "A horse and a barn in a field.",
+    ],
+    "confuser": [
+        "A boy throwing a ball to a cat on the grass.",
+        "A girl eating a sandwich on a plate.",
+        "A dog on a couch next to a computer.",
+        "A stallion behind a wall.",
+    ],
 }
 
 
@@ -65,11 +85,13 @@ def records() -> list[dict]:
     return out
 
 
-BAD = [('{"model": "eager", "caption": "A dog.", "annotation": ["dog"]}', "id"),
-       ('{"id": "x2", "model": "eager", "caption": "A dog.", "image_id": 99}', "image_id"),
-       ('{"id": "img1-eager", "model": "eager", "caption": "A dog.", "annotation": ["dog"]}', "id"),
-       ('{"id": "x3", "model": "eager", "caption": "A dog.", "annotation": {"what": 1}}', "annotation"),
-       ('{"id": "x4", "model": "eager", "caption": "A dog."', "json")]
+BAD = [
+    ('{"model": "eager", "caption": "A dog.", "annotation": ["dog"]}', "id"),
+    ('{"id": "x2", "model": "eager", "caption": "A dog.", "image_id": 99}', "image_id"),
+    ('{"id": "img1-eager", "model": "eager", "caption": "A dog.", "annotation": ["dog"]}', "id"),
+    ('{"id": "x3", "model": "eager", "caption": "A dog.", "annotation": {"what": 1}}', "annotation"),
+    ('{"id": "x4", "model": "eager", "caption": "A dog."', "json"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -79,13 +101,27 @@ def inputs(tmp_path_factory) -> dict[str, Path]:
     (d / "refs.json").write_text(json.dumps(REFS))
     (d / "captions.jsonl").write_text("\n".join(json.dumps(r) for r in records()) + "\n")
     (d / "bad.jsonl").write_text("\n".join([json.dumps(r) for r in records()] + [b for b, _ in BAD]) + "\n")
-    return {"dir": d, "vg": d / "vg.json", "refs": d / "refs.json", "captions": d / "captions.jsonl",
-            "bad": d / "bad.jsonl"}
+    return {
+        "dir": d,
+        "vg": d / "vg.json",
+        "refs": d / "refs.json",
+        "captions": d / "captions.jsonl",
+        "bad": d / "bad.jsonl",
+    }
 
 
 def report(src: Path, out: Path, *extra: str, inputs: dict):
-    args = ["report", str(src), "--annotations", str(inputs["vg"]), "--annotations", str(inputs["refs"]),
-            "-o", str(out), *extra]
+    args = [
+        "report",
+        str(src),
+        "--annotations",
+        str(inputs["vg"]),
+        "--annotations",
+        str(inputs["refs"]),
+        "-o",
+        str(out),
+        *extra,
+    ]
     return CliRunner().invoke(main, args, catch_exceptions=False)
 
 
@@ -124,13 +160,28 @@ def test_numbers_equal_the_library_api(built):
 
 
 def test_report_files_and_groupings(built):
-    for name in ("index.html", "tables.md", "tables.json", "objects.csv", "object_edits.csv", "roles.csv",
-                 "frequent_edits.md", "frequent_edits.json", "linguistic.csv", "correlations.csv",
-                 "explanations.jsonl"):
+    for name in (
+        "index.html",
+        "tables.md",
+        "tables.json",
+        "objects.csv",
+        "object_edits.csv",
+        "roles.csv",
+        "frequent_edits.md",
+        "frequent_edits.json",
+        "linguistic.csv",
+        "correlations.csv",
+        "explanations.jsonl",
+    ):
         assert (built / name).stat().st_size > 0, name
     md = (built / "tables.md").read_text()
-    for header in ("#objects | #ancestors | HalRate (#hal) | Granularity | U", "| Model | D | O | R | Similarity of R |",
-                   "#roles | D | R | HalRate | Granularity", "ROUGE-1", "Pearson r"):
+    for header in (
+        "#objects | #ancestors | HalRate (#hal) | Granularity | U",
+        "| Model | D | O | R | Similarity of R |",
+        "#roles | D | R | HalRate | Granularity",
+        "ROUGE-1",
+        "Pearson r",
+    ):
         assert header in md
     ling = json.loads((built / "tables.json").read_text())["linguistic"]
     assert [m["model"] for m in ling["models"]] == list(CAPTIONS)
@@ -155,17 +206,19 @@ def test_page_is_self_contained(built):
     html = (built / "index.html").read_text()
     # Nothing the browser would fetch: no remote or local src/href, url(), @import, <link>.
     assert not re.search(r'(src|href)\s*=\s*"(?!#)|url\((?!#)|@import|<link', html)
-    assert "https://" not in html and "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") \
-        .replace('xmlns:xlink="http://www.w3.org/1999/xlink"', "")
-    assert html.count("<svg") == 3 and "<style>" in html and "<mark class=\"e-R\"" in html
+    assert "https://" not in html and "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "").replace(
+        'xmlns:xlink="http://www.w3.org/1999/xlink"', ""
+    )
+    assert html.count("<svg") == 3 and "<style>" in html and '<mark class="e-R"' in html
 
 
 def test_bad_records_are_reported_and_the_rest_still_run(inputs, tmp_path):
     r = report(inputs["bad"], tmp_path / "rep", inputs=inputs)
     assert r.exit_code == 2
     # Reading problems come out first, explaining problems as they are met: order by line.
-    errors = sorted((ln for ln in r.stderr.splitlines() if ln.startswith(str(inputs["bad"]))),
-                    key=lambda e: int(e.split(":")[1]))
+    errors = sorted(
+        (ln for ln in r.stderr.splitlines() if ln.startswith(str(inputs["bad"]))), key=lambda e: int(e.split(":")[1])
+    )
     n = len(records())
     assert [e.split(": ")[1] for e in errors] == [f for _, f in BAD]
     assert [int(e.split(":")[1]) for e in errors] == list(range(n + 1, n + len(BAD) + 1))
@@ -194,8 +247,11 @@ def test_annotation_files_are_recognised(tmp_path):
         (tmp_path / name).write_text(json.dumps(value))
         return AnnotationSet.load([str(tmp_path / name)], None).files[0]
 
-    coco = {"images": [{"id": 5}, {"id": 6}], "categories": [{"id": 1, "name": "dog"}],
-            "annotations": [{"id": 1, "image_id": 5, "category_id": 1}]}
+    coco = {
+        "images": [{"id": 5}, {"id": 6}],
+        "categories": [{"id": 1, "name": "dog"}],
+        "annotations": [{"id": 1, "image_id": 5, "category_id": 1}],
+    }
     idx = load(coco, "coco.json")
     assert idx.kind == "coco_instances" and idx.by_image["6"]["annotations"] == []
     caps = {"images": [{"id": 5}], "annotations": [{"id": 1, "image_id": 5, "caption": "A dog."}]}
@@ -210,8 +266,9 @@ def test_annotation_files_are_recognised(tmp_path):
     assert not errors and items[0].record["annotation"]["annotations"][0]["category_id"] == 1
     assert items[0].references == ["A dog."]
     (tmp_path / "broken.json").write_text("{oops")
-    r = CliRunner().invoke(main, ["report", str(src), "--annotations", str(tmp_path / "broken.json"),
-                                  "-o", str(tmp_path / "o")])
+    r = CliRunner().invoke(
+        main, ["report", str(src), "--annotations", str(tmp_path / "broken.json"), "-o", str(tmp_path / "o")]
+    )
     assert r.exit_code == 1 and "broken.json: cannot read as JSON" in r.output, r.output
     r = CliRunner().invoke(main, ["report", str(src), "--annotations", str(src), "-o", str(tmp_path / "o")])
     assert r.exit_code == 1 and "c.jsonl: not an annotations file" in r.output
@@ -228,18 +285,28 @@ def test_highlight_marks_overlapping_object_and_role_spans():
 
 
 def test_highlight_quiet_for_unverified_and_silent_for_consequences():
-    doubt = Edit("delete", "relation", "D", source=["dog", "on", "lap"], spans=[(6, 8)], confidence=0.05,
-                 status="unverified")
-    echo = Edit("replace", "relation", "R", source=["dog", "on", "lap"], target=["cat", "on", "lap"],
-                spans=[(11, 14)], status="consequence", caused_by=0)
+    doubt = Edit(
+        "delete", "relation", "D", source=["dog", "on", "lap"], spans=[(6, 8)], confidence=0.05, status="unverified"
+    )
+    echo = Edit(
+        "replace",
+        "relation",
+        "R",
+        source=["dog", "on", "lap"],
+        target=["cat", "on", "lap"],
+        spans=[(11, 14)],
+        status="consequence",
+        caused_by=0,
+    )
     html = highlight("A dog on a lap.", [doubt, echo])
     assert '<mark class="e-unverified" title="role D delete: [dog, on, lap] · unverified 0.05">on</mark>' in html
     assert html.endswith(" a lap.")
 
 
 def test_bundled_example_shows_different_behaviours(tmp_path):
-    r = CliRunner().invoke(main, ["report", str(EXAMPLES / "models.jsonl"), "-o", str(tmp_path)],
-                           catch_exceptions=False)
+    r = CliRunner().invoke(
+        main, ["report", str(EXAMPLES / "models.jsonl"), "-o", str(tmp_path)], catch_exceptions=False
+    )
     assert r.exit_code == 0, r.output
     m = {x["model"]: x for x in json.loads((tmp_path / "tables.json").read_text())["models"]}
     assert len(m) >= 3
@@ -251,13 +318,23 @@ def test_bundled_example_shows_different_behaviours(tmp_path):
 
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = "/usr/bin/chromedriver"
-HEADLESS_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--no-first-run", "--window-size=1280,2400"]
+HEADLESS_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--window-size=1280,2400",
+]
 
 
-@pytest.mark.skipif(not (CHROMIUM and Path(CHROMEDRIVER).exists()) and not os.environ.get("CI"),
-                    reason="chromium / chromium-driver not installed (make test installs them)")
+@pytest.mark.skipif(
+    not (CHROMIUM and Path(CHROMEDRIVER).exists()) and not os.environ.get("CI"),
+    reason="chromium / chromium-driver not installed (make test installs them)",
+)
 def test_page_in_headless_chromium(built, tmp_path):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service

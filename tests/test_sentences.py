@@ -14,49 +14,64 @@ def cut(text: str) -> list[str]:
     return [text[a:b] for a, b in split_sentences(text)]
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("Dr. Brown holds a cat. It sleeps.", ["Dr. Brown holds a cat.", "It sleeps."]),
-    ("Mr. and Mrs. Lee stand by St. Mary's church.", ["Mr. and Mrs. Lee stand by St. Mary's church."]),
-    ("Some fruit, e.g. Apples and pears. A bowl.", ["Some fruit, e.g. Apples and pears.", "A bowl."]),
-    ("Vehicles, i.e. cars, line the street. A bus waits.", ["Vehicles, i.e. cars, line the street.", "A bus waits."]),
-    ("A U.S. Army truck is parked. It is green.", ["A U.S. Army truck is parked.", "It is green."]),
-    ("A flag of the U.S. The flag is red.", ["A flag of the U.S.", "The flag is red."]),
-    ("Cups, plates, etc. A man eats.", ["Cups, plates, etc.", "A man eats."]),
-    ("Cups, plates, etc. On the table.", ["Cups, plates, etc.", "On the table."]),
-    ("A poster of J. Smith hangs. Below it a desk.", ["A poster of J. Smith hangs.", "Below it a desk."]),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Dr. Brown holds a cat. It sleeps.", ["Dr. Brown holds a cat.", "It sleeps."]),
+        ("Mr. and Mrs. Lee stand by St. Mary's church.", ["Mr. and Mrs. Lee stand by St. Mary's church."]),
+        ("Some fruit, e.g. Apples and pears. A bowl.", ["Some fruit, e.g. Apples and pears.", "A bowl."]),
+        (
+            "Vehicles, i.e. cars, line the street. A bus waits.",
+            ["Vehicles, i.e. cars, line the street.", "A bus waits."],
+        ),
+        ("A U.S. Army truck is parked. It is green.", ["A U.S. Army truck is parked.", "It is green."]),
+        ("A flag of the U.S. The flag is red.", ["A flag of the U.S.", "The flag is red."]),
+        ("Cups, plates, etc. A man eats.", ["Cups, plates, etc.", "A man eats."]),
+        ("Cups, plates, etc. On the table.", ["Cups, plates, etc.", "On the table."]),
+        ("A poster of J. Smith hangs. Below it a desk.", ["A poster of J. Smith hangs.", "Below it a desk."]),
+    ],
+)
 def test_abbreviations(text, expected):
     assert cut(text) == expected
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("The bottle holds 3.5 litres. It is full.", ["The bottle holds 3.5 litres.", "It is full."]),
-    ("Scores of 67.21% and 0.5. Next one!", ["Scores of 67.21% and 0.5.", "Next one!"]),
-    ("A sign reads www.example.com in red.", ["A sign reads www.example.com in red."]),
-    ("Version 2.0.1 is shown. 3 cats sit nearby.", ["Version 2.0.1 is shown.", "3 cats sit nearby."]),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("The bottle holds 3.5 litres. It is full.", ["The bottle holds 3.5 litres.", "It is full."]),
+        ("Scores of 67.21% and 0.5. Next one!", ["Scores of 67.21% and 0.5.", "Next one!"]),
+        ("A sign reads www.example.com in red.", ["A sign reads www.example.com in red."]),
+        ("Version 2.0.1 is shown. 3 cats sit nearby.", ["Version 2.0.1 is shown.", "3 cats sit nearby."]),
+    ],
+)
 def test_decimals_and_dotted_tokens(text, expected):
     assert cut(text) == expected
 
 
-@pytest.mark.parametrize("text, expected", [
-    ('A sign says "STOP." A car waits.', ['A sign says "STOP."', "A car waits."]),
-    ('"Look!" she says to the dog. It runs.', ['"Look!" she says to the dog.', "It runs."]),
-    ("A man shouts \u201cHello!\u201d A dog barks.", ["A man shouts \u201cHello!\u201d", "A dog barks."]),
-    ("He asks (is it raining?) and waits. Rain falls.", ["He asks (is it raining?) and waits.", "Rain falls."]),
-    ("A boy runs. 'Wait,' calls his mother.", ["A boy runs.", "'Wait,' calls his mother."]),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('A sign says "STOP." A car waits.', ['A sign says "STOP."', "A car waits."]),
+        ('"Look!" she says to the dog. It runs.', ['"Look!" she says to the dog.', "It runs."]),
+        ("A man shouts \u201cHello!\u201d A dog barks.", ["A man shouts \u201cHello!\u201d", "A dog barks."]),
+        ("He asks (is it raining?) and waits. Rain falls.", ["He asks (is it raining?) and waits.", "Rain falls."]),
+        ("A boy runs. 'Wait,' calls his mother.", ["A boy runs.", "'Wait,' calls his mother."]),
+    ],
+)
 def test_quotes_and_brackets(text, expected):
     assert cut(text) == expected
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("A dog waits... and then runs. The end.", ["A dog waits... and then runs.", "The end."]),
-    ("A dog waits... The cat sleeps.", ["A dog waits...", "The cat sleeps."]),
-    ("A dog waits\u2026 The cat sleeps.", ["A dog waits\u2026", "The cat sleeps."]),
-    ("A dog ... ", ["A dog ..."]),
-    ("...", []),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("A dog waits... and then runs. The end.", ["A dog waits... and then runs.", "The end."]),
+        ("A dog waits... The cat sleeps.", ["A dog waits...", "The cat sleeps."]),
+        ("A dog waits\u2026 The cat sleeps.", ["A dog waits\u2026", "The cat sleeps."]),
+        ("A dog ... ", ["A dog ..."]),
+        ("...", []),
+    ],
+)
 def test_ellipses(text, expected):
     assert cut(text) == expected
 
@@ -74,12 +89,13 @@ PARAGRAPH = (
     "The image shows a busy street market in the late afternoon, with approx. twenty stalls lined up "
     "under striped awnings. In the foreground, a vendor in a green apron, e.g. a fruit seller, weighs "
     "2.5 kg of oranges on a metal scale while a woman in a red coat watches. Behind her, a man holds a "
-    "sign that reads \"FRESH FISH!\" above a table of ice. Dr. Lee's pharmacy, with a white cross on its "
+    'sign that reads "FRESH FISH!" above a table of ice. Dr. Lee\'s pharmacy, with a white cross on its '
     "window, stands at the corner... A U.S. Postal Service truck is parked beside it. On the left, "
     "children play near a fountain; one of them holds a blue balloon. Several bicycles lean against a "
     "lamp post, and a black dog sleeps beneath a bench. The sky is overcast, and the wet pavement "
     "reflects the lights of the stalls. There are crates of apples, pears, plums, etc. The overall "
-    "mood is lively, with people chatting, bargaining and carrying bags of groceries home.")
+    "mood is lively, with people chatting, bargaining and carrying bags of groceries home."
+)
 
 
 def test_detailverify_paragraph():
@@ -90,7 +106,7 @@ def test_detailverify_paragraph():
         "under striped awnings.",
         "In the foreground, a vendor in a green apron, e.g. a fruit seller, weighs 2.5 kg of oranges on a "
         "metal scale while a woman in a red coat watches.",
-        "Behind her, a man holds a sign that reads \"FRESH FISH!\" above a table of ice.",
+        'Behind her, a man holds a sign that reads "FRESH FISH!" above a table of ice.',
         "Dr. Lee's pharmacy, with a white cross on its window, stands at the corner...",
         "A U.S. Postal Service truck is parked beside it.",
         "On the left, children play near a fountain; one of them holds a blue balloon.",
@@ -128,6 +144,7 @@ def test_ensemble_sentences_never_overlap_even_when_members_cut_their_own_way():
 
         def detect(self, s):
             import re
+
             cuts = [0] + [m.end() for m in re.finditer(r"\. ", caption)] + [len(caption) + 1]
             sents = [SentenceScore(a, b - 1, 1.0 if "fish" in caption[a:b] else 0.0) for a, b in zip(cuts, cuts[1:])]
             return Detection(id=s["id"], detector=self.name, score=1.0, sentences=sents)
@@ -136,8 +153,9 @@ def test_ensemble_sentences_never_overlap_even_when_members_cut_their_own_way():
         name = "ours"
 
         def detect(self, s):
-            return Detection(id=s["id"], detector=self.name, score=0.0,
-                             sentences=[SentenceScore(a, b, 0.5) for a, b in ours])
+            return Detection(
+                id=s["id"], detector=self.name, score=0.0, sentences=[SentenceScore(a, b, 0.5) for a, b in ours]
+            )
 
     d = EnsembleDetector(members=[Naive(), Ours()]).detect({"id": "x", "caption": caption})
     assert [(s.start, s.end) for s in d.sentences] == [tuple(s) for s in ours]
@@ -145,9 +163,9 @@ def test_ensemble_sentences_never_overlap_even_when_members_cut_their_own_way():
 
 
 def test_sentence_scoring_detectors_share_the_splitter():
+    from detectors.base import SpanScore
     from detectors.sentence_scores import sentence_scores
     from detectors.vlm import _sentence_scores
-    from detectors.base import SpanScore
 
     caption = PARAGRAPH
     expected = [tuple(s) for s in split_sentences(caption)]

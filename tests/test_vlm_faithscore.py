@@ -8,13 +8,14 @@ import re
 from pathlib import Path
 
 import pytest
+from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 
 from detectors.base import Detector
 from detectors.ensemble import EnsembleDetector
 from detectors.faithscore import FaithScoreDetector
 from detectors.faithscore.llm import VERIFY_PROMPT
 from detectors.vlm import VLMDetector
-from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
+
 PNG, Reply, ScriptedServer = llm.PNG, llm.Reply, llm.ScriptedServer
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -51,7 +52,8 @@ def test_alignbench_scores_sentences_and_counts_unparsable_answers(image):
     answers = {"A dog sits on a sofa.": 'Here you go: {"score": 90}', "The dog is purple.": "I cannot tell from here."}
     with ScriptedServer(lambda body, n: answers[sentence_of(body)]) as server:
         d = judge(server, protocol="alignbench").detect(
-            {"id": "a1", "caption": "A dog sits on a sofa. The dog is purple.", "image": image})
+            {"id": "a1", "caption": "A dog sits on a sofa. The dog is purple.", "image": image}
+        )
     assert d.error is None
     # the unreadable judgement gives its sentence no score (never a neutral 0.5) and says so
     assert [(s.start, s.end, round(s.score, 6)) for s in d.sentences] == [(0, 21, 0.1)]
@@ -67,7 +69,8 @@ def test_alignbench_self_ensemble_averages_sampled_judgements(image):
     by_seed = {0: 60, 1: 80, 2: 100}
     with ScriptedServer(lambda body, n: json.dumps({"score": by_seed[body["seed"]]})) as server:
         d = judge(server, protocol="alignbench", samples=3).detect(
-            {"id": "a2", "caption": "A dog sits on a sofa.", "image": image})
+            {"id": "a2", "caption": "A dog sits on a sofa.", "image": image}
+        )
     assert d.details["alignment"] == [[60.0, 80.0, 100.0]] and d.details["judgements"] == 3
     assert d.score == pytest.approx(0.2)
     assert sorted(b["seed"] for b in server.bodies) == [0, 1, 2]
@@ -85,8 +88,10 @@ def test_judge_uses_references_when_there_is_no_image():
 
 # -- DetailVerifyBench -----------------------------------------------------------------------
 def test_detailverify_maps_tags_to_caption_spans(image):
-    answer = ("<think>the sofa is blue</think>"
-              "<result>A brown  dog sits on a <hallucination>red</HALLUCINATION> sofa.</result>")
+    answer = (
+        "<think>the sofa is blue</think>"
+        "<result>A brown  dog sits on a <hallucination>red</HALLUCINATION> sofa.</result>"
+    )
     with ScriptedServer(lambda body, n: answer) as server:
         d = judge(server, protocol="detailverify").detect({"id": "d1", "caption": CAPTION, "image": image})
     assert d.score == 1.0 and d.details["parse_failures"] == 0
@@ -109,8 +114,9 @@ def test_detailverify_retries_an_invalid_copy():
 
 def test_detailverify_gives_up_with_an_error_and_understands_no_hallucination():
     with ScriptedServer(lambda body, n: "A <HALLUCINATION>dog sits on a red sofa.") as server:
-        failed = judge(server, protocol="detailverify", retries=2).detect({"id": "d3", "caption": CAPTION,
-                                                                           "references": ["x"]})
+        failed = judge(server, protocol="detailverify", retries=2).detect(
+            {"id": "d3", "caption": CAPTION, "references": ["x"]}
+        )
     assert failed.score is None and "no valid tagged caption after 3 attempts: an unclosed tag" in failed.error
     assert failed.details["parse_failures"] == 3 and server.count == 3  # no retry served from the cache
     with ScriptedServer(lambda body, n: "<result>NO HALLUCINATION</result>") as server:
@@ -119,8 +125,10 @@ def test_detailverify_gives_up_with_an_error_and_understands_no_hallucination():
 
 
 def test_detailverify_self_ensemble_votes_on_spans():
-    tagged = {0: "A brown dog sits on a <HALLUCINATION>red</HALLUCINATION> sofa.",
-              1: "A <HALLUCINATION>brown</HALLUCINATION> dog sits on a <HALLUCINATION>red</HALLUCINATION> sofa."}
+    tagged = {
+        0: "A brown dog sits on a <HALLUCINATION>red</HALLUCINATION> sofa.",
+        1: "A <HALLUCINATION>brown</HALLUCINATION> dog sits on a <HALLUCINATION>red</HALLUCINATION> sofa.",
+    }
     with ScriptedServer(lambda body, n: tagged[body["seed"]]) as server:
         sample = {"id": "d5", "caption": CAPTION, "references": ["x"]}
         any_ = judge(server, protocol="detailverify", samples=2).detect(sample)
@@ -131,8 +139,13 @@ def test_detailverify_self_ensemble_votes_on_spans():
 
 def test_a_batch_shares_rounds_and_keeps_order(image):
     with ScriptedServer(lambda body, n: '{"score": 75}') as server:
-        out = judge(server).detect_batch([{"id": "b1", "caption": "A dog.", "image": image},
-                                          {"id": "b2"}, {"id": "b3", "caption": "A cat. A hat.", "image": image}])
+        out = judge(server).detect_batch(
+            [
+                {"id": "b1", "caption": "A dog.", "image": image},
+                {"id": "b2"},
+                {"id": "b3", "caption": "A cat. A hat.", "image": image},
+            ]
+        )
     assert [d.id for d in out] == ["b1", "b2", "b3"] and out[1].error
     assert out[0].score == out[2].score == pytest.approx(0.25) and server.count == 3
 
@@ -142,13 +155,23 @@ def test_ensemble_averages_members_merges_spans_and_survives_a_failure(image, pa
     answers = {"A brown dog sits on a red sofa.": '{"score": 40}'}
     with ScriptedServer(lambda body, n: answers[sentence_of(body)]) as server:
         dead = {"base_url": "http://127.0.0.1:9/v1", "model": "m", "max_retries": 0, "timeout": 1}
-        ens = EnsembleDetector(members=[
-            {"name": "vlm", "backend": {"base_url": server.url, "model": "judge"}},
-            FaithScoreDetector(parser=parser),
-            {"name": "vlm", "backend": dead}], weights=[1, 3, 1])
-        sample = {"id": "e1", "caption": CAPTION, "image": image,
-                  "annotation": {"objects": [{"names": ["dog"], "attributes": ["brown"]},
-                                             {"names": ["couch"], "attributes": ["blue"]}], "relationships": []}}
+        ens = EnsembleDetector(
+            members=[
+                {"name": "vlm", "backend": {"base_url": server.url, "model": "judge"}},
+                FaithScoreDetector(parser=parser),
+                {"name": "vlm", "backend": dead},
+            ],
+            weights=[1, 3, 1],
+        )
+        sample = {
+            "id": "e1",
+            "caption": CAPTION,
+            "image": image,
+            "annotation": {
+                "objects": [{"names": ["dog"], "attributes": ["brown"]}, {"names": ["couch"], "attributes": ["blue"]}],
+                "relationships": [],
+            },
+        }
         d = ens.detect(sample)
     members = {m["member"]: m for m in d.details["members"]}
     assert members["vlm#1"]["score"] == pytest.approx(0.6)
@@ -180,17 +203,34 @@ def test_an_unconfigured_backend_fails_samples_not_the_batch(monkeypatch):
 
 # -- FaithScore ------------------------------------------------------------------------------
 EXPECTED = {
-    "vg-dogs": [("count", "Two brown dogs", True), ("colour", "brown dogs", True), ("entity", "dogs", True),
-                ("relation", "dogs are sitting on a red sofa", True), ("colour", "red sofa", False),
-                ("entity", "sofa", True), ("entity", "cat", False),
-                ("relation", "cat sleeps near the window", False), ("entity", "window", True)],
-    "refs-tennis": [("entity", "man", True), ("relation", "man in a black shirt", True),
-                    ("relation", "man in a black shirt holds a tennis racket", True),
-                    ("colour", "black shirt", False), ("entity", "shirt", True), ("entity", "tennis racket", True),
-                    ("relation", "tennis racket on a court", False), ("entity", "court", True)],
-    "labels-desk": [("entity", "woman", True), ("relation", "woman with a laptop", None),
-                    ("relation", "woman with a laptop and a cup", None), ("entity", "laptop", True),
-                    ("entity", "cup", False)],
+    "vg-dogs": [
+        ("count", "Two brown dogs", True),
+        ("colour", "brown dogs", True),
+        ("entity", "dogs", True),
+        ("relation", "dogs are sitting on a red sofa", True),
+        ("colour", "red sofa", False),
+        ("entity", "sofa", True),
+        ("entity", "cat", False),
+        ("relation", "cat sleeps near the window", False),
+        ("entity", "window", True),
+    ],
+    "refs-tennis": [
+        ("entity", "man", True),
+        ("relation", "man in a black shirt", True),
+        ("relation", "man in a black shirt holds a tennis racket", True),
+        ("colour", "black shirt", False),
+        ("entity", "shirt", True),
+        ("entity", "tennis racket", True),
+        ("relation", "tennis racket on a court", False),
+        ("entity", "court", True),
+    ],
+    "labels-desk": [
+        ("entity", "woman", True),
+        ("relation", "woman with a laptop", None),
+        ("relation", "woman with a laptop and a cup", None),
+        ("entity", "laptop", True),
+        ("entity", "cup", False),
+    ],
 }
 
 
@@ -199,7 +239,7 @@ def test_faithscore_graph_verifier_on_annotations_and_references(parser):
     out = FaithScoreDetector(parser=parser).detect_batch(samples)
     for sample, d in zip(samples, out):
         assert d.error is None and d.details["verifier"] == "graph"
-        got = [(f["kind"], sample["caption"][f["start"]:f["end"]], f["verdict"]) for f in d.details["facts"]]
+        got = [(f["kind"], sample["caption"][f["start"] : f["end"]], f["verdict"]) for f in d.details["facts"]]
         assert got == EXPECTED[sample["id"]], sample["id"]
         judged = [v for _, _, v in got if v is not None]
         assert d.details["faithscore"] == pytest.approx(sum(judged) / len(judged))
@@ -221,8 +261,13 @@ def test_faithscore_vlm_verifier_end_to_end(image, parser):
         d = det.detect({"id": "f1", "caption": CAPTION, "image": image})
     assert d.details["verifier"] == "vlm" and d.error is None
     got = {f["text"]: f["verdict"] for f in d.details["facts"]}
-    assert got == {"The dog is brown.": None, "There is a dog.": True, "The dog sits on the sofa.": True,
-                   "The sofa is red.": False, "There is a sofa.": True}
+    assert got == {
+        "The dog is brown.": None,
+        "There is a dog.": True,
+        "The dog sits on the sofa.": True,
+        "The sofa is red.": False,
+        "There is a sofa.": True,
+    }
     assert d.details["parse_failures"] == 1 and d.score == pytest.approx(1 - 3 / 4)
     assert [(s.text, s.label) for s in d.spans] == [("red sofa", "colour")]
     assert server.count == 5 and all(llm.images_of(b) for b in server.bodies)
@@ -238,31 +283,55 @@ def test_faithscore_model_labels_and_facts_verified_on_the_graph(parser):
         prompt = llm.prompt_of(body)
         if "cut into numbered parts" in prompt:
             return '```json\n{"labels": ["D", "A"]}\n```'
-        return json.dumps({"entities": ["There is a dog.", "There is a sofa."], "colors": ["The sofa is red."],
-                           "relations": ["The dog is on the sofa."], "counting": []})
+        return json.dumps(
+            {
+                "entities": ["There is a dog.", "There is a sofa."],
+                "colors": ["The sofa is red."],
+                "relations": ["The dog is on the sofa."],
+                "counting": [],
+            }
+        )
 
     with ScriptedServer(answers) as server:
-        det = FaithScoreDetector(parser=parser, labeler="llm", decomposer="llm",
-                                 backend={"base_url": server.url, "model": "judge"})
-        d = det.detect({"id": "f2", "caption": caption,
-                        "annotation": {"objects": [{"object_id": 1, "names": ["dog"]},
-                                                   {"object_id": 2, "names": ["sofa"], "attributes": ["green"]}],
-                                       "relationships": [{"subject_id": 1, "object_id": 2, "predicate": "on"}]}})
+        det = FaithScoreDetector(
+            parser=parser, labeler="llm", decomposer="llm", backend={"base_url": server.url, "model": "judge"}
+        )
+        d = det.detect(
+            {
+                "id": "f2",
+                "caption": caption,
+                "annotation": {
+                    "objects": [
+                        {"object_id": 1, "names": ["dog"]},
+                        {"object_id": 2, "names": ["sofa"], "attributes": ["green"]},
+                    ],
+                    "relationships": [{"subject_id": 1, "object_id": 2, "predicate": "on"}],
+                },
+            }
+        )
     assert server.count == 2 and d.details["parse_failures"] == 0  # labels, then one descriptive part
-    got = [(f["kind"], f["text"], caption[f["start"]:f["end"]], f["verdict"]) for f in d.details["facts"]]
-    assert got == [("entity", "There is a dog.", "dog", True),
-                   ("relation", "The dog is on the sofa.", "dog sits on a red sofa", True),
-                   ("colour", "The sofa is red.", "red sofa", False), ("entity", "There is a sofa.", "sofa", True)]
+    got = [(f["kind"], f["text"], caption[f["start"] : f["end"]], f["verdict"]) for f in d.details["facts"]]
+    assert got == [
+        ("entity", "There is a dog.", "dog", True),
+        ("relation", "The dog is on the sofa.", "dog sits on a red sofa", True),
+        ("colour", "The sofa is red.", "red sofa", False),
+        ("entity", "There is a sofa.", "sofa", True),
+    ]
     assert d.score == pytest.approx(0.25)
 
 
 def test_faithscore_unreadable_model_steps_fall_back_and_are_counted(parser):
     with ScriptedServer(lambda body, n: "I cannot do that.") as server:
-        det = FaithScoreDetector(parser=parser, labeler="llm", decomposer="llm",
-                                 backend={"base_url": server.url, "model": "judge"})
+        det = FaithScoreDetector(
+            parser=parser, labeler="llm", decomposer="llm", backend={"base_url": server.url, "model": "judge"}
+        )
         d = det.detect({"id": "f3", "caption": CAPTION, "annotation": ["dog", "sofa"]})
     assert d.details["parse_failures"] == 2  # the labels and the one descriptive part
-    assert [f["text"] for f in d.details["facts"]] == ["The dog is brown.", "There is a dog.",
-                                                       "The dog sits on the sofa.", "The sofa is red.",
-                                                       "There is a sofa."]
+    assert [f["text"] for f in d.details["facts"]] == [
+        "The dog is brown.",
+        "There is a dog.",
+        "The dog sits on the sofa.",
+        "The sofa is red.",
+        "There is a sofa.",
+    ]
     assert d.score == 0.0  # labels only: colours and relations cannot be judged, entities hold

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any
 
-from benchmarks.loaders.common import Checker, DataError, ImageRoot, Span, is_missing, benchmark_records
+from benchmarks.loaders.common import Checker, DataError, ImageRoot, Span, benchmark_records, is_missing
 
 Sample = dict
 LABELS = ("correct", "incorrect", "unknown")
@@ -124,15 +124,23 @@ def _row(path: str | os.PathLike, where: str, rec: Any) -> dict[str, Any]:
         if not (rec.get(key) is None or isinstance(rec.get(key), str) or is_missing(rec.get(key))):
             c.fail(key, f"expected a string or null, got {type(rec.get(key)).__name__}")
     repo_path, source = rec.get("image_path_in_repo"), rec.get("image_source")
-    return {"model": model.strip(), "source": source.strip() if isinstance(source, str) else "",
-            "name": str(name).strip(), "index": index, "sentence": sentence.strip(),
-            "label": label.strip().lower(), "types": _error_types(c, rec.get("error_type")),
-            "words": _error_words(c, rec.get("error_words")),
-            "repo_path": repo_path.strip() if isinstance(repo_path, str) else "", "where": where}
+    return {
+        "model": model.strip(),
+        "source": source.strip() if isinstance(source, str) else "",
+        "name": str(name).strip(),
+        "index": index,
+        "sentence": sentence.strip(),
+        "label": label.strip().lower(),
+        "types": _error_types(c, rec.get("error_type")),
+        "words": _error_words(c, rec.get("error_words")),
+        "repo_path": repo_path.strip() if isinstance(repo_path, str) else "",
+        "where": where,
+    }
 
 
-def load(path: str | os.PathLike, images: str | os.PathLike | None = None
-         ) -> tuple[list[Sample], dict[str, AlignBenchGold]]:
+def load(
+    path: str | os.PathLike, images: str | os.PathLike | None = None
+) -> tuple[list[Sample], dict[str, AlignBenchGold]]:
     """Samples (one per caption) and gold sentences of an AlignBench JSONL file."""
     root = ImageRoot(images) if images else None
     groups: dict[tuple[str, str, str, str], list[dict[str, Any]]] = {}
@@ -147,8 +155,12 @@ def load(path: str | os.PathLike, images: str | os.PathLike | None = None
         rows.sort(key=lambda r: r["index"])
         for prev, row in zip(rows, rows[1:]):
             if row["index"] == prev["index"]:
-                raise DataError(path, row["where"], "sentence_index",
-                                f"sentence {row['index']} of {model}/{name} repeats ({prev['where']})")
+                raise DataError(
+                    path,
+                    row["where"],
+                    "sentence_index",
+                    f"sentence {row['index']} of {model}/{name} repeats ({prev['where']})",
+                )
         caption, sentences, unlocated = "", [], 0
         for pos, row in enumerate(rows):
             start = len(caption) + (1 if caption else 0)
@@ -159,8 +171,9 @@ def load(path: str | os.PathLike, images: str | os.PathLike | None = None
         rid = "/".join(p for p in (model, source, repo_path or name) if p)
         sample: Sample = {"id": rid, "caption": caption, "model": model}
         if root is not None:
-            found = (root.path(repo_path, path, rows[0]["where"], "image_path_in_repo") if repo_path
-                     else root.by_name(name))
+            found = (
+                root.path(repo_path, path, rows[0]["where"], "image_path_in_repo") if repo_path else root.by_name(name)
+            )
             if found:
                 sample["image"] = found
         samples.append(sample)

@@ -16,9 +16,10 @@ from __future__ import annotations
 import math
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from cece.record_checks import inside
 from cece.records import RecordError, iter_records
@@ -70,8 +71,11 @@ def whitespace_spans(text: str) -> list[Span]:
 
 def is_missing(value: Any) -> bool:
     """None, NaN (pandas' empty cell) or an empty / blank string."""
-    return (value is None or (isinstance(value, float) and math.isnan(value))
-            or (isinstance(value, str) and not value.strip()))
+    return (
+        value is None
+        or (isinstance(value, float) and math.isnan(value))
+        or (isinstance(value, str) and not value.strip())
+    )
 
 
 def benchmark_records(path: str | os.PathLike) -> Iterator[tuple[str, Any]]:
@@ -141,8 +145,7 @@ class ImageRoot:
         outside the root is a :class:`DataError`."""
         target = inside(self.root, relative)
         if target is None:
-            raise DataError(file, where, field,
-                            f"image path {relative!r} resolves outside the image root {self.root}")
+            raise DataError(file, where, field, f"image path {relative!r} resolves outside the image root {self.root}")
         return str(target) if target.is_file() else None
 
     def by_name(self, name: str) -> str | None:

@@ -39,8 +39,12 @@ from benchmarks.loaders.common import Checker, DataError, ImageRoot, benchmark_r
 Sample = dict
 OPEN, CLOSE = "<HALLUCINATION>", "</HALLUCINATION>"
 _TAG = re.compile(r"</?hallucination>", re.IGNORECASE)
-WEBSITE_SPLITS = (("real", ("natural",)), ("synthetic", ("injected", "adversarial")),
-                  ("tldr", ("injected", "tldr")), ("halloc", ("injected", "halloc")))
+WEBSITE_SPLITS = (
+    ("real", ("natural",)),
+    ("synthetic", ("injected", "adversarial")),
+    ("tldr", ("injected", "tldr")),
+    ("halloc", ("injected", "halloc")),
+)
 
 
 @dataclass
@@ -59,13 +63,15 @@ def parse_tagged(text: str) -> tuple[str, list[tuple[int, int]]]:
     clean, spans, pos, start = [], [], 0, None
     length = 0
     for m in _TAG.finditer(text):
-        piece = text[pos:m.start()]
+        piece = text[pos : m.start()]
         clean.append(piece)
         length += len(piece)
         closing = m.group().startswith("</")
         if closing == (start is None):
-            raise ValueError(f"{'closing' if closing else 'nested'} tag at char {m.start()} without "
-                             f"{'an opening' if closing else 'closing the previous'} one")
+            raise ValueError(
+                f"{'closing' if closing else 'nested'} tag at char {m.start()} without "
+                f"{'an opening' if closing else 'closing the previous'} one"
+            )
         if closing:
             spans.append((start, length))
             start = None
@@ -113,13 +119,17 @@ def _types(caption: str, spans: list[tuple[int, int]], records: list[dict[str, A
         found = pool.get(_key(caption[a:b]))
         r = found.pop(0) if found else {}
         labels = r.get("labels")
-        out.append(str(labels[0]) if isinstance(labels, list) and labels
-                   else str(r.get("label") or r.get("attribute_type") or "Unknown"))
+        out.append(
+            str(labels[0])
+            if isinstance(labels, list) and labels
+            else str(r.get("label") or r.get("attribute_type") or "Unknown")
+        )
     return out
 
 
-def _gold(c: Checker, rid: str, split: str, tagged: str, field_name: str,
-          records: list[dict[str, Any]] | None) -> DVBGold:
+def _gold(
+    c: Checker, rid: str, split: str, tagged: str, field_name: str, records: list[dict[str, Any]] | None
+) -> DVBGold:
     try:
         caption, spans = parse_tagged(tagged)
     except ValueError as exc:
@@ -141,7 +151,7 @@ def _labels(c: Checker, key: str, value: Any) -> list[dict[str, Any]]:
 def _real(c: Checker, root: ImageRoot | None) -> tuple[Sample, DVBGold]:
     name, category = c.string("filename"), c.string("category")
     if c.record.get("Modify", "Yes") not in ("Yes", "No"):
-        c.fail("Modify", f"expected \"Yes\" or \"No\", got {c.record.get('Modify')!r}")
+        c.fail("Modify", f'expected "Yes" or "No", got {c.record.get("Modify")!r}')
     records = _labels(c, "hallucination_labels", c.record.get("hallucination_labels"))
     for r in records:
         if not isinstance(r.get("text"), str) or not isinstance(r.get("labels", []), list):
@@ -157,8 +167,11 @@ def _synthetic(c: Checker, root: ImageRoot | None) -> tuple[Sample, DVBGold]:
     image_path = c.string("image_path")
     name = Path(image_path).name or str(c.record.get("id"))
     edits = _labels(c, "hallucination_labels", c.record.get("hallucination_labels"))
-    records = [{"text": e["final_replacement"], "labels": [e["attribute_type"]] if e.get("attribute_type") else []}
-               for e in edits if e.get("applied", False) and e.get("final_replacement")]
+    records = [
+        {"text": e["final_replacement"], "labels": [e["attribute_type"]] if e.get("attribute_type") else []}
+        for e in edits
+        if e.get("applied", False) and e.get("final_replacement")
+    ]
     gold = _gold(c, name, "synthetic", c.string("description_tag"), "description_tag", records)
     image = root and (root.path(image_path, c.file, c.where, "image_path") or root.by_name(name))
     return _sample(gold, image), gold
@@ -205,8 +218,9 @@ def load(path: str | os.PathLike, images: str | os.PathLike | None = None) -> tu
         elif "image_path" in rec:
             pairs = [_synthetic(c, root)]
         else:
-            c.fail("record", "neither the real (filename), synthetic (image_path) nor website "
-                             "(natural/injected) format")
+            c.fail(
+                "record", "neither the real (filename), synthetic (image_path) nor website (natural/injected) format"
+            )
         for sample, g in pairs:
             if g.id in gold:
                 c.fail("filename", f"duplicate id {g.id!r}")
@@ -240,8 +254,11 @@ def website_predictions(path: str | os.PathLike) -> dict[str, dict[str, str]]:
             part = rec.get(split)
             if part is None:
                 continue
-            if not (isinstance(part, dict) and isinstance(part.get("gt_tagged"), str)
-                    and isinstance(part.get("models"), dict)):
+            if not (
+                isinstance(part, dict)
+                and isinstance(part.get("gt_tagged"), str)
+                and isinstance(part.get("models"), dict)
+            ):
                 c.fail(split, 'expected {"gt_tagged": ..., "models": {...}}')
             caption, _ = parse_tagged(part["gt_tagged"])
             for model, phrases in part["models"].items():

@@ -23,7 +23,15 @@ import os
 import re
 
 from benchmarks.loaders.common import (
-    CaptionGold, Checker, DataError, ImageRoot, Span, benchmark_records, token_spans, whitespace_spans)
+    CaptionGold,
+    Checker,
+    DataError,
+    ImageRoot,
+    Span,
+    benchmark_records,
+    token_spans,
+    whitespace_spans,
+)
 
 Sample = dict
 
@@ -31,18 +39,23 @@ Sample = dict
 def foil_spans(baseline: str, foil: str, foil_word: str | None = None) -> list[Span]:
     """Char spans of ``foil`` that differ from ``baseline`` (token diff, case-insensitive)."""
     a, b = token_spans(baseline), token_spans(foil)
-    matcher = difflib.SequenceMatcher(a=[baseline[s:e].lower() for s, e in a],
-                                      b=[foil[s:e].lower() for s, e in b], autojunk=False)
-    spans = [(b[j1][0], b[j2 - 1][1]) for op, _, _, j1, j2 in matcher.get_opcodes()
-             if op in ("replace", "insert") and j2 > j1]
+    matcher = difflib.SequenceMatcher(
+        a=[baseline[s:e].lower() for s, e in a], b=[foil[s:e].lower() for s, e in b], autojunk=False
+    )
+    spans = [
+        (b[j1][0], b[j2 - 1][1])
+        for op, _, _, j1, j2 in matcher.get_opcodes()
+        if op in ("replace", "insert") and j2 > j1
+    ]
     if foil_word and foil_word.strip():
         found = [m.span() for m in re.finditer(re.escape(foil_word.strip()), foil, re.IGNORECASE)]
         spans = [next(((s, e) for s, e in found if s <= a0 and b0 <= e), (a0, b0)) for a0, b0 in spans]
     return sorted(set(spans))
 
 
-def load(path: str | os.PathLike, images: str | os.PathLike | None = None
-         ) -> tuple[list[Sample], dict[str, CaptionGold]]:
+def load(
+    path: str | os.PathLike, images: str | os.PathLike | None = None
+) -> tuple[list[Sample], dict[str, CaptionGold]]:
     """Samples (two per record) and gold labels of a nocaps-FOIL file."""
     root = ImageRoot(images) if images else None
     samples: list[Sample] = []
@@ -53,8 +66,9 @@ def load(path: str | os.PathLike, images: str | os.PathLike | None = None
         refs = c.strings("references")
         domain = c.string("domain")
         replacement = rec.get("replacement")
-        if not (isinstance(replacement, list) and len(replacement) == 2
-                and all(isinstance(r, str) for r in replacement)):
+        if not (
+            isinstance(replacement, list) and len(replacement) == 2 and all(isinstance(r, str) for r in replacement)
+        ):
             c.fail("replacement", "expected [original word, foil word]")
         spans = foil_spans(baseline, foil, replacement[1])
         if not spans:
@@ -70,9 +84,15 @@ def load(path: str | os.PathLike, images: str | os.PathLike | None = None
             samples.append(sample)
             words = whitespace_spans(caption)
             gold[rid] = CaptionGold(
-                id=rid, caption=caption, label=label, spans=gold_spans, words=words,
+                id=rid,
+                caption=caption,
+                label=label,
+                spans=gold_spans,
+                words=words,
                 word_labels=[int(any(s < e2 and s2 < e for s2, e2 in gold_spans)) for s, e in words],
-                group=domain, pair=str(k))
+                group=domain,
+                pair=str(k),
+            )
     if not samples:
         raise DataError(path, "-", "file", "no records")
     return samples, gold

@@ -24,8 +24,9 @@ from benchmarks.loaders.common import CaptionGold, Checker, DataError, ImageRoot
 Sample = dict
 
 
-def load(path: str | os.PathLike, images: str | os.PathLike | None = None
-         ) -> tuple[list[Sample], dict[str, CaptionGold]]:
+def load(
+    path: str | os.PathLike, images: str | os.PathLike | None = None
+) -> tuple[list[Sample], dict[str, CaptionGold]]:
     """Samples and gold labels of a HAT file; ``images`` is the folder holding ``image_path``."""
     root = ImageRoot(images) if images else None
     samples: list[Sample] = []
@@ -36,9 +37,13 @@ def load(path: str | os.PathLike, images: str | os.PathLike | None = None
         refs = c.strings("references")
         label = c.boolean("contains_hallucination")
         grounding = rec.get("grounding")
-        if not (isinstance(grounding, list) and all(
+        if not (
+            isinstance(grounding, list)
+            and all(
                 isinstance(g, list) and len(g) == 2 and isinstance(g[0], str) and isinstance(g[1], bool)
-                for g in grounding)):
+                for g in grounding
+            )
+        ):
             c.fail("grounding", "expected a list of [token, true/false] pairs")
         words = whitespace_spans(caption)
         tokens = [caption[a:b] for a, b in words]
@@ -56,9 +61,14 @@ def load(path: str | os.PathLike, images: str | os.PathLike | None = None
             if found:
                 sample["image"] = found
         samples.append(sample)
-        gold[rid] = CaptionGold(id=rid, caption=caption, label=int(label),
-                                spans=[w for w, y in zip(words, word_labels) if y],
-                                words=words, word_labels=word_labels)
+        gold[rid] = CaptionGold(
+            id=rid,
+            caption=caption,
+            label=int(label),
+            spans=[w for w, y in zip(words, word_labels) if y],
+            words=words,
+            word_labels=word_labels,
+        )
     if not samples:
         raise DataError(path, "-", "file", "no records")
     return samples, gold

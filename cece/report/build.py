@@ -20,9 +20,9 @@ import csv
 import io
 import json
 import tempfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Sequence
 
 from cece.explanation import Explanation
 from cece.records import RecordError
@@ -55,10 +55,16 @@ class Report:
         return self.outdir / "index.html"
 
 
-def build_report(explanations: Iterable[Explanation], outdir: str | Path, *,
-                 references: Sequence[list[str] | None] | Mapping[tuple[str, str], list[str] | None] | None = None,
-                 linguistic: bool = False, title: str = "HalCECE report", top: int = 10,
-                 errors: int = 0) -> Report:
+def build_report(
+    explanations: Iterable[Explanation],
+    outdir: str | Path,
+    *,
+    references: Sequence[list[str] | None] | Mapping[tuple[str, str], list[str] | None] | None = None,
+    linguistic: bool = False,
+    title: str = "HalCECE report",
+    top: int = 10,
+    errors: int = 0,
+) -> Report:
     """Write every report file for ``explanations`` into ``outdir`` and return the numbers.
 
     ``references[i]`` (reference captions or None) goes with the i-th explanation -- or
@@ -86,8 +92,9 @@ def build_report(explanations: Iterable[Explanation], outdir: str | Path, *,
             row = tables_mod.CaptionRow.of(e)
             rows.append(row)
             if linguistic and references is not None:
-                refs.append(references.get((row.model, str(e.id))) if isinstance(references, Mapping)
-                            else references[n])
+                refs.append(
+                    references.get((row.model, str(e.id))) if isinstance(references, Mapping) else references[n]
+                )
             counter.add(n, row.model, e.edits)
             color = colors.setdefault(row.model, PALETTE[len(colors) % len(PALETTE)])
             items.write(("\n" if n else "") + caption_item(n, e, color))
@@ -95,8 +102,11 @@ def build_report(explanations: Iterable[Explanation], outdir: str | Path, *,
         names = [m.model for m in models]
         colors = model_colors(names)
         tables = tables_mod.all_tables(models) + interval_tables(
-            [Row(r.model, str(r.id), float(r.objects.hal_rate), float(r.chair[0] > 0), float(r.hallucinated))
-             for r in rows])
+            [
+                Row(r.model, str(r.id), float(r.objects.hal_rate), float(r.chair[0] > 0), float(r.hallucinated))
+                for r in rows
+            ]
+        )
         frequent = counter.top(top)
         ling = linguistic_report(rows, refs) if linguistic and references is not None else None
         figures = {g: distribution_svg(rows, g, names, colors) for g in GROUPS} if rows else {}
@@ -114,15 +124,27 @@ def build_report(explanations: Iterable[Explanation], outdir: str | Path, *,
             md.append(_linguistic_markdown(ling))
             write("linguistic.csv", _csv([asdict(m) for m in ling.models]))
             write("correlations.csv", _csv([asdict(c) for c in ling.correlations]))
-            data["linguistic"] = {"models": [asdict(m) for m in ling.models],
-                                  "correlations": [asdict(c) for c in ling.correlations]}
+            data["linguistic"] = {
+                "models": [asdict(m) for m in ling.models],
+                "correlations": [asdict(c) for c in ling.correlations],
+            }
         write("tables.md", "\n".join(md))
         write("tables.json", json.dumps(data, indent=2))
         write("frequent_edits.md", freq_mod.to_markdown(frequent))
         write("frequent_edits.json", json.dumps(freq_mod.to_json(frequent), indent=2))
         items.seek(0)
-        page = PageData(title, rows, names, colors, tables, figures, frequent, ling, errors,
-                        items=iter(lambda: items.read(1 << 16), ""))
+        page = PageData(
+            title,
+            rows,
+            names,
+            colors,
+            tables,
+            figures,
+            frequent,
+            ling,
+            errors,
+            items=iter(lambda: items.read(1 << 16), ""),
+        )
         with (out / "index.html").open("w", encoding="utf-8") as f:
             write_page(page, f)
         report.files.append(out / "index.html")
@@ -141,21 +163,46 @@ def _csv(rows: list[dict]) -> str:
 def _linguistic_markdown(ling: LinguisticReport) -> str:
     def f(x):
         return "-" if x is None else f"{x:.3f}"
-    lines = ["## Linguistic metrics", "", "| Model | Captions | ROUGE-1 | ROUGE-2 | ROUGE-L | BLEU |",
-             "| --- | --- | --- | --- | --- | --- |"]
-    lines += [f"| {m.model} | {m.n_captions} | {f(m.rouge1)} | {f(m.rouge2)} | {f(m.rougeL)} | {f(m.bleu)} |"
-              for m in ling.models]
-    lines += ["", "## Correlations (Pearson r / Spearman rho, across captions)", "",
-              "| HalCECE metric | linguistic | n | Pearson r | Spearman rho |", "| --- | --- | --- | --- | --- |"]
-    lines += [f"| {c.halcece} | {c.linguistic} | {c.n} | {f(c.pearson_r)} | {f(c.spearman_rho)} |"
-              for c in ling.correlations]
+
+    lines = [
+        "## Linguistic metrics",
+        "",
+        "| Model | Captions | ROUGE-1 | ROUGE-2 | ROUGE-L | BLEU |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    lines += [
+        f"| {m.model} | {m.n_captions} | {f(m.rouge1)} | {f(m.rouge2)} | {f(m.rougeL)} | {f(m.bleu)} |"
+        for m in ling.models
+    ]
+    lines += [
+        "",
+        "## Correlations (Pearson r / Spearman rho, across captions)",
+        "",
+        "| HalCECE metric | linguistic | n | Pearson r | Spearman rho |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    lines += [
+        f"| {c.halcece} | {c.linguistic} | {c.n} | {f(c.pearson_r)} | {f(c.spearman_rho)} |" for c in ling.correlations
+    ]
     return "\n".join(lines) + "\n"
 
 
-def run_report(captions: str | Path | Sequence[str | Path], outdir: str | Path, *, annotations: Sequence[str | Path] = (),
-               linguistic: bool = False, overwrite: bool = False, batch_size: int = 256, top: int = 10,
-               on_error: Callable[[RecordError], None] | None = None, progress: bool | None = None,
-               explainer=None, title: str | None = None, engine=None, model: str | None = None) -> Report:
+def run_report(
+    captions: str | Path | Sequence[str | Path],
+    outdir: str | Path,
+    *,
+    annotations: Sequence[str | Path] = (),
+    linguistic: bool = False,
+    overwrite: bool = False,
+    batch_size: int = 256,
+    top: int = 10,
+    on_error: Callable[[RecordError], None] | None = None,
+    progress: bool | None = None,
+    explainer=None,
+    title: str | None = None,
+    engine=None,
+    model: str | None = None,
+) -> Report:
     """``cece report``: read, check, explain resumably into ``outdir/explanations.jsonl``, build.
 
     ``captions`` is one captions file or several (one model each, named by its stem unless its
@@ -165,8 +212,8 @@ def run_report(captions: str | Path | Sequence[str | Path], outdir: str | Path, 
     :class:`cece.report.inputs.AnnotationsFileError` for an unreadable captions or annotations file.
     ``engine`` (:class:`cece.engine.EngineOptions`) says where captions are explained.
     """
-    from cece.api import Explainer
     from cece.annotation_sets import AnnotationSet
+    from cece.api import Explainer
     from cece.inputs import wanted_images
     from cece.report.inputs import iter_items, open_captions
     from cece.report.run import EXPLANATIONS, explain_items
@@ -192,11 +239,25 @@ def run_report(captions: str | Path | Sequence[str | Path], outdir: str | Path, 
 
     items = good_items()
     explainer = explainer or Explainer(batch_size=batch_size)
-    exps, failed, stats = explain_items(items, Path(outdir) / EXPLANATIONS, explainer, source=[f.path for f in inputs],
-                                        overwrite=overwrite, on_error=on_error, progress=progress, engine=engine)
-    report = build_report(exps, outdir, references=refs, linguistic=linguistic, top=top,
-                          title=title or f"HalCECE report: {names}",
-                          errors=len(errors) + len(failed))
+    exps, failed, stats = explain_items(
+        items,
+        Path(outdir) / EXPLANATIONS,
+        explainer,
+        source=[f.path for f in inputs],
+        overwrite=overwrite,
+        on_error=on_error,
+        progress=progress,
+        engine=engine,
+    )
+    report = build_report(
+        exps,
+        outdir,
+        references=refs,
+        linguistic=linguistic,
+        top=top,
+        title=title or f"HalCECE report: {names}",
+        errors=len(errors) + len(failed),
+    )
     report.errors = errors + failed
     report.resumed, report.written = stats.resumed, stats.explained + stats.failed
     report.files.append(Path(outdir) / EXPLANATIONS)

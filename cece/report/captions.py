@@ -14,12 +14,12 @@ edit, and the hover text (``title``) lists all of them with status and confidenc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
-from typing import Sequence
 
+from cece.diff import word_diff
 from cece.edits import Edit
 from cece.explanation import Explanation
-from cece.diff import word_diff
 from cece.report.frequent import edit_label
 
 CLASS_NAMES = {"D": "delete", "R": "replace", "O": "over-specific", "U": "under-specific", "I": "missing"}
@@ -38,8 +38,13 @@ def describe(e: Edit) -> str:
 
 def highlight(caption: str, edits: Sequence[Edit]) -> str:
     """The caption as HTML with each edited stretch in a ``<mark>`` (see the module docstring)."""
-    marks = [(s, t, e) for e in edits if e.op != "insert" and e.status != "consequence"
-             for s, t in e.spans if 0 <= s < t <= len(caption)]
+    marks = [
+        (s, t, e)
+        for e in edits
+        if e.op != "insert" and e.status != "consequence"
+        for s, t in e.spans
+        if 0 <= s < t <= len(caption)
+    ]
     if not marks:
         return escape(caption)
     bounds = sorted({0, len(caption), *(s for s, _, _ in marks), *(t for _, t, _ in marks)})
@@ -116,7 +121,7 @@ def caption_item(n: int, e: Explanation, color: str) -> str:
 def caption_list(explanations: Sequence[Explanation], colors: dict[str, str]) -> str:
     """The filter bar and the list of all captions."""
     items = "\n".join(caption_item(n, e, colors.get(str(e.model), "#555")) for n, e in enumerate(explanations))
-    return f'{caption_filters(list(dict.fromkeys(str(e.model) for e in explanations)))}{CAPTIONS_OPEN}\n{items}\n{CAPTIONS_CLOSE}'
+    return f"{caption_filters(list(dict.fromkeys(str(e.model) for e in explanations)))}{CAPTIONS_OPEN}\n{items}\n{CAPTIONS_CLOSE}"
 
 
 CAPTIONS_OPEN, CAPTIONS_CLOSE = '<ol class="captions" id="captions">', "</ol>"
@@ -126,7 +131,9 @@ def caption_filters(models: Sequence[str]) -> str:
     """The filter bar above the caption list (by model, by class)."""
     model_opts = "".join(f'<option value="{escape(m, quote=True)}">{escape(m)}</option>' for m in models)
     cls_opts = "".join(f'<option value="{k}">{k} {v}</option>' for k, v in CLASS_NAMES.items())
-    return (f'<div class="filters"><label>Model <select id="f-model"><option value="">all</option>{model_opts}'
-            f'</select></label><label>Class <select id="f-cls"><option value="">any</option>'
-            f'<option value="hal">hallucinated</option><option value="ok">not hallucinated</option>{cls_opts}'
-            f'</select></label><span id="f-count"></span></div>')
+    return (
+        f'<div class="filters"><label>Model <select id="f-model"><option value="">all</option>{model_opts}'
+        f'</select></label><label>Class <select id="f-cls"><option value="">any</option>'
+        f'<option value="hal">hallucinated</option><option value="ok">not hallucinated</option>{cls_opts}'
+        f'</select></label><span id="f-count"></span></div>'
+    )

@@ -19,8 +19,8 @@ from __future__ import annotations
 import io
 import math
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from cece.explanation import Explanation
 
@@ -38,26 +38,35 @@ class Panel:
 
 
 GROUPS: dict[str, tuple[str, list[Panel]]] = {
-    "objects": ("Objects", [
-        Panel("objects", "n_objects", "#objects", "count"),
-        Panel("objects", "n_ancestors", "#ancestors", "count"),
-        Panel("objects", "hal_rate", "HalRate", "rate"),
-        Panel("objects", "granularity", "Granularity", "rate"),
-        Panel("objects", "u_rate", "U rate", "rate"),
-    ]),
-    "object_edits": ("Object edits", [
-        Panel("objects", "d_rate", "D rate", "rate"),
-        Panel("objects", "o_rate", "O rate", "rate"),
-        Panel("objects", "r_rate", "R rate", "rate"),
-        Panel("objects", "r_similarity", "Similarity of R", "rate"),
-    ]),
-    "roles": ("Roles (judged captions)", [
-        Panel("roles", "n_roles", "#roles", "count"),
-        Panel("roles", "d", "D", "count"),
-        Panel("roles", "r", "R", "count"),
-        Panel("roles", "hal_rate", "HalRate", "rate"),
-        Panel("roles", "granularity", "Granularity", "rate"),
-    ]),
+    "objects": (
+        "Objects",
+        [
+            Panel("objects", "n_objects", "#objects", "count"),
+            Panel("objects", "n_ancestors", "#ancestors", "count"),
+            Panel("objects", "hal_rate", "HalRate", "rate"),
+            Panel("objects", "granularity", "Granularity", "rate"),
+            Panel("objects", "u_rate", "U rate", "rate"),
+        ],
+    ),
+    "object_edits": (
+        "Object edits",
+        [
+            Panel("objects", "d_rate", "D rate", "rate"),
+            Panel("objects", "o_rate", "O rate", "rate"),
+            Panel("objects", "r_rate", "R rate", "rate"),
+            Panel("objects", "r_similarity", "Similarity of R", "rate"),
+        ],
+    ),
+    "roles": (
+        "Roles (judged captions)",
+        [
+            Panel("roles", "n_roles", "#roles", "count"),
+            Panel("roles", "d", "D", "count"),
+            Panel("roles", "r", "R", "count"),
+            Panel("roles", "hal_rate", "HalRate", "rate"),
+            Panel("roles", "granularity", "Granularity", "rate"),
+        ],
+    ),
 }
 
 
@@ -100,8 +109,9 @@ def _bin(kind: str, value: float, lo: int, n: int) -> int:
     return min(n - 1, max(0, k))
 
 
-def distribution_svg(explanations: Sequence[Explanation], group: str, models: Sequence[str],
-                     colors: dict[str, str] | None = None) -> str:
+def distribution_svg(
+    explanations: Sequence[Explanation], group: str, models: Sequence[str], colors: dict[str, str] | None = None
+) -> str:
     """The group's small-multiple figure as an inline-ready ``<svg>`` element."""
     from matplotlib.figure import Figure
 
@@ -121,19 +131,25 @@ def distribution_svg(explanations: Sequence[Explanation], group: str, models: Se
             for v in vs:
                 counts[_bin(panel.kind, v, lo, n)] += 1
             share = [c / len(vs) if vs else 0.0 for c in counts]
-            ax.bar([i - 0.4 + width * (k + 0.5) for i in range(n)], share, width=width,
-                   color=colors[model], label=model)
+            ax.bar(
+                [i - 0.4 + width * (k + 0.5) for i in range(n)], share, width=width, color=colors[model], label=model
+            )
         ax.set_title(panel.label, fontsize=10)
         ax.set_xticks(range(n), labels, fontsize=7)
         ax.set_ylim(0, 1)
         ax.tick_params(axis="y", labelsize=7)
         ax.spines[["top", "right"]].set_visible(False)
     axes[0].set_ylabel("share of captions", fontsize=8)
-    for ax in axes[len(panels):]:
+    for ax in axes[len(panels) :]:
         ax.set_visible(False)
     fig.suptitle(title, fontsize=11)
-    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=min(len(models), 6),
-               fontsize=8, frameon=False)
+    fig.legend(
+        *axes[0].get_legend_handles_labels(),
+        loc="outside lower center",
+        ncols=min(len(models), 6),
+        fontsize=8,
+        frameon=False,
+    )
     return _svg(fig, group)
 
 
@@ -144,10 +160,14 @@ def _svg(fig, group: str) -> str:
     with _rc({"svg.fonttype": "none", "svg.hashsalt": f"cece-{group}"}):
         fig.savefig(buf, format="svg", metadata={"Date": None})
     svg = buf.getvalue()
-    svg = svg[svg.index("<svg"):]
+    svg = svg[svg.index("<svg") :]
     svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)  # RDF boilerplate, not drawing
-    svg = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"',
-                 rf'<svg\1 class="figure" role="img" aria-label="{group} distributions"', svg, count=1)
+    svg = re.sub(
+        r'<svg([^>]*?) width="[^"]*" height="[^"]*"',
+        rf'<svg\1 class="figure" role="img" aria-label="{group} distributions"',
+        svg,
+        count=1,
+    )
     # Several figures share one page: keep their clip-path ids apart.
     return re.sub(r'(id="|url\(#|href="#)([A-Za-z_][\w.-]*)', rf"\1{group}-\2", svg)
 

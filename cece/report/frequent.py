@@ -15,8 +15,9 @@ caption list, so the HTML can link to them.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from cece.edits import Edit
 from cece.explanation import Explanation
@@ -51,8 +52,9 @@ def edit_label(e: Edit) -> str:
     return f"{e.op}: {_side(e.source if e.op == 'delete' else e.target)}"
 
 
-def frequent_edits(explanations: Iterable[Explanation], top: int = 10,
-                   examples: int = 3) -> dict[str, dict[str, list[FrequentEdit]]]:
+def frequent_edits(
+    explanations: Iterable[Explanation], top: int = 10, examples: int = 3
+) -> dict[str, dict[str, list[FrequentEdit]]]:
     """model -> kind (see :data:`KINDS`) -> the ``top`` most frequent edits, most frequent first.
 
     Ties keep the order of first appearance, so the lists are deterministic.
@@ -87,10 +89,16 @@ class EditCounter:
                     seen.append(n)
 
     def top(self, top: int = 10) -> dict[str, dict[str, list[FrequentEdit]]]:
-        return {model: {kind: [FrequentEdit(label, cls, c, self.where[(model, kind, label, cls)])
-                               for (label, cls), c in counter.most_common(top)]
-                        for kind, counter in per_kind.items()}
-                for model, per_kind in self.counts.items()}
+        return {
+            model: {
+                kind: [
+                    FrequentEdit(label, cls, c, self.where[(model, kind, label, cls)])
+                    for (label, cls), c in counter.most_common(top)
+                ]
+                for kind, counter in per_kind.items()
+            }
+            for model, per_kind in self.counts.items()
+        }
 
 
 def to_markdown(freq: dict[str, dict[str, list[FrequentEdit]]]) -> str:

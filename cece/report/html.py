@@ -7,9 +7,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Iterable, Iterator, Sequence, TextIO
+from typing import TextIO
 
 from cece.explanation import Explanation
 from cece.report.assets import CSS, JS
@@ -62,8 +63,13 @@ def _frequent_html(d: PageData) -> str:
             lis = "".join(
                 f'<li class="k-{f.cls}"><span class="lbl">{escape(f.label.replace(" -> ", " → "))}</span> '
                 f'<span class="n">× {f.count}</span> '
-                + " ".join(f'<a href="#c{n}" title="{escape(d.explanations[n].caption)}">{escape(ids[n])}</a>'
-                           for n in f.examples) + "</li>" for f in items)
+                + " ".join(
+                    f'<a href="#c{n}" title="{escape(d.explanations[n].caption)}">{escape(ids[n])}</a>'
+                    for n in f.examples
+                )
+                + "</li>"
+                for f in items
+            )
             blocks.append(f"<h4>{escape(title)}</h4><ol>{lis}</ol>")
         cards.append(f"<section>{_badge(model, d.colors)}{''.join(blocks)}</section>")
     return f'<div class="freq" id="frequent-edits">{"".join(cards)}</div>'
@@ -74,24 +80,35 @@ def _num(x: float | None, digits: int = 3) -> str:
 
 
 def _linguistic_html(ling: LinguisticReport) -> str:
-    head = "".join(f"<th>{h}</th>" for h in ("Model", "Captions", "ROUGE-1", "ROUGE-2", "ROUGE-L", "BLEU",
-                                              "BLEU (mean sentence)"))
-    rows = "".join(f"<tr><td>{escape(m.model)}</td><td>{m.n_captions}</td><td>{_num(m.rouge1)}</td>"
-                   f"<td>{_num(m.rouge2)}</td><td>{_num(m.rougeL)}</td><td>{_num(m.bleu)}</td>"
-                   f"<td>{_num(m.bleu_sentence)}</td></tr>" for m in ling.models)
+    head = "".join(
+        f"<th>{h}</th>" for h in ("Model", "Captions", "ROUGE-1", "ROUGE-2", "ROUGE-L", "BLEU", "BLEU (mean sentence)")
+    )
+    rows = "".join(
+        f"<tr><td>{escape(m.model)}</td><td>{m.n_captions}</td><td>{_num(m.rouge1)}</td>"
+        f"<td>{_num(m.rouge2)}</td><td>{_num(m.rougeL)}</td><td>{_num(m.bleu)}</td>"
+        f"<td>{_num(m.bleu_sentence)}</td></tr>"
+        for m in ling.models
+    )
     by = {(c.halcece, c.linguistic): c for c in ling.correlations}
     chead = "".join(f"<th>{x}</th>" for x in ("HalCECE metric",) + LINGUISTIC)
     crows = "".join(
-        f"<tr><td>{escape(label)}</td>" + "".join(
+        f"<tr><td>{escape(label)}</td>"
+        + "".join(
             f'<td title="n={by[(label, k)].n}, Pearson p={_num(by[(label, k)].pearson_p, 3)}, '
             f'Spearman p={_num(by[(label, k)].spearman_p, 3)}">{_num(by[(label, k)].pearson_r, 2)} / '
-            f"{_num(by[(label, k)].spearman_rho, 2)}</td>" for k in LINGUISTIC) + "</tr>"
-        for label, _, _ in HALCECE)
-    return (f'<table class="metrics" id="table-linguistic"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
-            '<p class="note">ROUGE F-measures (best reference, rouge-score); BLEU-4 (NLTK, smoothed).</p>'
-            f'<h3>Correlation with HalCECE across captions</h3><table class="metrics" id="table-correlations">'
-            f"<thead><tr>{chead}</tr></thead><tbody>{crows}</tbody></table>"
-            '<p class="note">Pearson r / Spearman ρ over all captions with references (hover for n and p).</p>')
+            f"{_num(by[(label, k)].spearman_rho, 2)}</td>"
+            for k in LINGUISTIC
+        )
+        + "</tr>"
+        for label, _, _ in HALCECE
+    )
+    return (
+        f'<table class="metrics" id="table-linguistic"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
+        '<p class="note">ROUGE F-measures (best reference, rouge-score); BLEU-4 (NLTK, smoothed).</p>'
+        f'<h3>Correlation with HalCECE across captions</h3><table class="metrics" id="table-correlations">'
+        f"<thead><tr>{chead}</tr></thead><tbody>{crows}</tbody></table>"
+        '<p class="note">Pearson r / Spearman ρ over all captions with references (hover for n and p).</p>'
+    )
 
 
 def render_page(d: PageData) -> str:
@@ -109,8 +126,7 @@ def page_parts(d: PageData) -> Iterator[str]:
     """The page in pieces: head and tables, then each caption, then the end."""
     legend = "".join(f'<span class="k-{k}"><b>{k}</b> {v}</span>' for k, v in CLASS_NAMES.items())
     legend += '<span><mark class="e-unverified">dotted</mark> unverified: the image side is silent</span>'
-    tables = "".join(f"<h3>{escape(t.title)}</h3>{table_html(t)}<p class='note'>{escape(t.note)}</p>"
-                     for t in d.tables)
+    tables = "".join(f"<h3>{escape(t.title)}</h3>{table_html(t)}<p class='note'>{escape(t.note)}</p>" for t in d.tables)
     figures = "".join(d.figures[g] for g in GROUPS if g in d.figures)
     nav = [("tables", "Tables"), ("distributions", "Distributions"), ("frequent", "Frequent edits")]
     ling = ""

@@ -12,9 +12,10 @@ A record's own ``annotation`` / ``references`` win over the files. Problems beco
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from cece.annotation_sets import AnnotationSet, AnnotationsFileError
 from cece.inputs import InputFile, open_inputs
@@ -50,8 +51,9 @@ def open_captions(paths: str | Path | Iterable[str | Path], model: str | None = 
         raise AnnotationsFileError(f"{exc.filename}: cannot read: {exc.strerror}") from None
 
 
-def load_items(path: str | Path | Iterable[str | Path], annotations: AnnotationSet | None = None
-               ) -> tuple[list[ReportItem], list[RecordError]]:
+def load_items(
+    path: str | Path | Iterable[str | Path], annotations: AnnotationSet | None = None
+) -> tuple[list[ReportItem], list[RecordError]]:
     """Read captions files into report items and the errors of the records that cannot be used
     (all of :func:`iter_items`, in two lists).
 
@@ -90,16 +92,22 @@ def iter_items(inputs: list[InputFile], annotations: AnnotationSet | None = None
                 if isinstance(found, str):
                     err = RecordError(index, "image_id", found, rec["id"], model=str(rec["model"]))
                 elif found.get("annotation") is None and found.get("references") is None and "image_id" in found:
-                    err = RecordError(index, "image_id", f"{rec['image_id']!r}: no --annotations file given",
-                                      rec["id"], model=str(rec["model"]))
+                    err = RecordError(
+                        index,
+                        "image_id",
+                        f"{rec['image_id']!r}: no --annotations file given",
+                        rec["id"],
+                        model=str(rec["model"]),
+                    )
                 rec = found
             index += 1
             if err is not None:
                 err.file, err.line = f.name, line
                 yield err
                 continue
-            item = ReportItem(line, rec, rec.get("references") if _is_refs(rec.get("references")) else None,
-                              source=f.name)
+            item = ReportItem(
+                line, rec, rec.get("references") if _is_refs(rec.get("references")) else None, source=f.name
+            )
             seen[item.key] = line
             yield item
 

@@ -23,9 +23,10 @@ a report is the same on every run.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from itertools import combinations
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -79,8 +80,15 @@ def _interval(values: list[float]) -> Interval:
     if len(x) < 2 or np.all(x == x[0]):  # nothing to resample: the interval is the value
         v = float(x.mean()) if len(x) else float("nan")
         return Interval(round(v, 4), round(v, 4), round(v, 4), len(x))
-    res = bootstrap((x,), _mean, n_resamples=RESAMPLES, confidence_level=LEVEL, method="percentile",
-                    vectorized=True, random_state=np.random.default_rng(SEED))
+    res = bootstrap(
+        (x,),
+        _mean,
+        n_resamples=RESAMPLES,
+        confidence_level=LEVEL,
+        method="percentile",
+        vectorized=True,
+        random_state=np.random.default_rng(SEED),
+    )
     ci = res.confidence_interval
     return Interval(round(float(x.mean()), 4), round(float(ci.low), 4), round(float(ci.high), 4), len(x))
 
@@ -105,12 +113,21 @@ def _paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     if np.all(d == 0):
         return 0.0, 0.0, 1.0
     rng = np.random.default_rng(SEED)
-    p = permutation_test((a, b), _diff, permutation_type="samples", n_resamples=RESAMPLES,
-                         vectorized=True, random_state=rng).pvalue
+    p = permutation_test(
+        (a, b), _diff, permutation_type="samples", n_resamples=RESAMPLES, vectorized=True, random_state=rng
+    ).pvalue
     if np.all(d == d[0]):  # every pair differs alike: no resample moves the mean
         return float(d[0]), float(d[0]), float(p)
-    ci = bootstrap((a, b), _diff, paired=True, n_resamples=RESAMPLES, confidence_level=LEVEL,
-                   method="percentile", vectorized=True, random_state=rng).confidence_interval
+    ci = bootstrap(
+        (a, b),
+        _diff,
+        paired=True,
+        n_resamples=RESAMPLES,
+        confidence_level=LEVEL,
+        method="percentile",
+        vectorized=True,
+        random_state=rng,
+    ).confidence_interval
     return float(ci.low), float(ci.high), float(p)
 
 
@@ -129,8 +146,11 @@ def paired_tests(rows: Iterable[Row]) -> list[Paired]:
             x = np.array([getattr(by_model[a][i], k) for i in common], dtype=float)
             y = np.array([getattr(by_model[b][i], k) for i in common], dtype=float)
             low, high, p = _paired(x, y)
-            out.append(Paired(a, b, k, len(common), round(float((x - y).mean()), 4), round(low, 4),
-                              round(high, 4), round(p, 4)))
+            out.append(
+                Paired(
+                    a, b, k, len(common), round(float((x - y).mean()), 4), round(low, 4), round(high, 4), round(p, 4)
+                )
+            )
     return out
 
 
@@ -153,19 +173,42 @@ def interval_tables(rows: list[Row]) -> list[Table]:
             rec.update({k: ivs[k].value, f"{k}_low": ivs[k].low, f"{k}_high": ivs[k].high})
         records.append(rec)
     fields = list(records[0]) if records else ["model"]
-    out = [Table("intervals", "Per-model figures with 95 % bootstrap intervals", headers, table_rows, fields,
-                 records, f"Bootstrap over each model's captions ({RESAMPLES} resamples, percentile "
-                 "intervals). HalRate = mean object HalRate per caption; CHAIRs = share of captions naming a "
-                 "COCO object the image lacks; Verdict rate = share of captions judged hallucinated.")]
+    out = [
+        Table(
+            "intervals",
+            "Per-model figures with 95 % bootstrap intervals",
+            headers,
+            table_rows,
+            fields,
+            records,
+            f"Bootstrap over each model's captions ({RESAMPLES} resamples, percentile "
+            "intervals). HalRate = mean object HalRate per caption; CHAIRs = share of captions naming a "
+            "COCO object the image lacks; Verdict rate = share of captions judged hallucinated.",
+        )
+    ]
     tests = paired_tests(rows)
     if tests:
-        out.append(Table(
-            "paired", "Paired differences between models (same images)",
-            ["Model A", "Model B", "Figure", "Pairs", "A - B [95 % CI]", "p"],
-            [[t.a, t.b, METRICS[t.metric], str(t.n), f"{t.diff:+.3f} [{t.low:+.3f}, {t.high:+.3f}]",
-              f"{t.p_value:.4f}"] for t in tests],
-            list(asdict(tests[0])), [asdict(t) for t in tests],
-            "Captions of two models paired by id (a COCO results file's id is its image id). Interval: "
-            "paired bootstrap of the mean difference; p: two-sided sign-flip permutation test. An "
-            "interval that holds 0 (p >= 0.05) is a difference these captions do not show to be real."))
+        out.append(
+            Table(
+                "paired",
+                "Paired differences between models (same images)",
+                ["Model A", "Model B", "Figure", "Pairs", "A - B [95 % CI]", "p"],
+                [
+                    [
+                        t.a,
+                        t.b,
+                        METRICS[t.metric],
+                        str(t.n),
+                        f"{t.diff:+.3f} [{t.low:+.3f}, {t.high:+.3f}]",
+                        f"{t.p_value:.4f}",
+                    ]
+                    for t in tests
+                ],
+                list(asdict(tests[0])),
+                [asdict(t) for t in tests],
+                "Captions of two models paired by id (a COCO results file's id is its image id). Interval: "
+                "paired bootstrap of the mean difference; p: two-sided sign-flip permutation test. An "
+                "interval that holds 0 (p >= 0.05) is a difference these captions do not show to be real.",
+            )
+        )
     return out

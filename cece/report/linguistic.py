@@ -16,17 +16,24 @@ from __future__ import annotations
 import math
 import re
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 from cece.explanation import Explanation
 
 LINGUISTIC = ("rouge1", "rouge2", "rougeL", "bleu")
 # (label, level, key): the HalCECE per-caption metrics correlated with the linguistic ones.
-HALCECE = [("object HalRate", "objects", "hal_rate"), ("object Granularity", "objects", "granularity"),
-           ("D rate", "objects", "d_rate"), ("R rate", "objects", "r_rate"), ("O rate", "objects", "o_rate"),
-           ("U rate", "objects", "u_rate"), ("role HalRate", "roles", "hal_rate")]
+HALCECE = [
+    ("object HalRate", "objects", "hal_rate"),
+    ("object Granularity", "objects", "granularity"),
+    ("D rate", "objects", "d_rate"),
+    ("R rate", "objects", "r_rate"),
+    ("O rate", "objects", "o_rate"),
+    ("U rate", "objects", "u_rate"),
+    ("role HalRate", "roles", "hal_rate"),
+]
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
@@ -45,7 +52,7 @@ class ModelLinguistic:
     rouge1: float
     rouge2: float
     rougeL: float
-    bleu: float          # corpus BLEU over the model's captions
+    bleu: float  # corpus BLEU over the model's captions
     bleu_sentence: float  # mean sentence BLEU
 
 
@@ -82,8 +89,9 @@ def caption_scores(caption: str, references: Sequence[str]) -> CaptionScores:
     from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
     rouge = _scorer().score_multi(list(references), caption)
-    bleu = sentence_bleu([tokens(r) for r in references], tokens(caption),
-                         smoothing_function=SmoothingFunction().method1)
+    bleu = sentence_bleu(
+        [tokens(r) for r in references], tokens(caption), smoothing_function=SmoothingFunction().method1
+    )
     return CaptionScores(rouge["rouge1"].fmeasure, rouge["rouge2"].fmeasure, rouge["rougeL"].fmeasure, float(bleu))
 
 
@@ -108,8 +116,9 @@ def correlate(xs: Sequence[float], ys: Sequence[float]) -> tuple[float | None, .
     return _finite(p.statistic), _finite(p.pvalue), _finite(s.statistic), _finite(s.pvalue)
 
 
-def linguistic_report(explanations: Sequence[Explanation],
-                      references: Sequence[list[str] | None]) -> LinguisticReport | None:
+def linguistic_report(
+    explanations: Sequence[Explanation], references: Sequence[list[str] | None]
+) -> LinguisticReport | None:
     """Scores per model and correlations; None when no caption has references.
 
     ``references[i]`` belongs to ``explanations[i]``.
@@ -123,11 +132,20 @@ def linguistic_report(explanations: Sequence[Explanation],
     models: list[ModelLinguistic] = []
     for model in dict.fromkeys(str(e.model) for e, _ in pairs):
         idx = [i for i, (e, _) in enumerate(pairs) if str(e.model) == model]
-        bleu = corpus_bleu([[tokens(r) for r in pairs[i][1]] for i in idx], [tokens(pairs[i][0].caption) for i in idx],
-                           smoothing_function=SmoothingFunction().method1)
-        models.append(ModelLinguistic(model, len(idx), *(_mean([getattr(scores[i], k) for i in idx])
-                                                          for k in ("rouge1", "rouge2", "rougeL")),
-                                      float(bleu), _mean([scores[i].bleu for i in idx])))
+        bleu = corpus_bleu(
+            [[tokens(r) for r in pairs[i][1]] for i in idx],
+            [tokens(pairs[i][0].caption) for i in idx],
+            smoothing_function=SmoothingFunction().method1,
+        )
+        models.append(
+            ModelLinguistic(
+                model,
+                len(idx),
+                *(_mean([getattr(scores[i], k) for i in idx]) for k in ("rouge1", "rouge2", "rougeL")),
+                float(bleu),
+                _mean([scores[i].bleu for i in idx]),
+            )
+        )
     correlations = []
     for label, level, key in HALCECE:
         for ling in LINGUISTIC:

@@ -19,10 +19,10 @@ import hashlib
 import json
 import sys
 from collections import OrderedDict, deque
-from collections.abc import Sequence, Sized
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from cece.api import Explainer
 from cece.engine import EngineOptions
@@ -48,14 +48,21 @@ def key_of(record: dict[str, Any]) -> Key | None:
 @dataclass
 class ExplainStats:
     explained: int = 0  # made by this run
-    resumed: int = 0    # already in the file
-    failed: int = 0     # error rows written by this run
+    resumed: int = 0  # already in the file
+    failed: int = 0  # error rows written by this run
 
 
-def explain_items(items: Iterable[ReportItem], out_path: Path, explainer: Explainer, *,
-                  source: str | Sequence[str] = "<input>", overwrite: bool = False, on_error: Callable[[RecordError], None] | None = None,
-                  progress: bool | None = None, engine: EngineOptions | None = None,
-                  ) -> tuple["ExplanationsFile", list[RecordError], ExplainStats]:
+def explain_items(
+    items: Iterable[ReportItem],
+    out_path: Path,
+    explainer: Explainer,
+    *,
+    source: str | Sequence[str] = "<input>",
+    overwrite: bool = False,
+    on_error: Callable[[RecordError], None] | None = None,
+    progress: bool | None = None,
+    engine: EngineOptions | None = None,
+) -> tuple[ExplanationsFile, list[RecordError], ExplainStats]:
     """Explain what is not yet in ``out_path`` and return the explanations of all ``items``, in
     order (an :class:`ExplanationsFile`: read from ``out_path`` as they are used, never all held).
 
@@ -78,8 +85,14 @@ def explain_items(items: Iterable[ReportItem], out_path: Path, explainer: Explai
     in_flight: deque[ReportItem] = deque()  # items handed to the explainer, not yet answered
 
     sources = [source] if isinstance(source, str) else list(source)
-    with JsonlWriter(out_path, key=key_of, inputs=[s for s in sources if s not in ("<input>", "-")],
-                     overwrite=overwrite, warn=lambda m: print(m, file=sys.stderr)) as sink:
+    with JsonlWriter(
+        out_path,
+        key=key_of,
+        inputs=[s for s in sources if s not in ("<input>", "-")],
+        overwrite=overwrite,
+        warn=lambda m: print(m, file=sys.stderr),
+    ) as sink:
+
         def todo() -> Iterator[ReportItem]:
             for it in items:
                 keys.append(it.key)
@@ -89,16 +102,26 @@ def explain_items(items: Iterable[ReportItem], out_path: Path, explainer: Explai
                 in_flight.append(it)
                 yield it
 
-        bar = tqdm(total=len(items) if isinstance(items, Sized) else None, initial=0, unit="caption",
-                   file=sys.stderr, disable=None if progress is None else not progress)
+        bar = tqdm(
+            total=len(items) if isinstance(items, Sized) else None,
+            initial=0,
+            unit="caption",
+            file=sys.stderr,
+            disable=None if progress is None else not progress,
+        )
         where = engine or EngineOptions(workers=1)
         if where.parallel:
             records, size = (it.record for it in todo()), min(explainer.batch_size, PARALLEL_BATCH)
         else:
             records, size = _with_image_graphs(todo(), explainer), explainer.batch_size
         try:
-            for done in run_ordered(ExplainTask(explainer), batches(records, size), engine=where.engine,
-                                    workers=where.workers, address=where.address):
+            for done in run_ordered(
+                ExplainTask(explainer),
+                batches(records, size),
+                engine=where.engine,
+                workers=where.workers,
+                address=where.address,
+            ):
                 for _, result in done:
                     item = in_flight.popleft()  # one result per record, in order
                     bar.update(1)

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from cece.explanation import Explanation
 from cece.metrics import aggregate_metrics, chair_i, chair_s
@@ -36,10 +37,15 @@ class ModelMetrics:
     chair: dict[str, float] = field(default_factory=dict)  # CHAIRs, CHAIRi over the model's captions
 
     @classmethod
-    def of(cls, model: str, objects: list[dict[str, Any]], roles: list[dict[str, Any]]) -> "ModelMetrics":
+    def of(cls, model: str, objects: list[dict[str, Any]], roles: list[dict[str, Any]]) -> ModelMetrics:
         """From per-caption ``ObjectMetrics`` / ``RoleMetrics`` dicts (roles: judged ones only)."""
-        return cls(model, len(objects), aggregate_metrics(objects), aggregate_metrics(roles),
-                   sum(int(o["hal"]) for o in objects))
+        return cls(
+            model,
+            len(objects),
+            aggregate_metrics(objects),
+            aggregate_metrics(roles),
+            sum(int(o["hal"]) for o in objects),
+        )
 
 
 @dataclass
@@ -57,9 +63,16 @@ class CaptionRow:
     hallucinated: bool = False  # the caption's verdict
 
     @classmethod
-    def of(cls, e: Explanation) -> "CaptionRow":
-        return cls(e.id, str(e.model), e.caption, e.objects, e.roles,
-                   chair_counts(e.caption, image_categories(e.image_graph)), bool(e.hallucinated))
+    def of(cls, e: Explanation) -> CaptionRow:
+        return cls(
+            e.id,
+            str(e.model),
+            e.caption,
+            e.objects,
+            e.roles,
+            chair_counts(e.caption, image_categories(e.image_graph)),
+            bool(e.hallucinated),
+        )
 
 
 def model_metrics(explanations: Iterable[Explanation | CaptionRow]) -> list[ModelMetrics]:
@@ -70,8 +83,9 @@ def model_metrics(explanations: Iterable[Explanation | CaptionRow]) -> list[Mode
     for e in explanations:
         model = str(e.model)
         objects.setdefault(model, []).append(e.objects.to_dict())
-        chair.setdefault(model, []).append(e.chair if isinstance(e, CaptionRow)
-                                           else chair_counts(e.caption, image_categories(e.image_graph)))
+        chair.setdefault(model, []).append(
+            e.chair if isinstance(e, CaptionRow) else chair_counts(e.caption, image_categories(e.image_graph))
+        )
         bucket = roles.setdefault(model, [])
         # Labels-only images cannot judge roles: counting them as "no role hallucination" would flatter.
         if e.roles.judged:
@@ -116,15 +130,17 @@ def _num(x: Any, digits: int = 3) -> str:
 
 def _rate_with_count(group: str, rate: str, count: str) -> Column:
     """A rate cell with the mean count per caption in brackets, e.g. ``0.120 (0.35)``."""
-    return Column(count.upper() if len(count) == 1 else count,
-                  lambda m: f"{_num(getattr(m, group).get(rate))} ({_num(getattr(m, group).get(count), 2)})",
-                  {f"{rate}": lambda m: getattr(m, group).get(rate),
-                   f"{count}_mean": lambda m: getattr(m, group).get(count)})
+    return Column(
+        count.upper() if len(count) == 1 else count,
+        lambda m: f"{_num(getattr(m, group).get(rate))} ({_num(getattr(m, group).get(count), 2)})",
+        {f"{rate}": lambda m: getattr(m, group).get(rate), f"{count}_mean": lambda m: getattr(m, group).get(count)},
+    )
 
 
 def _plain(header: str, group: str, key: str, digits: int = 3, field: str | None = None) -> Column:
-    return Column(header, lambda m: _num(getattr(m, group).get(key), digits),
-                  {field or key: lambda m: getattr(m, group).get(key)})
+    return Column(
+        header, lambda m: _num(getattr(m, group).get(key), digits), {field or key: lambda m: getattr(m, group).get(key)}
+    )
 
 
 _MODEL = Column("Model", lambda m: m.model, {"model": lambda m: m.model})
@@ -134,9 +150,15 @@ OBJECT_COLUMNS = [
     Column("Captions", lambda m: str(m.n_captions), {"n_captions": lambda m: m.n_captions}),
     _plain("#objects", "objects", "n_objects", 2),
     _plain("#ancestors", "objects", "n_ancestors", 2),
-    Column("HalRate (#hal)", lambda m: f"{_num(m.objects.get('hal_rate'))} ({m.hal_total})",
-           {"hal_rate": lambda m: m.objects.get("hal_rate"), "hal_mean": lambda m: m.objects.get("hal"),
-            "hal_total": lambda m: m.hal_total}),
+    Column(
+        "HalRate (#hal)",
+        lambda m: f"{_num(m.objects.get('hal_rate'))} ({m.hal_total})",
+        {
+            "hal_rate": lambda m: m.objects.get("hal_rate"),
+            "hal_mean": lambda m: m.objects.get("hal"),
+            "hal_total": lambda m: m.hal_total,
+        },
+    ),
     _plain("Granularity", "objects", "granularity"),
     _rate_with_count("objects", "u_rate", "u"),
     Column("CHAIRs", lambda m: _num(m.chair.get("CHAIRs")), {"chair_s": lambda m: m.chair.get("CHAIRs")}),
@@ -153,8 +175,11 @@ OBJECT_EDIT_COLUMNS = [
 
 ROLE_COLUMNS = [
     _MODEL,
-    Column("Judged captions", lambda m: str(m.roles.get("n_captions", 0)),
-           {"n_judged": lambda m: m.roles.get("n_captions", 0)}),
+    Column(
+        "Judged captions",
+        lambda m: str(m.roles.get("n_captions", 0)),
+        {"n_judged": lambda m: m.roles.get("n_captions", 0)},
+    ),
     _plain("#roles", "roles", "n_roles", 2),
     _plain("D", "roles", "d", 2, "d_mean"),
     _plain("R", "roles", "r", 2, "r_mean"),
@@ -165,29 +190,51 @@ ROLE_COLUMNS = [
 
 def build_table(name: str, title: str, columns: list[Column], models: list[ModelMetrics], note: str = "") -> Table:
     fields = [f for c in columns for f in c.fields]
-    return Table(name, title, [c.header for c in columns], [[c.cell(m) for c in columns] for m in models],
-                 fields, [{f: get(m) for c in columns for f, get in c.fields.items()} for m in models], note)
+    return Table(
+        name,
+        title,
+        [c.header for c in columns],
+        [[c.cell(m) for c in columns] for m in models],
+        fields,
+        [{f: get(m) for c in columns for f, get in c.fields.items()} for m in models],
+        note,
+    )
 
 
 def objects_table(models: list[ModelMetrics]) -> Table:
-    return build_table("objects", "Objects", OBJECT_COLUMNS, models,
-                       "Means per caption. HalRate = (D+R+O) / #objects, (#hal) = hallucinated objects in all; "
-                       "Granularity = 1 - missing / image objects; U = under-specialisation rate (mean count); "
-                       "CHAIRs = share of captions naming a COCO object the image lacks, CHAIRi = share of "
-                       "COCO object mentions that are (Rohrbach et al., 2018).")
+    return build_table(
+        "objects",
+        "Objects",
+        OBJECT_COLUMNS,
+        models,
+        "Means per caption. HalRate = (D+R+O) / #objects, (#hal) = hallucinated objects in all; "
+        "Granularity = 1 - missing / image objects; U = under-specialisation rate (mean count); "
+        "CHAIRs = share of captions naming a COCO object the image lacks, CHAIRi = share of "
+        "COCO object mentions that are (Rohrbach et al., 2018).",
+    )
 
 
 def object_edits_table(models: list[ModelMetrics]) -> Table:
-    return build_table("object_edits", "Object edits", OBJECT_EDIT_COLUMNS, models,
-                       "Rates per caption object (mean count per caption): D delete, O over-specialise, "
-                       "R replace; Similarity of R = mean over captions with a replacement of their mean "
-                       "Wu-Palmer similarity.")
+    return build_table(
+        "object_edits",
+        "Object edits",
+        OBJECT_EDIT_COLUMNS,
+        models,
+        "Rates per caption object (mean count per caption): D delete, O over-specialise, "
+        "R replace; Similarity of R = mean over captions with a replacement of their mean "
+        "Wu-Palmer similarity.",
+    )
 
 
 def roles_table(models: list[ModelMetrics]) -> Table:
-    return build_table("roles", "Roles", ROLE_COLUMNS, models,
-                       "Triples, over the captions whose image side has relations. D, R = mean count per "
-                       "caption; HalRate = (D+R) / #roles.")
+    return build_table(
+        "roles",
+        "Roles",
+        ROLE_COLUMNS,
+        models,
+        "Triples, over the captions whose image side has relations. D, R = mean count per "
+        "caption; HalRate = (D+R) / #roles.",
+    )
 
 
 def all_tables(models: list[ModelMetrics]) -> list[Table]:

@@ -19,7 +19,8 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from cece.plugins import Registry
 from detectors.backends.base import Backend, BackendError, BackendStats, ChatRequest, Completion
@@ -27,8 +28,13 @@ from detectors.backends.driver import drive, text_of, texts_of
 
 GROUP = "cece.backends"
 # Other spellings users reach for; the servers they name all speak the OpenAI protocol.
-_ALIASES = {"openai-compatible": "openai", "vllm": "openai", "ollama": "openai", "hf": "transformers",
-            "huggingface": "transformers"}
+_ALIASES = {
+    "openai-compatible": "openai",
+    "vllm": "openai",
+    "ollama": "openai",
+    "hf": "transformers",
+    "huggingface": "transformers",
+}
 BACKENDS: Registry[Callable[..., Backend]] = Registry(GROUP, "backend", aliases=_ALIASES)
 
 
@@ -67,5 +73,18 @@ def resolve_backend(spec: Any) -> Backend:
     raise TypeError(f"backend must be a Backend, a kind name or a dict of options, not {type(spec).__name__}")
 
 
-__all__ = ["BACKENDS", "Backend", "BackendError", "BackendStats", "ChatRequest", "Completion", "available_backends",
-           "create_backend", "drive", "register_backend", "resolve_backend", "text_of", "texts_of"]
+__all__ = [
+    "BACKENDS",
+    "Backend",
+    "BackendError",
+    "BackendStats",
+    "ChatRequest",
+    "Completion",
+    "available_backends",
+    "create_backend",
+    "drive",
+    "register_backend",
+    "resolve_backend",
+    "text_of",
+    "texts_of",
+]

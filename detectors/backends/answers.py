@@ -40,7 +40,7 @@ def strip_thinking(text: str) -> str:
     """The answer without ``<think>...</think>`` reasoning (or everything up to a lone ``</think>``)."""
     text = _THINK.sub("", text)
     if "</think>" in text.lower():
-        text = text[text.lower().rindex("</think>") + len("</think>"):]
+        text = text[text.lower().rindex("</think>") + len("</think>") :]
     return text.strip()
 
 
@@ -54,7 +54,7 @@ def extract_json(text: str) -> Any:
     decoder = json.JSONDecoder()
     for m in re.finditer(r"[{\[]", text):
         try:
-            return decoder.raw_decode(text[m.start():])[0]
+            return decoder.raw_decode(text[m.start() :])[0]
         except ValueError:
             continue
     return None
@@ -80,15 +80,41 @@ def parse_yes_no(text: str, echo: tuple[str, ...] = ()) -> bool | None:
 
 
 # -- numbers -------------------------------------------------------------------------------------
-_UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen " \
-         "fifteen sixteen seventeen eighteen nineteen".split()
-_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
-_NUMBER_WORDS = re.compile(rf"\b(?:(?:a|one)\s+)?hundred\b|\b({'|'.join(_TENS)})(?:[\s-]+({'|'.join(_UNITS[1:10])}))?\b"
-                           rf"|\b({'|'.join(_UNITS)})\b", re.I)
+_UNITS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_NUMBER_WORDS = re.compile(
+    rf"\b(?:(?:a|one)\s+)?hundred\b|\b({'|'.join(_TENS)})(?:[\s-]+({'|'.join(_UNITS[1:10])}))?\b"
+    rf"|\b({'|'.join(_UNITS)})\b",
+    re.I,
+)
 _N = r"(\d+(?:\.\d+)?)"
 _FRACTION = re.compile(rf"{_N}\s*(?:/|out of|on a scale of)\s*(5|10|100)\b", re.I)
-_SCORED = re.compile(rf"\b(?:score|rating|rate|rated|alignment|give it|gave it|giving it|assign)\b\W{{0,4}}"
-                     rf"(?:(?:it|this|the sentence|is|of|at|as|a|an|to)\s+){{0,3}}{_N}\s*(%|percent)?", re.I)
+_SCORED = re.compile(
+    rf"\b(?:score|rating|rate|rated|alignment|give it|gave it|giving it|assign)\b\W{{0,4}}"
+    rf"(?:(?:it|this|the sentence|is|of|at|as|a|an|to)\s+){{0,3}}{_N}\s*(%|percent)?",
+    re.I,
+)
 _PERCENT = re.compile(rf"{_N}\s*(?:%|percent)\s+(?:correct|accurate|aligned|consistent|match)", re.I)
 _BARE = re.compile(rf"^\s*{_N}\s*(?:/\s*100)?\s*\.?\s*$")
 
@@ -99,12 +125,16 @@ def words_to_digits(text: str) -> str:
     >>> words_to_digits("Three out of five; seventy-five; a hundred")
     '3 out of 5; 75; 100'
     """
+
     def digits(m: re.Match) -> str:
         if m.group(1):
-            return str(10 * (_TENS.index(m.group(1).lower()) + 2) + (_UNITS.index(m.group(2).lower()) if m.group(2) else 0))
+            return str(
+                10 * (_TENS.index(m.group(1).lower()) + 2) + (_UNITS.index(m.group(2).lower()) if m.group(2) else 0)
+            )
         if m.group(3):
             return str(_UNITS.index(m.group(3).lower()))
         return "100"
+
     return _NUMBER_WORDS.sub(digits, text)
 
 
@@ -128,31 +158,43 @@ def _number(text: str, high: float) -> float | None:
 
 
 # -- verdicts in prose ---------------------------------------------------------------------------
-_POSITIVE = (r"correct(?:ly)?|accurate(?:ly)?|true|yes|consistent|aligns?|aligned|agrees?|match(?:es)?|matching"
-             r"|faithful(?:ly)?|supported|valid|verified|confirm(?:s|ed)?|(?:is|are|that is) right")
-_NEGATIVE = (r"incorrect(?:ly)?|inaccurate(?:ly)?|inaccurac(?:y|ies)|wrong(?:ly)?|false|untrue|hallucinat\w*"
-             r"|fabricat\w*|made up|inconsistent|contradict\w*|unsupported|erroneous|mistaken|misaligned|invalid"
-             r"|errors?|mistakes?|not right")
+_POSITIVE = (
+    r"correct(?:ly)?|accurate(?:ly)?|true|yes|consistent|aligns?|aligned|agrees?|match(?:es)?|matching"
+    r"|faithful(?:ly)?|supported|valid|verified|confirm(?:s|ed)?|(?:is|are|that is) right"
+)
+_NEGATIVE = (
+    r"incorrect(?:ly)?|inaccurate(?:ly)?|inaccurac(?:y|ies)|wrong(?:ly)?|false|untrue|hallucinat\w*"
+    r"|fabricat\w*|made up|inconsistent|contradict\w*|unsupported|erroneous|mistaken|misaligned|invalid"
+    r"|errors?|mistakes?|not right"
+)
 # "No" as an answer: opening the answer or a sentence, or after "the answer is", before a stop.
 _NO = r"(?:^|(?<=[.!:;\n\"'(])|(?<=answer is)|(?<=answer:))\s*no(?=\s*(?:[,.!:;\n\"')-]|$))"
 _WEAK_POSITIVE = r"visible|present|can be seen|depicted|shown|i (?:can )?see"
 _WEAK_NEGATIVE = r"there (?:is|are) no|i (?:can |do |could )?not see|absent|missing|nowhere"
 # The judge saying it cannot judge: no verdict, whatever words follow.
-_ABSTAIN = re.compile(r"\b(?:can ?not|could not|unable to|do not|am not able to) (?:(?:see|view|access|open) "
-                      r"(?:the |any |this )?(?:image|picture|photo)|judge|determine|tell|say|verify|assess)\b"
-                      r"|\bas an ai\b")
-_TERMS = [re.compile(rf"\b(?:{_POSITIVE})\b|(?P<neg>\b(?:{_NEGATIVE})\b|{_NO})", re.M),
-          re.compile(rf"\b(?:{_WEAK_POSITIVE})\b|(?P<neg>\b(?:{_WEAK_NEGATIVE})\b)", re.M)]
+_ABSTAIN = re.compile(
+    r"\b(?:can ?not|could not|unable to|do not|am not able to) (?:(?:see|view|access|open) "
+    r"(?:the |any |this )?(?:image|picture|photo)|judge|determine|tell|say|verify|assess)\b"
+    r"|\bas an ai\b"
+)
+_TERMS = [
+    re.compile(rf"\b(?:{_POSITIVE})\b|(?P<neg>\b(?:{_NEGATIVE})\b|{_NO})", re.M),
+    re.compile(rf"\b(?:{_WEAK_POSITIVE})\b|(?P<neg>\b(?:{_WEAK_NEGATIVE})\b)", re.M),
+]
 _NEGATOR = re.compile(r"\b(?:not|no|never|nothing|without|neither|nor|free of|none of)\b")
 _WHOLLY = re.compile(r"\b(?:entirely|completely|fully|totally|quite|perfectly|wholly|exactly|strictly|100%|all)\b")
 _HEDGE = re.compile(r"\b(?:(partially|partly|half|somewhat|semi)|(mostly|largely|generally|mainly))\W*$")
-_CONCLUSION = re.compile(r"\b(?:final answer|answer|verdict|judg(?:e)?ment|conclusion|assessment|result)\s*(?:is)?\s*[:=-]"
-                         r"|\b(?:therefore|thus|hence|overall|in conclusion|in summary|to conclude|in short|so"
-                         r"|to sum up|all in all|in the end|all things considered|finally)\b,?")
+_CONCLUSION = re.compile(
+    r"\b(?:final answer|answer|verdict|judg(?:e)?ment|conclusion|assessment|result)\s*(?:is)?\s*[:=-]"
+    r"|\b(?:therefore|thus|hence|overall|in conclusion|in summary|to conclude|in short|so"
+    r"|to sum up|all in all|in the end|all things considered|finally)\b,?"
+)
 # A last sentence that judges the statement itself ("Looking again, the sentence is accurate.") is
 # its conclusion even unannounced; one that says what would make it so ("would be correct if") is not.
-_JUDGES = re.compile(r"\b(?:the (?:caption|sentence|statement|description|claim|text)|it|this|that)\s+"
-                     r"(?:\w+\s+){0,2}?(?:is|are|was|seems?|appears?|looks?|remains?)\b")
+_JUDGES = re.compile(
+    r"\b(?:the (?:caption|sentence|statement|description|claim|text)|it|this|that)\s+"
+    r"(?:\w+\s+){0,2}?(?:is|are|was|seems?|appears?|looks?|remains?)\b"
+)
 _CONDITIONAL = re.compile(r"\b(?:if|would|could|might|should|unless|whether)\b")
 # A positive verdict qualified at once ("Correct, but the sofa is blue") is not a full one.
 _CONTRAST = re.compile(r"^[^.!?\n]*?(?:,|;|-)?\s*\b(?:but|however|except|although|though)\b([^.!?\n]*)")
@@ -200,11 +242,11 @@ def read_verdict(text: str, echo: tuple[str, ...] = ()) -> float | None:
     whole = [plain]
     conclusions = list(_CONCLUSION.finditer(plain))
     if conclusions:
-        whole.insert(0, plain[conclusions[-1].end():])
+        whole.insert(0, plain[conclusions[-1].end() :])
     else:
         sentences = split_sentences(plain)
         if len(sentences) > 1:
-            last = plain[sentences[-1][0]:sentences[-1][1]]
+            last = plain[sentences[-1][0] : sentences[-1][1]]
             if _JUDGES.search(last) and not _CONDITIONAL.search(last):
                 whole.insert(0, last)
     for strong in (True, False):
@@ -223,7 +265,7 @@ def _qualified(text: str, m: re.Match, value: float) -> float:
     negative verdict after "but" wins, any other contrast makes it half correct."""
     if value < 1 or not _ACCURACY.fullmatch(m.group(0).strip()):
         return value
-    contrast = _CONTRAST.match(text[m.end():])
+    contrast = _CONTRAST.match(text[m.end() :])
     if not contrast:
         return value
     later = _TERMS[0].search(contrast.group(1))
@@ -236,13 +278,13 @@ def _value(text: str, m: re.Match) -> float:
     negative = m.group("neg") is not None
     if m.group(0).strip() in ("yes", "no"):
         return 0.0 if negative else 1.0
-    clause = re.split(r"[.,;:!?\n]|\bbut\b|\bhowever\b|\balthough\b", text[:m.start()])[-1]
+    clause = re.split(r"[.,;:!?\n]|\bbut\b|\bhowever\b|\balthough\b", text[: m.start()])[-1]
     before = " ".join(clause.split()[-5:])
     negators = list(_NEGATOR.finditer(before))
     if negators:
         if negative:
             return 1.0  # "not wrong", "no hallucination", "without any errors"
-        return 0.5 if _WHOLLY.search(before[negators[-1].end():]) else 0.0
+        return 0.5 if _WHOLLY.search(before[negators[-1].end() :]) else 0.0
     hedge = _HEDGE.search(before)
     if hedge:
         partial = 0.5 if hedge.group(1) else 0.75
@@ -276,7 +318,7 @@ def parse_tagged(answer: str, caption: str) -> Tagged:
     spans: list[tuple[int, int]] = []
     length, pos, opened = 0, 0, None
     for m in _TAG.finditer(text):
-        plain.append(text[pos:m.start()])
+        plain.append(text[pos : m.start()])
         length += m.start() - pos
         pos = m.end()
         if m.group(1):  # closing tag

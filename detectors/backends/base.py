@@ -22,12 +22,12 @@ import hashlib
 import json
 import re
 import threading
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar
 
 from detectors.backends.cache import Cache, make_cache
-
 
 _URL_USERINFO = re.compile(r"(\b[a-zA-Z][\w+.-]*://)[^/\s@]*@")
 _BEARER = re.compile(r"(\bBearer\s+)\S+", re.I)
@@ -58,8 +58,9 @@ class BackendError(RuntimeError):
     (see :func:`scrub`).
     """
 
-    def __init__(self, message: str, *, retryable: bool = False, status: int | None = None,
-                 retry_after: float | None = None) -> None:
+    def __init__(
+        self, message: str, *, retryable: bool = False, status: int | None = None, retry_after: float | None = None
+    ) -> None:
         super().__init__(message)
         self.retryable = retryable
         self.status = status
@@ -129,8 +130,15 @@ class Backend:
     kind: ClassVar[str] = ""
     supports_images: ClassVar[bool] = False
 
-    def __init__(self, *, cache: Any = "memory", max_workers: int = 1, temperature: float = 0.0,
-                 seed: int | None = None, max_tokens: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        cache: Any = "memory",
+        max_workers: int = 1,
+        temperature: float = 0.0,
+        seed: int | None = None,
+        max_tokens: int | None = None,
+    ) -> None:
         if max_workers < 1:
             raise ValueError("max_workers must be at least 1")
         self.cache: Cache | None = make_cache(cache)
@@ -166,8 +174,9 @@ class Backend:
         return temperature, seed, max_tokens
 
     def cache_key(self, payload: dict[str, Any]) -> str:
-        blob = json.dumps({"backend": self.identity(), "payload": payload}, sort_keys=True,
-                          ensure_ascii=False, separators=(",", ":"))
+        blob = json.dumps(
+            {"backend": self.identity(), "payload": payload}, sort_keys=True, ensure_ascii=False, separators=(",", ":")
+        )
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
     def complete(self, request: ChatRequest) -> Completion:

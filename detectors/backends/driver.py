@@ -20,7 +20,8 @@ protocols of many samples still share the backend's concurrency.
 
 from __future__ import annotations
 
-from typing import Any, Generator, Sequence, TypeVar
+from collections.abc import Generator, Sequence
+from typing import Any, TypeVar
 
 from detectors.backends.base import Backend, BackendError, ChatRequest, Completion
 
@@ -57,7 +58,7 @@ def drive(jobs: Sequence[Job], backend: Backend | None) -> list[Any]:
             answers = backend.complete_many(requests)
         pos = 0
         for i, reqs in round_:
-            advance(i, answers[pos:pos + len(reqs)])
+            advance(i, answers[pos : pos + len(reqs)])
             pos += len(reqs)
     return results
 

@@ -35,16 +35,26 @@ class TransformersBackend(Backend):
     kind = "transformers"
     supports_images = False
 
-    def __init__(self, path: str | os.PathLike | None = None, *, device: str = "cpu", dtype: str | None = None,
-                 top_p: float | None = None, chat_template: str | bool = "auto",
-                 generate_kwargs: dict[str, Any] | None = None, max_tokens: int | None = 256,
-                 **common: Any) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike | None = None,
+        *,
+        device: str = "cpu",
+        dtype: str | None = None,
+        top_p: float | None = None,
+        chat_template: str | bool = "auto",
+        generate_kwargs: dict[str, Any] | None = None,
+        max_tokens: int | None = 256,
+        **common: Any,
+    ) -> None:
         common.pop("max_workers", None)
         super().__init__(max_workers=1, max_tokens=max_tokens, **common)
         path = path or os.environ.get("CECE_HF_MODEL_PATH")
         if not path or not Path(path).is_dir():
-            raise BackendError(f"transformers backend: {str(path)!r} is not a local model directory "
-                               "(weights are never downloaded; pass path= to a save_pretrained folder)")
+            raise BackendError(
+                f"transformers backend: {str(path)!r} is not a local model directory "
+                "(weights are never downloaded; pass path= to a save_pretrained folder)"
+            )
         self.path = str(Path(path).resolve())
         self.device = device
         self.top_p = top_p
@@ -67,16 +77,22 @@ class TransformersBackend(Backend):
     def render(self, request: ChatRequest) -> str:
         """The text the model is given."""
         if self.use_template:
-            messages = ([{"role": "system", "content": request.system}] if request.system else [])
+            messages = [{"role": "system", "content": request.system}] if request.system else []
             messages.append({"role": "user", "content": request.prompt})
             return self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
         return f"{request.system}\n\n{request.prompt}\n" if request.system else f"{request.prompt}\n"
 
     def payload(self, request: ChatRequest) -> dict[str, Any]:
         temperature, seed, max_tokens = self.options(request)
-        return {"prompt": self.render(request), "temperature": temperature, "seed": seed,
-                "n": request.n, "max_tokens": max_tokens, "top_p": self.top_p,
-                "generate": {k: repr(v) for k, v in sorted(self.generate_kwargs.items())}}
+        return {
+            "prompt": self.render(request),
+            "temperature": temperature,
+            "seed": seed,
+            "n": request.n,
+            "max_tokens": max_tokens,
+            "top_p": self.top_p,
+            "generate": {k: repr(v) for k, v in sorted(self.generate_kwargs.items())},
+        }
 
     def _send(self, payload: dict[str, Any], request: ChatRequest) -> list[str]:
         import torch
@@ -86,9 +102,12 @@ class TransformersBackend(Backend):
         inputs = {k: v.to(self.device) for k, v in inputs.items() if k in ("input_ids", "attention_mask")}
         sample = payload["temperature"] > 0
         # Greedy decoding has one answer: n > 1 without sampling repeats it rather than fail.
-        gen: dict[str, Any] = {"max_new_tokens": payload["max_tokens"], "do_sample": sample,
-                               "num_return_sequences": payload["n"] if sample else 1,
-                               "pad_token_id": tok.pad_token_id if tok.pad_token_id is not None else tok.eos_token_id}
+        gen: dict[str, Any] = {
+            "max_new_tokens": payload["max_tokens"],
+            "do_sample": sample,
+            "num_return_sequences": payload["n"] if sample else 1,
+            "pad_token_id": tok.pad_token_id if tok.pad_token_id is not None else tok.eos_token_id,
+        }
         if sample:
             gen["temperature"] = payload["temperature"]
             if self.top_p is not None:

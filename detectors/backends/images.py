@@ -36,8 +36,12 @@ from urllib.parse import urlsplit
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".jpe", ".gif", ".webp", ".bmp")
 MAX_IMAGE_BYTES = 50 * 2**20  # a bigger "image" is a mistake (or a device) and too big to send
-_MAGIC = [(b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF8", "image/gif"),
-          (b"BM", "image/bmp")]
+_MAGIC = [
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF8", "image/gif"),
+    (b"BM", "image/bmp"),
+]
 
 
 class ImageError(ValueError):
@@ -111,16 +115,23 @@ def checked_image_url(url: str, allow_urls: bool) -> str:
     """``url`` (http or https) when web images are allowed, it names an image file by its
     path's suffix and carries no user or password; else an :class:`ImageError` saying why."""
     parts = urlsplit(url)
-    shown = url if not (parts.username or parts.password) else parts._replace(
-        netloc="***@" + parts.netloc.rpartition("@")[2]).geturl()
+    shown = (
+        url
+        if not (parts.username or parts.password)
+        else parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]).geturl()
+    )
     if not allow_urls:
-        raise ImageError(f"image {shown!r} is a web address, which the model server would fetch: refused "
-                         "unless allowed (cece detect --allow-image-urls, or option NAME.allow_urls=true)")
+        raise ImageError(
+            f"image {shown!r} is a web address, which the model server would fetch: refused "
+            "unless allowed (cece detect --allow-image-urls, or option NAME.allow_urls=true)"
+        )
     if parts.username or parts.password:
         raise ImageError(f"image URL {shown!r} carries credentials: refused")
     if not parts.path.lower().endswith(IMAGE_SUFFIXES):
-        raise ImageError(f"image URL {shown!r} does not name a PNG, JPEG, GIF, WebP or BMP file "
-                         f"(its path must end in {', '.join(IMAGE_SUFFIXES)})")
+        raise ImageError(
+            f"image URL {shown!r} does not name a PNG, JPEG, GIF, WebP or BMP file "
+            f"(its path must end in {', '.join(IMAGE_SUFFIXES)})"
+        )
     return url
 
 
@@ -151,8 +162,15 @@ class Evidence:
     kind: str = "image"  # "image" | "references"
 
 
-def sample_evidence(sample: dict[str, Any], backend: Any, *, image_root: str | os.PathLike | None = None,
-                    use_references: bool = True, allow_urls: bool = False, images: str = "auto") -> Evidence:
+def sample_evidence(
+    sample: dict[str, Any],
+    backend: Any,
+    *,
+    image_root: str | os.PathLike | None = None,
+    use_references: bool = True,
+    allow_urls: bool = False,
+    images: str = "auto",
+) -> Evidence:
     """The image when the sample has one and the backend sees images (a path must lie inside
     ``image_root``, default the working directory; an http(s) URL needs ``allow_urls``, see
     :func:`checked_image_url`); else the references (if allowed); else a ``ValueError`` that
@@ -169,11 +187,16 @@ def sample_evidence(sample: dict[str, Any], backend: Any, *, image_root: str | o
     refs = sample.get("references")
     if use_references and refs:
         lines = "\n".join(f"- {r}" for r in refs)
-        return Evidence(preface="You cannot see the image, but people who saw it described it "
-                                f"like this:\n{lines}\n", kind="references")
+        return Evidence(
+            preface=f"You cannot see the image, but people who saw it described it like this:\n{lines}\n",
+            kind="references",
+        )
     if image:
-        why = "images are not sent (images=never)" if images == "never" else \
-            f"backend {getattr(backend, 'kind', backend)!r} cannot see images"
+        why = (
+            "images are not sent (images=never)"
+            if images == "never"
+            else f"backend {getattr(backend, 'kind', backend)!r} cannot see images"
+        )
         raise ValueError(f"{why} and the sample has no references")
     raise ValueError("the sample has neither an 'image' nor 'references' to judge against")
 

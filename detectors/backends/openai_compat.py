@@ -59,7 +59,9 @@ RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 PERMANENT = re.compile(
     r"context (?:size|length|window)|maximum context|too many tokens|exceeds? the (?:available )?context"
     r"|prompt is too long|n_ctx|not supported|unsupported|does not support|insufficient[_ ]quota"
-    r"|invalid[_ ](?:request|api[_ ]key|model)|model .{0,40}not found|no such model", re.I)
+    r"|invalid[_ ](?:request|api[_ ]key|model)|model .{0,40}not found|no such model",
+    re.I,
+)
 _SCHEMA_WORDS = re.compile(r"response_format|json_schema|schema|grammar|structured|guided", re.I)
 
 
@@ -74,17 +76,27 @@ class OpenAIBackend(Backend):
     kind = "openai"
     supports_images = True
 
-    def __init__(self, base_url: str | None = None, model: str | None = None, api_key: str | None = None,
-                 *, timeout: float = 120.0, max_retries: int = 4, backoff: float = 1.0,
-                 max_backoff: float = 60.0, extra_body: dict[str, Any] | None = None,
-                 headers: dict[str, str] | None = None, max_workers: int = 8,
-                 structured_output: bool | str = "auto", **common: Any) -> None:
+    def __init__(
+        self,
+        base_url: str | None = None,
+        model: str | None = None,
+        api_key: str | None = None,
+        *,
+        timeout: float = 120.0,
+        max_retries: int = 4,
+        backoff: float = 1.0,
+        max_backoff: float = 60.0,
+        extra_body: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+        max_workers: int = 8,
+        structured_output: bool | str = "auto",
+        **common: Any,
+    ) -> None:
         super().__init__(max_workers=max_workers, **common)
         base_url = base_url or os.environ.get("CECE_LLM_BASE_URL")
         model = model or os.environ.get("CECE_LLM_MODEL")
         if not base_url:
-            raise BackendError("no server: pass base_url or set CECE_LLM_BASE_URL "
-                               "(e.g. http://localhost:8000/v1)")
+            raise BackendError("no server: pass base_url or set CECE_LLM_BASE_URL (e.g. http://localhost:8000/v1)")
         if not model:
             raise BackendError("no model: pass model or set CECE_LLM_MODEL")
         if structured_output not in ("auto", True, False):
@@ -120,8 +132,9 @@ class OpenAIBackend(Backend):
             messages.append({"role": "system", "content": request.system})
         if request.images:
             # Images first: most open VLM chat templates expect the image before the question.
-            parts: list[dict[str, Any]] = [{"type": "image_url", "image_url": {"url": to_data_url(i)}}
-                                           for i in request.images]
+            parts: list[dict[str, Any]] = [
+                {"type": "image_url", "image_url": {"url": to_data_url(i)}} for i in request.images
+            ]
             parts.append({"type": "text", "text": request.prompt})
             messages.append({"role": "user", "content": parts})
         else:
@@ -134,8 +147,10 @@ class OpenAIBackend(Backend):
         if max_tokens is not None:
             body["max_tokens"] = max_tokens
         if request.schema is not None and self.structured_output and not self._schema_rejected:
-            body["response_format"] = {"type": "json_schema",
-                                       "json_schema": {"name": "answer", "strict": True, "schema": request.schema}}
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "answer", "strict": True, "schema": request.schema},
+            }
         body.update(self.extra_body)
         return body
 
@@ -163,10 +178,11 @@ class OpenAIBackend(Backend):
             except BackendError as exc:
                 if not exc.retryable or attempt == self.max_retries:
                     if exc.retryable:
-                        raise BackendError(f"{exc} (gave up after {attempt + 1} attempt{'s' * (attempt > 0)})",
-                                           status=exc.status) from None
+                        raise BackendError(
+                            f"{exc} (gave up after {attempt + 1} attempt{'s' * (attempt > 0)})", status=exc.status
+                        ) from None
                     raise
-                wait = exc.retry_after if exc.retry_after is not None else self.backoff * 2 ** attempt
+                wait = exc.retry_after if exc.retry_after is not None else self.backoff * 2**attempt
                 self.stats.add(retries=1)
                 self._sleep(max(0.0, min(wait, self.max_backoff)))
                 continue
@@ -196,11 +212,11 @@ class OpenAIBackend(Backend):
                     raw = resp.read()
             except urllib.error.HTTPError as exc:
                 raise _http_error(exc, self.url) from None
-            except (urllib.error.URLError, TimeoutError, ConnectionError, http.client.HTTPException,
-                    OSError) as exc:
+            except (urllib.error.URLError, TimeoutError, ConnectionError, http.client.HTTPException, OSError) as exc:
                 reason = getattr(exc, "reason", exc)
-                raise BackendError(scrub(f"{self.url}: {type(reason).__name__}: {reason}", self.secrets()),
-                                   retryable=True) from None
+                raise BackendError(
+                    scrub(f"{self.url}: {type(reason).__name__}: {reason}", self.secrets()), retryable=True
+                ) from None
         return parse_completion(raw)
 
 
@@ -223,8 +239,7 @@ def parse_completion(raw: bytes) -> list[str]:
     for choice in choices:
         message = choice.get("message") if isinstance(choice, dict) else None
         if not isinstance(message, dict):
-            raise BackendError(f"malformed answer (choice without message): {str(choice)[:200]}",
-                               retryable=True)
+            raise BackendError(f"malformed answer (choice without message): {str(choice)[:200]}", retryable=True)
         content = message.get("content")
         if isinstance(content, list):  # some servers answer in content parts
             content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
@@ -262,8 +277,12 @@ def _http_error(exc: urllib.error.HTTPError, url: str) -> BackendError:
     except Exception:
         detail = ""
     detail = _server_message(detail) or str(exc.reason)
-    return BackendError(f"HTTP {exc.code} from {url}: {detail}", retryable=not permanent(exc.code, detail),
-                        status=exc.code, retry_after=retry_after(exc.headers.get("Retry-After")))
+    return BackendError(
+        f"HTTP {exc.code} from {url}: {detail}",
+        retryable=not permanent(exc.code, detail),
+        status=exc.code,
+        retry_after=retry_after(exc.headers.get("Retry-After")),
+    )
 
 
 def _server_message(body: str) -> str:

@@ -12,5 +12,13 @@ from detectors.faithscore.facts import Fact, SubSentence, facts_from_graph, spli
 from detectors.faithscore.recogniser import recognise
 from detectors.faithscore.verify import GraphVerifier
 
-__all__ = ["Fact", "FaithScoreConfig", "FaithScoreDetector", "GraphVerifier", "SubSentence",
-           "facts_from_graph", "recognise", "split_sub_sentences"]
+__all__ = [
+    "Fact",
+    "FaithScoreConfig",
+    "FaithScoreDetector",
+    "GraphVerifier",
+    "SubSentence",
+    "facts_from_graph",
+    "recognise",
+    "split_sub_sentences",
+]

@@ -29,17 +29,26 @@ lists every fact with its span, verdict and evidence.
 
 from __future__ import annotations
 
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generator, Sequence
+from typing import Any
 
 from detectors.backends import Backend, ChatRequest, resolve_backend, text_of
-from detectors.backends.images import evidence_missing
 from detectors.backends.answers import parse_yes_no
+from detectors.backends.images import evidence_missing
 from detectors.base import Detection, Sample, SentenceScore, SpanScore
 from detectors.faithscore.facts import KINDS, Fact, facts_from_graph, split_sub_sentences
 from detectors.faithscore.grounding import ungrounded
-from detectors.faithscore.llm import (DECOMPOSE_PROMPT, LABEL_PROMPT, VERIFY_PROMPT, label_prompt, label_request_schema,
-                                      locate, parse_facts, parse_labels)
+from detectors.faithscore.llm import (
+    DECOMPOSE_PROMPT,
+    LABEL_PROMPT,
+    VERIFY_PROMPT,
+    label_prompt,
+    label_request_schema,
+    locate,
+    parse_facts,
+    parse_labels,
+)
 from detectors.faithscore.verify import GraphVerifier
 from detectors.model_judge import IMAGES, ModelJudgeDetector, make_config
 from parsers import AnnotationError, CaptionParser, SceneGraph, to_scene_graph
@@ -48,11 +57,11 @@ from parsers.sentences import split_sentences
 
 @dataclass
 class FaithScoreConfig:
-    labeler: str = "rules"      # "rules" | "llm"
-    decomposer: str = "graph"   # "graph" | "llm"
-    verifier: str = "auto"      # "auto" | "graph" | "vlm"
+    labeler: str = "rules"  # "rules" | "llm"
+    decomposer: str = "graph"  # "graph" | "llm"
+    verifier: str = "auto"  # "auto" | "graph" | "vlm"
     backend: Any = None
-    max_path: int = 0           # WordNet steps that still verify an entity (2 admits siblings)
+    max_path: int = 0  # WordNet steps that still verify an entity (2 admits siblings)
     image_root: str | None = None
     allow_urls: bool = False  # http(s) image URLs (the server fetches them): refused unless set
     use_references: bool = True  # a text-only verifier judges against the references
@@ -63,8 +72,11 @@ class FaithScoreConfig:
     def __post_init__(self) -> None:
         if self.images not in IMAGES:
             raise ValueError(f"images must be one of {', '.join(IMAGES)}, not {self.images!r}")
-        for name, allowed in (("labeler", ("rules", "llm")), ("decomposer", ("graph", "llm")),
-                              ("verifier", ("auto", "graph", "vlm"))):
+        for name, allowed in (
+            ("labeler", ("rules", "llm")),
+            ("decomposer", ("graph", "llm")),
+            ("verifier", ("auto", "graph", "vlm")),
+        ):
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
 
@@ -128,8 +140,9 @@ class FaithScoreDetector(ModelJudgeDetector):
         failures, unparsed, refused, prompts = 0, [], [], []
         if c.labeler == "llm" and subs:
             prompts.append(LABEL_PROMPT.id)
-            answers = yield [ChatRequest(label_prompt(subs), max_tokens=c.max_tokens or 256,
-                                         schema=label_request_schema(subs))]
+            answers = yield [
+                ChatRequest(label_prompt(subs), max_tokens=c.max_tokens or 256, schema=label_request_schema(subs))
+            ]
             labels = parse_labels(text_of(answers[0]), len(subs))
             if labels is None:
                 failures += 1  # keep the rule labels
@@ -141,8 +154,14 @@ class FaithScoreDetector(ModelJudgeDetector):
         if c.decomposer == "llm":
             desc = [i for i, s in enumerate(subs) if s.label == "descriptive"]
             prompts.append(DECOMPOSE_PROMPT.id)
-            answers = yield [ChatRequest(DECOMPOSE_PROMPT.format(text=subs[i].text), max_tokens=c.max_tokens or 512,
-                                         schema=DECOMPOSE_PROMPT.schema) for i in desc]
+            answers = yield [
+                ChatRequest(
+                    DECOMPOSE_PROMPT.format(text=subs[i].text),
+                    max_tokens=c.max_tokens or 512,
+                    schema=DECOMPOSE_PROMPT.schema,
+                )
+                for i in desc
+            ]
             model_facts = []
             for i, answer in zip(desc, answers):
                 parsed = parse_facts(text_of(answer))
@@ -199,9 +218,12 @@ class FaithScoreDetector(ModelJudgeDetector):
 
     def _verify_request(self, evidence: Any, fact: Fact) -> ChatRequest:
         what = "the image" if evidence.kind == "image" else "the image described above"
-        return ChatRequest(VERIFY_PROMPT.format(preface=evidence.preface, statement=fact.text, what=what),
-                           images=evidence.images, max_tokens=self.config.max_tokens or 96,
-                           schema=VERIFY_PROMPT.schema)
+        return ChatRequest(
+            VERIFY_PROMPT.format(preface=evidence.preface, statement=fact.text, what=what),
+            images=evidence.images,
+            max_tokens=self.config.max_tokens or 96,
+            schema=VERIFY_PROMPT.schema,
+        )
 
     def _verify_on_graph(self, sample: Sample, facts: list[Fact]) -> None:
         annotation = sample.get("annotation")
@@ -225,14 +247,24 @@ class FaithScoreDetector(ModelJudgeDetector):
             mine = [f for f in judged if a <= f.start < b]
             if mine:
                 sentences.append(SentenceScore(a, b, 1 - sum(bool(f.verdict) for f in mine) / len(mine)))
-        spans = [SpanScore(f.start, f.end, caption[f.start:f.end], 1.0, f.kind) for f in facts if f.verdict is False]
-        details = {"faithscore": faith, "verifier": verifier, "parse_failures": failures,
-                   "facts": [f.to_dict() for f in facts],
-                   "sub_sentences": [{"start": s.start, "end": s.end, "label": s.label} for s in subs]}
+        spans = [SpanScore(f.start, f.end, caption[f.start : f.end], 1.0, f.kind) for f in facts if f.verdict is False]
+        details = {
+            "faithscore": faith,
+            "verifier": verifier,
+            "parse_failures": failures,
+            "facts": [f.to_dict() for f in facts],
+            "sub_sentences": [{"start": s.start, "end": s.end, "label": s.label} for s in subs],
+        }
         if faith is None:  # nothing judged is no evidence of faithfulness: no score, and why
             details["not_judged"] = _why_not_judged(subs, facts)
-        return Detection(id=str(sample.get("id")), detector=self.name, score=1 - faith if faith is not None else None,
-                         spans=spans, sentences=sentences, details=details)
+        return Detection(
+            id=str(sample.get("id")),
+            detector=self.name,
+            score=1 - faith if faith is not None else None,
+            spans=spans,
+            sentences=sentences,
+            details=details,
+        )
 
 
 def _why_not_judged(subs: list, facts: list[Fact]) -> str:

@@ -27,15 +27,47 @@ from parsers.attributes import count_value
 from parsers.sentences import split_sentences
 
 KINDS = ("entity", "relation", "colour", "count", "attribute")
-META_NOUNS = frozenset("""image picture photo photograph snapshot scene view shot frame background
-foreground side left right top bottom middle center centre corner atmosphere setting moment
-composition detail details part""".split())
-_CLAUSE = (r"which|who|whose|where|while|whereas|as|although|though|because|since|so|suggesting|"
-           r"indicating|implying|hinting|creating|adding|making|giving|evoking|reflecting|possibly|"
-           r"perhaps|probably|likely")
+META_NOUNS = frozenset(
+    [
+        "image",
+        "picture",
+        "photo",
+        "photograph",
+        "snapshot",
+        "scene",
+        "view",
+        "shot",
+        "frame",
+        "background",
+        "foreground",
+        "side",
+        "left",
+        "right",
+        "top",
+        "bottom",
+        "middle",
+        "center",
+        "centre",
+        "corner",
+        "atmosphere",
+        "setting",
+        "moment",
+        "composition",
+        "detail",
+        "details",
+        "part",
+    ]
+)
+_CLAUSE = (
+    r"which|who|whose|where|while|whereas|as|although|though|because|since|so|suggesting|"
+    r"indicating|implying|hinting|creating|adding|making|giving|evoking|reflecting|possibly|"
+    r"perhaps|probably|likely"
+)
 # ", and" / ", but" start a new clause when a new subject follows ("..., and a cat sleeps").
 _OPENERS = r"a|an|the|there|it|its|they|their|this|these|those|some|several|two|three|four|one"
 _CUT = re.compile(rf";\s*|,\s+(?=(?:{_CLAUSE})\b|(?:and|but)\s+(?:{_OPENERS})\b)", re.I)
+
+
 @dataclass
 class SubSentence:
     start: int
@@ -64,8 +96,15 @@ class Fact:
     graph: SceneGraph | None = field(default=None, repr=False)  # the statement parsed (LLM facts)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "text": self.text, "start": self.start, "end": self.end,
-                "sub_sentence": self.sub, "verdict": self.verdict, "evidence": self.evidence}
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "start": self.start,
+            "end": self.end,
+            "sub_sentence": self.sub,
+            "verdict": self.verdict,
+            "evidence": self.evidence,
+        }
 
 
 def split_sub_sentences(caption: str) -> list[SubSentence]:
@@ -114,7 +153,7 @@ def _value_span(caption: str, c: Concept, value: str, kind: str) -> tuple[int, i
     for k, (start, end, word) in enumerate(words):
         if kind == "count" and count_value(word) == value:
             return start, end
-        got = [w.lower() for _, _, w in words[k:k + len(target)]]
+        got = [w.lower() for _, _, w in words[k : k + len(target)]]
         if got == target:
             return start, words[k + len(target) - 1][1]
     return _head(c) or (a, b)
@@ -142,8 +181,7 @@ def facts_from_graph(graph: SceneGraph, subs: list[SubSentence]) -> list[Fact]:
                 else:
                     text = f"The {c.text} {_be(c)} {v}."
                 fact_kind = kind if kind in ("count", "colour") else "attribute"
-                facts.append(Fact(fact_kind, text, min(a, h[0]), max(b, h[1]), i, concept=c, value=v,
-                                  attr_kind=kind))
+                facts.append(Fact(fact_kind, text, min(a, h[0]), max(b, h[1]), i, concept=c, value=v, attr_kind=kind))
     for r in graph.relations:
         s, o = graph.concepts[r.subject], graph.concepts[r.object]
         if _skip(s) or _skip(o):
@@ -152,8 +190,16 @@ def facts_from_graph(graph: SceneGraph, subs: list[SubSentence]) -> list[Fact]:
         i = sub_of(subs, (r.span or _head(s))[0])  # type: ignore[index]
         if i is None or subs[i].label != "descriptive":
             continue
-        facts.append(Fact("relation", relation_statement(s, r, o), min(x[0] for x in where),
-                          max(x[1] for x in where), i, relation=(s, r, o)))
+        facts.append(
+            Fact(
+                "relation",
+                relation_statement(s, r, o),
+                min(x[0] for x in where),
+                max(x[1] for x in where),
+                i,
+                relation=(s, r, o),
+            )
+        )
     facts.sort(key=lambda f: (f.start, KINDS.index(f.kind)))
     return facts
 

@@ -27,10 +27,70 @@ from detectors.backends.answers import words_to_digits
 from parsers.attributes import COLOURS, SIZES, TONES
 
 # Words a fact may add to the text's own: the frames of the prompt's fact sentences.
-FUNCTION_WORDS = frozenset("""a an the there here is are was were be being been has have had having it its
-they them their this that these those of on in at to with and or by for from into onto over under near
-above below behind beside between next some one not no as which who while also other another each both
-""".split())
+FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "there",
+        "here",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "being",
+        "been",
+        "has",
+        "have",
+        "had",
+        "having",
+        "it",
+        "its",
+        "they",
+        "them",
+        "their",
+        "this",
+        "that",
+        "these",
+        "those",
+        "of",
+        "on",
+        "in",
+        "at",
+        "to",
+        "with",
+        "and",
+        "or",
+        "by",
+        "for",
+        "from",
+        "into",
+        "onto",
+        "over",
+        "under",
+        "near",
+        "above",
+        "below",
+        "behind",
+        "beside",
+        "between",
+        "next",
+        "some",
+        "one",
+        "not",
+        "no",
+        "as",
+        "which",
+        "who",
+        "while",
+        "also",
+        "other",
+        "another",
+        "each",
+        "both",
+    ]
+)
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
 _PLACEHOLDER = re.compile(r"<[^<>]*>")
 

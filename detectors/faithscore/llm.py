@@ -25,14 +25,31 @@ from detectors.prompts import FAITHSCORE_DECOMPOSE, FAITHSCORE_LABEL, FAITHSCORE
 LABEL_PROMPT, DECOMPOSE_PROMPT, VERIFY_PROMPT = FAITHSCORE_LABEL, FAITHSCORE_DECOMPOSE, FAITHSCORE_VERIFY
 
 _KIND_ALIASES = {
-    "entity": "entity", "entities": "entity", "object": "entity", "objects": "entity",
-    "relation": "relation", "relations": "relation", "relationship": "relation", "relationships": "relation",
-    "colour": "colour", "colours": "colour", "color": "colour", "colors": "colour",
-    "count": "count", "counts": "count", "counting": "count", "number": "count",
-    "attribute": "attribute", "attributes": "attribute", "other": "attribute",
-    "other attributes": "attribute", "other_attributes": "attribute",
+    "entity": "entity",
+    "entities": "entity",
+    "object": "entity",
+    "objects": "entity",
+    "relation": "relation",
+    "relations": "relation",
+    "relationship": "relation",
+    "relationships": "relation",
+    "colour": "colour",
+    "colours": "colour",
+    "color": "colour",
+    "colors": "colour",
+    "count": "count",
+    "counts": "count",
+    "counting": "count",
+    "number": "count",
+    "attribute": "attribute",
+    "attributes": "attribute",
+    "other": "attribute",
+    "other attributes": "attribute",
+    "other_attributes": "attribute",
 }
-_STOP = frozenset("there is are a an the of on in at to with and it its this that".split())
+_STOP = frozenset(
+    ["there", "is", "are", "a", "an", "the", "of", "on", "in", "at", "to", "with", "and", "it", "its", "this", "that"]
+)
 
 
 def label_prompt(subs: list[SubSentence]) -> str:
@@ -43,8 +60,14 @@ def label_request_schema(subs: list[SubSentence]) -> dict:
     return label_schema(len(subs))
 
 
-_LABEL_WORD = {"d": "descriptive", "descriptive": "descriptive", "description": "descriptive",
-               "a": "analytical", "analytical": "analytical", "analysis": "analytical"}
+_LABEL_WORD = {
+    "d": "descriptive",
+    "descriptive": "descriptive",
+    "description": "descriptive",
+    "a": "analytical",
+    "analytical": "analytical",
+    "analysis": "analytical",
+}
 # A label stated in prose: "Answer: D", "the answer is D", "2. A", "Part 1 - descriptive". A bare
 # "A" is only a label where nothing else can follow it (it is also an article).
 _LABEL = r"(descriptive|description|analytical|analysis|d\b|a(?=\s*(?:[.,;)\]]|\(|$)))"
@@ -109,7 +132,7 @@ def locate(statement: str, caption: str, sub: SubSentence) -> tuple[int, int]:
         if w in _STOP or len(w) < 3:
             continue
         stem = re.escape(w[:-1] if w.endswith("s") and len(w) > 3 else w)
-        m = re.search(rf"\b{stem}\w*", caption[sub.start:sub.end], re.I)
+        m = re.search(rf"\b{stem}\w*", caption[sub.start : sub.end], re.I)
         if m:
             found.append((sub.start + m.start(), sub.start + m.end()))
     if not found:

@@ -37,53 +37,271 @@ or frame before it passes on nothing).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 DESCRIPTIVE, ANALYTICAL = 1, 0
 
 #: Words that open a fragment about the picture, not its content ("In the image").
-FRAME_NOUNS = frozenset("image picture photo photograph scene background foreground view shot frame".split())
+FRAME_NOUNS = frozenset(
+    ["image", "picture", "photo", "photograph", "scene", "background", "foreground", "view", "shot", "frame"]
+)
 #: Discourse connectives that are a sub-sentence of their own ("Additionally", "Firstly").
-CONNECTIVES = frozenset("""additionally also firstly secondly thirdly lastly finally furthermore moreover
-overall however therefore thus hence besides meanwhile consequently instead otherwise alternatively
-similarly likewise""".split())
+CONNECTIVES = frozenset(
+    [
+        "additionally",
+        "also",
+        "firstly",
+        "secondly",
+        "thirdly",
+        "lastly",
+        "finally",
+        "furthermore",
+        "moreover",
+        "overall",
+        "however",
+        "therefore",
+        "thus",
+        "hence",
+        "besides",
+        "meanwhile",
+        "consequently",
+        "instead",
+        "otherwise",
+        "alternatively",
+        "similarly",
+        "likewise",
+    ]
+)
 #: Lemmas of verbs that infer or interpret, anywhere in a clause ("suggests", "seems", "showcasing").
 #: ("The image shows / depicts ..." is no inference: it says what is there.)
-INFERENCE_VERBS = frozenset("""suggest indicate imply infer hint demonstrate reveal signify symbolize
-symbolise represent convey evoke reflect emphasize emphasise highlight showcase seem believe assume guess
-know think expect consider speculate""".split())
+INFERENCE_VERBS = frozenset(
+    [
+        "suggest",
+        "indicate",
+        "imply",
+        "infer",
+        "hint",
+        "demonstrate",
+        "reveal",
+        "signify",
+        "symbolize",
+        "symbolise",
+        "represent",
+        "convey",
+        "evoke",
+        "reflect",
+        "emphasize",
+        "emphasise",
+        "highlight",
+        "showcase",
+        "seem",
+        "believe",
+        "assume",
+        "guess",
+        "know",
+        "think",
+        "expect",
+        "consider",
+        "speculate",
+    ]
+)
 #: Verbs of effect, benefit and purpose, interpreting in any use as a clause's verb ("which
 #: provides shade", "helps her stay dry", "is designed for walking").
-EFFECT_VERBS = frozenset("""provide contribute shield protect ensure offer encourage facilitate invite enhance
-complement appreciate need require prefer intend help allow enable engage communicate express design""".split())
+EFFECT_VERBS = frozenset(
+    [
+        "provide",
+        "contribute",
+        "shield",
+        "protect",
+        "ensure",
+        "offer",
+        "encourage",
+        "facilitate",
+        "invite",
+        "enhance",
+        "complement",
+        "appreciate",
+        "need",
+        "require",
+        "prefer",
+        "intend",
+        "help",
+        "allow",
+        "enable",
+        "engage",
+        "communicate",
+        "express",
+        "design",
+    ]
+)
 #: Verbs with a plain, visible use too ("making a sandwich", "giving a thumbs up", "leading a flock
 #: of sheep"): they interpret only with a clause or an abstract object ("making it difficult",
 #: "adds a pop of color", "creating a lively atmosphere", "serves as a focal point").
-PRODUCTIVE_VERBS = frozenset("""add make create give keep draw lead serve present prepare share enjoy avoid
-""".split())
+PRODUCTIVE_VERBS = frozenset(
+    ["add", "make", "create", "give", "keep", "draw", "lead", "serve", "present", "prepare", "share", "enjoy", "avoid"]
+)
 #: Modal verbs and hedges: what may be, not what is.
-MODALS = frozenset("can could may might would should must shall".split())
-HEDGES = frozenset("""likely possibly perhaps probably presumably apparently seemingly supposedly
-potentially typically usually generally commonly often""".split())
+MODALS = frozenset(["can", "could", "may", "might", "would", "should", "must", "shall"])
+HEDGES = frozenset(
+    [
+        "likely",
+        "possibly",
+        "perhaps",
+        "probably",
+        "presumably",
+        "apparently",
+        "seemingly",
+        "supposedly",
+        "potentially",
+        "typically",
+        "usually",
+        "generally",
+        "commonly",
+        "often",
+    ]
+)
 #: Words of evaluation, feeling and abstraction a viewer adds to a picture.
-EVALUATIVE = frozenset("""beautiful beauty lovely pleasant charming cozy cosy inviting appealing attractive
-striking stunning breathtaking gorgeous amazing wonderful fantastic remarkable pleasing majestic grace
-graceful serene peaceful tranquil lively vibrant cheerful playful joyful joy fun delightful memorable
-enjoyable relaxing soothing calming welcoming harmonious harmony elegant elegance picturesque scenic
-idyllic whimsical nostalgic dramatic festive captivating engaging impressive perfect ideal practical
-convenient useful functional important essential necessary difficult challenging challenge challenges
-possibility purpose reason atmosphere ambiance ambience mood vibe feel feeling sense moment enthusiasm
-excitement curiosity interest satisfaction positivity companionship opportunity opportunities experience
-idea example popular common""".split())
+EVALUATIVE = frozenset(
+    [
+        "beautiful",
+        "beauty",
+        "lovely",
+        "pleasant",
+        "charming",
+        "cozy",
+        "cosy",
+        "inviting",
+        "appealing",
+        "attractive",
+        "striking",
+        "stunning",
+        "breathtaking",
+        "gorgeous",
+        "amazing",
+        "wonderful",
+        "fantastic",
+        "remarkable",
+        "pleasing",
+        "majestic",
+        "grace",
+        "graceful",
+        "serene",
+        "peaceful",
+        "tranquil",
+        "lively",
+        "vibrant",
+        "cheerful",
+        "playful",
+        "joyful",
+        "joy",
+        "fun",
+        "delightful",
+        "memorable",
+        "enjoyable",
+        "relaxing",
+        "soothing",
+        "calming",
+        "welcoming",
+        "harmonious",
+        "harmony",
+        "elegant",
+        "elegance",
+        "picturesque",
+        "scenic",
+        "idyllic",
+        "whimsical",
+        "nostalgic",
+        "dramatic",
+        "festive",
+        "captivating",
+        "engaging",
+        "impressive",
+        "perfect",
+        "ideal",
+        "practical",
+        "convenient",
+        "useful",
+        "functional",
+        "important",
+        "essential",
+        "necessary",
+        "difficult",
+        "challenging",
+        "challenge",
+        "challenges",
+        "possibility",
+        "purpose",
+        "reason",
+        "atmosphere",
+        "ambiance",
+        "ambience",
+        "mood",
+        "vibe",
+        "feel",
+        "feeling",
+        "sense",
+        "moment",
+        "enthusiasm",
+        "excitement",
+        "curiosity",
+        "interest",
+        "satisfaction",
+        "positivity",
+        "companionship",
+        "opportunity",
+        "opportunities",
+        "experience",
+        "idea",
+        "example",
+        "popular",
+        "common",
+    ]
+)
 #: Words that also name what is seen ("a warm cup of coffee", "a safety vest", "a comfortable
 #: couch", "the lake is calm"): evaluative only when they are not said of a visible thing
 #: ("a sense of security", "adds a touch of warmth", "which is typical").
-MILD_EVALUATIVE = frozenset("""calm comfortable comfort relaxed warm warmth softness touch security safety
-protection sight typical characteristic distinctive healthy""".split())
+MILD_EVALUATIVE = frozenset(
+    [
+        "calm",
+        "comfortable",
+        "comfort",
+        "relaxed",
+        "warm",
+        "warmth",
+        "softness",
+        "touch",
+        "security",
+        "safety",
+        "protection",
+        "sight",
+        "typical",
+        "characteristic",
+        "distinctive",
+        "healthy",
+    ]
+)
 #: Subjects that make a statement about ideas, not things ("The purpose of ...", "One possibility").
-ABSTRACT_SUBJECTS = frozenset("""purpose reason possibility connection combination presence challenge
-challenges way idea goal function role benefit advantage""".split())
+ABSTRACT_SUBJECTS = frozenset(
+    [
+        "purpose",
+        "reason",
+        "possibility",
+        "connection",
+        "combination",
+        "presence",
+        "challenge",
+        "challenges",
+        "way",
+        "idea",
+        "goal",
+        "function",
+        "role",
+        "benefit",
+        "advantage",
+    ]
+)
 
 
 def recognise(sub_sentences: Sequence[str]) -> list[int]:
@@ -124,11 +342,16 @@ def _framing(words: list[Any]) -> bool:
     if not words:
         return False
     lower = [t.lower_ for t in words]
-    if len(words) <= 4 and (lower[0] in CONNECTIVES or " ".join(lower) in ("on the other hand", "in addition",
-                                                                           "in conclusion", "in summary")):
+    if len(words) <= 4 and (
+        lower[0] in CONNECTIVES
+        or " ".join(lower) in ("on the other hand", "in addition", "in conclusion", "in summary")
+    ):
         return True
-    return (words[0].pos_ == "ADP" and not any(t.pos_ in ("VERB", "AUX") for t in words)
-            and any(c.dep_ == "pobj" and c.lower_ in FRAME_NOUNS for c in words[0].children))
+    return (
+        words[0].pos_ == "ADP"
+        and not any(t.pos_ in ("VERB", "AUX") for t in words)
+        and any(c.dep_ == "pobj" and c.lower_ in FRAME_NOUNS for c in words[0].children)
+    )
 
 
 def _label(words: list[Any], previous: int | None) -> int:
@@ -145,8 +368,12 @@ def _label(words: list[Any], previous: int | None) -> int:
         if continuation and previous is not None:
             return previous  # a list goes on saying what it was saying
         return DESCRIPTIVE
-    if len(words) <= 2 and first.is_lower and previous is not None \
-            and not any(t.dep_.startswith("nsubj") for t in words):
+    if (
+        len(words) <= 2
+        and first.is_lower
+        and previous is not None
+        and not any(t.dep_.startswith("nsubj") for t in words)
+    ):
         return previous  # "rowing", "or hiking": one more item of the list before
     if _infers(words, lower, lemmas):
         return ANALYTICAL
@@ -169,11 +396,19 @@ def _infers(words: list[Any], lower: list[str], lemmas: set[str]) -> bool:
         return True
     if lower[0] in ("as", "because", "since", "so", "by", "especially") and len(words) > 3:
         return True  # a reason, a manner or a concession: the answer explains
-    if any(t.lower_ == "to" and t.head.pos_ == "VERB" and t.dep_ == "aux" and t.head.dep_ in ("advcl", "acl", "xcomp")
-           and t.head.lemma_.lower() not in ("be",) for t in words) and _purpose(words):
+    if any(
+        t.lower_ == "to"
+        and t.head.pos_ == "VERB"
+        and t.dep_ == "aux"
+        and t.head.dep_ in ("advcl", "acl", "xcomp")
+        and t.head.lemma_.lower() not in ("be",)
+        for t in words
+    ) and _purpose(words):
         return True
-    if any(t.dep_ == "mark" and t.lower_ == "for" and any(c.dep_ == "aux" and c.lower_ == "to" for c in t.head.children)
-           for t in words):
+    if any(
+        t.dep_ == "mark" and t.lower_ == "for" and any(c.dep_ == "aux" and c.lower_ == "to" for c in t.head.children)
+        for t in words
+    ):
         return True  # "a soft surface for the cat to rest on": what it is for
     if EVALUATIVE & lemmas or any(_evaluates(t) for t in words if t.lower_ in MILD_EVALUATIVE):
         return True
@@ -202,7 +437,7 @@ def _interprets(verb: Any) -> bool:
 
 
 #: Pronouns that stand for people or things in view ("leading them", "holding her hand").
-_VISIBLE_PRONOUNS = frozenset("he she they him her them we us you i me".split())
+_VISIBLE_PRONOUNS = frozenset(["he", "she", "they", "him", "her", "them", "we", "us", "you", "i", "me"])
 
 
 def _concrete(noun: Any) -> bool:
@@ -243,23 +478,29 @@ def _evaluates(word: Any) -> bool:
 
 
 def _can_be_seen(words: list[Any]) -> bool:
-    """"can be seen" / "is visible": a modal that reports what is in view, not a possibility."""
+    """ "can be seen" / "is visible": a modal that reports what is in view, not a possibility."""
     return any(t.lemma_.lower() in ("see", "spot", "notice", "observe") and t.tag_ == "VBN" for t in words)
 
 
 def _purpose(words: list[Any]) -> bool:
     """A to-infinitive that says what for ("to stay dry"), not what is seen ("seems to hold")."""
-    return any(t.lower_ == "to" and t.dep_ == "aux" and t.head.dep_ in ("advcl", "acl") for t in words) or \
-        any(t.lower_ in ("for", "in") and t.nbor(1).lower_ == "order" for t in words[:-1] if t.i + 1 < len(t.doc))
+    return any(t.lower_ == "to" and t.dep_ == "aux" and t.head.dep_ in ("advcl", "acl") for t in words) or any(
+        t.lower_ in ("for", "in") and t.nbor(1).lower_ == "order" for t in words[:-1] if t.i + 1 < len(t.doc)
+    )
 
 
 def _generic(words: list[Any]) -> bool:
     """A statement about a kind: a bare plural subject said to be something ("Cats are curious
     creatures", "Bananas are a good source of potassium"); not "Two cats are on the sofa"."""
     for t in words:
-        if t.dep_ == "nsubj" and t.tag_ == "NNS" and t.head.lemma_ == "be" and t.head.tag_ == "VBP" \
-                and not any(c.dep_ in ("det", "nummod", "poss", "amod", "compound") for c in t.children) \
-                and any(c.dep_ == "attr" and c.pos_ == "NOUN" for c in t.head.children):
+        if (
+            t.dep_ == "nsubj"
+            and t.tag_ == "NNS"
+            and t.head.lemma_ == "be"
+            and t.head.tag_ == "VBP"
+            and not any(c.dep_ in ("det", "nummod", "poss", "amod", "compound") for c in t.children)
+            and any(c.dep_ == "attr" and c.pos_ == "NOUN" for c in t.head.children)
+        ):
             return True
     return False
 
@@ -272,11 +513,14 @@ def _guesses(words: list[Any]) -> bool:
         if t.lemma_.lower() not in ("appear", "seem", "look"):
             continue
         kids = list(t.children)
-        if any(c.dep_ == "xcomp" and c.lemma_.lower() == "be" and any(g.dep_ == "attr" for g in c.children)
-               for c in kids):
+        if any(
+            c.dep_ == "xcomp" and c.lemma_.lower() == "be" and any(g.dep_ == "attr" for g in c.children) for c in kids
+        ):
             return True
-        if any(c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("like", "if", "though") for m in c.children)
-               for c in kids):
+        if any(
+            c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("like", "if", "though") for m in c.children)
+            for c in kids
+        ):
             return True
         if any(c.dep_ == "nsubj" and c.lower_ == "it" for c in kids) and any(c.lower_ == "like" for c in kids):
             return True
@@ -284,9 +528,10 @@ def _guesses(words: list[Any]) -> bool:
 
 
 def _plain_appearance(words: list[Any]) -> bool:
-    """"appears to be smiling" / "seems to be sitting": a visible state put mildly."""
+    """ "appears to be smiling" / "seems to be sitting": a visible state put mildly."""
     for t in words:
-        if t.lemma_.lower() in ("appear", "seem") and any(c.tag_ == "VBG" or c.dep_ == "xcomp" and c.tag_ == "VBG"
-                                                          for c in t.subtree):
+        if t.lemma_.lower() in ("appear", "seem") and any(
+            c.tag_ == "VBG" or c.dep_ == "xcomp" and c.tag_ == "VBG" for c in t.subtree
+        ):
             return True
     return False

@@ -21,10 +21,9 @@ A relation fact needs an image relation between matching concepts with the same 
 from __future__ import annotations
 
 from cece.costs import relation_key
+from detectors.faithscore.facts import META_NOUNS, Fact
 from knowledge import is_hypernym, noun_synset, path_distance
 from parsers import Concept, Relation, SceneGraph
-
-from detectors.faithscore.facts import META_NOUNS, Fact
 
 Verdict = tuple[bool | None, str]
 VAGUE = frozenset({"several", "many", "few", "multiple"})

@@ -34,8 +34,10 @@ ROOT = Path(__file__).resolve().parents[2]
 RUNS = ("faithscore-rules", "faithscore-llm", "vlm-alignbench", "vlm-detailverify")
 EXAMPLES = ROOT / "cece" / "examples" / "models.jsonl"
 # A valid 1x1 PNG: the image a text-only server must refuse.
-PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-                    "1f15c4890000000d49444154789c63606060f80f0001040100c12d8e500000000049454e44ae426082")
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c63606060f80f0001040100c12d8e500000000049454e44ae426082"
+)
 
 
 def free_port() -> int:
@@ -50,15 +52,30 @@ class Server:
     def __init__(self, binary: str, model: str, threads: int, log: Path) -> None:
         self.port = free_port()
         self.log = log
-        self.cmd = [binary, "-m", model, "--host", "127.0.0.1", "--port", str(self.port), "-c", "8192",
-                    "-np", "2", "-t", str(threads), "--seed", "0"]
+        self.cmd = [
+            binary,
+            "-m",
+            model,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "-c",
+            "8192",
+            "-np",
+            "2",
+            "-t",
+            str(threads),
+            "--seed",
+            "0",
+        ]
         self.proc: subprocess.Popen | None = None
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         self._out = self.log.open("wb")
         self.proc = subprocess.Popen(self.cmd, stdout=self._out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 300
@@ -93,10 +110,21 @@ def samples(folder: Path, limit: int, source: Path = EXAMPLES) -> list[dict[str,
     rows = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
     out = [{"id": r["id"], "caption": r["caption"], "references": r["references"]} for r in rows[:limit]]
     (folder / "pixel.png").write_bytes(PNG)
-    out.append({"id": "with-image", "caption": "A dog sits on a red sofa next to a lamp.",
-                "image": "pixel.png", "references": ["A brown dog lying on a blue couch."]})
-    out.append({"id": "nothing-to-judge", "caption": "It suggests a sense of calm, evoking a lazy afternoon.",
-                "references": ["A cat sleeping on a windowsill."]})
+    out.append(
+        {
+            "id": "with-image",
+            "caption": "A dog sits on a red sofa next to a lamp.",
+            "image": "pixel.png",
+            "references": ["A brown dog lying on a blue couch."],
+        }
+    )
+    out.append(
+        {
+            "id": "nothing-to-judge",
+            "caption": "It suggests a sense of calm, evoking a lazy afternoon.",
+            "references": ["A cat sleeping on a windowsill."],
+        }
+    )
     return out
 
 
@@ -137,15 +165,17 @@ def check_faithscore(found: list, stats: Any, rows: list[dict], checks: Checks, 
             print(f"  error row {d.id}: {d.error}")
             continue
         judged = [f for f in details["facts"] if f["verdict"] is not None]
-        checks.check(bool(judged) == (d.score is not None),
-                     f"{d.id}: score {d.score} with {len(judged)} judged facts"
-                     + (f" (not judged: {details.get('not_judged')})" if d.score is None else ""))
+        checks.check(
+            bool(judged) == (d.score is not None),
+            f"{d.id}: score {d.score} with {len(judged)} judged facts"
+            + (f" (not judged: {details.get('not_judged')})" if d.score is None else ""),
+        )
         subs = details["sub_sentences"]
         caption = by_id[d.id]["caption"]
         for f in details["facts"]:
             kept += 1
             sub = subs[f["sub_sentence"]]
-            why = ungrounded(f["text"], caption[sub["start"]:sub["end"]])
+            why = ungrounded(f["text"], caption[sub["start"] : sub["end"]])
             grounded += why in (None, "names nothing")  # the graph's facts may name abstractions
             abstract += why == "names nothing"
             if why:
@@ -154,26 +184,33 @@ def check_faithscore(found: list, stats: Any, rows: list[dict], checks: Checks, 
         refused += len(details.get("refused_facts", []))
         for r in details.get("refused_facts", [])[:3]:
             print(f"    refused {r['kind']}: {r['text']!r} ({r['reason']})")
-    checks.check(kept == 0 or grounded / kept >= 0.95, f"{grounded} of {kept} kept facts grounded in their caption "
-                 f"({literal} with every content word's lemma in the caption itself, no synonyms; {abstract} "
-                 "of the scene graph's facts name no visible thing)")
-    checks.check(stats.parse_failures >= refused, f"{refused} refused facts counted among {stats.parse_failures} "
-                                                   "parse failures")
+    checks.check(
+        kept == 0 or grounded / kept >= 0.95,
+        f"{grounded} of {kept} kept facts grounded in their caption "
+        f"({literal} with every content word's lemma in the caption itself, no synonyms; {abstract} "
+        "of the scene graph's facts name no visible thing)",
+    )
+    checks.check(
+        stats.parse_failures >= refused, f"{refused} refused facts counted among {stats.parse_failures} parse failures"
+    )
     blank = next((d for d in found if d.id == "nothing-to-judge"), None)
     if not llm:  # the rule labels call it analytical; a model may not
-        checks.check(blank is not None and blank.score is None and bool(blank.details.get("not_judged")),
-                     "a caption with nothing to judge is 'not judged', not 0.0")
+        checks.check(
+            blank is not None and blank.score is None and bool(blank.details.get("not_judged")),
+            "a caption with nothing to judge is 'not judged', not 0.0",
+        )
     image = next(d for d in found if d.id == "with-image")
-    checks.check(image.error is None and image.details.get("evidence") == "references"
-                 and "images_refused" in image.details,
-                 f"the image sample fell back to its references: {image.details.get('images_refused', image.error)!r}")
+    checks.check(
+        image.error is None and image.details.get("evidence") == "references" and "images_refused" in image.details,
+        f"the image sample fell back to its references: {image.details.get('images_refused', image.error)!r}",
+    )
 
 
 def _literal(fact: str, caption: str) -> bool:
     """A stricter, independent reading of "grounded": every content word of the fact has a
     WordNet lemma that some word of the caption has too (no synonyms)."""
-    from detectors.faithscore.grounding import FUNCTION_WORDS
     from detectors.backends.answers import words_to_digits
+    from detectors.faithscore.grounding import FUNCTION_WORDS
     from knowledge import lemmatize
 
     def forms(text: str) -> list[set[str]]:
@@ -191,10 +228,14 @@ def check_variation(name: str, found: list, stats: Any, checks: Checks) -> None:
     note = judge_variation(answers)
     said = any(w.startswith(f"{name}:") for w in stats.warnings())
     shown = sorted({str(a) for a in answers})[:12]
-    checks.check(bool(note) == said, f"{len(answers)} answers ({', '.join(shown)}): "
-                                     + (f"the run says so: {note}" if note else "they vary"))
-    checks.check(all(d.error is not None or d.score is not None or d.details.get("not_judged") for d in found),
-                 "every detection is a score, an error or 'not judged'")
+    checks.check(
+        bool(note) == said,
+        f"{len(answers)} answers ({', '.join(shown)}): " + (f"the run says so: {note}" if note else "they vary"),
+    )
+    checks.check(
+        all(d.error is not None or d.score is not None or d.details.get("not_judged") for d in found),
+        "every detection is a score, an error or 'not judged'",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -204,8 +245,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--limit", type=int, default=10, help="samples to judge (plus two made here)")
     ap.add_argument("--runs", default=",".join(RUNS), help=f"which runs, of {','.join(RUNS)}")
-    ap.add_argument("--samples", type=Path, default=EXAMPLES,
-                    help="JSONL of {id, caption, references} (default: the bundled examples)")
+    ap.add_argument(
+        "--samples",
+        type=Path,
+        default=EXAMPLES,
+        help="JSONL of {id, caption, references} (default: the bundled examples)",
+    )
     args = ap.parse_args(argv)
 
     def stop(signum: int, frame: Any) -> None:
@@ -229,8 +274,10 @@ def main(argv: list[str] | None = None) -> int:
                 found, stats = run("vlm", {"protocol": protocol, **common}, rows)
                 check_variation("vlm", found, stats, checks)
                 image = next(d for d in found if d.id == "with-image")
-                checks.check(image.error is None and image.details.get("evidence") == "references",
-                             "the image sample fell back to its references")
+                checks.check(
+                    image.error is None and image.details.get("evidence") == "references",
+                    "the image sample fell back to its references",
+                )
     print(f"\nintegration: {'FAILED: ' + '; '.join(checks.failed) if checks.failed else 'all checks passed'}")
     return 1 if checks.failed else 0
 
