@@ -76,11 +76,12 @@ def _spans(d: Detection | None) -> list[tuple[int, int, float]]:
 
 
 def _marked(d: Detection | None, threshold: float) -> list[tuple[int, int]]:
-    """The spans a detection marks: score >= its own ``threshold``, else >= the evaluation's."""
+    """The spans a detection marks: those it calls hallucinated when it decides span by span,
+    else score >= its own ``threshold``, else >= the evaluation's."""
     if not _ok(d):
         return []
     cut = threshold if d.threshold is None else d.threshold
-    return [(s.start, s.end) for s in d.spans if s.score >= cut]
+    return [(s.start, s.end) for s in d.spans if (s.score >= cut if s.hallucinated is None else s.hallucinated)]
 
 
 def _verdict(d: Detection | None) -> int:

@@ -24,13 +24,16 @@ Sample = dict[str, Any]  # {"id", "caption", "references"?, "image"?, "annotatio
 
 @dataclass
 class SpanScore:
-    """A scored char span of the caption; ``label`` is e.g. an edit class (D, R, O) or a fact type."""
+    """A scored char span of the caption; ``label`` is e.g. an edit class (D, R, O) or a fact type;
+    ``hallucinated``, for detectors that decide span by span, whether the detector calls these
+    words hallucinated (the benchmarks then mark the span by it instead of by its score)."""
 
     start: int
     end: int
     text: str
     score: float
     label: str | None = None
+    hallucinated: bool | None = None
 
 
 @dataclass
@@ -72,6 +75,9 @@ class Detection:
         d = asdict(self)
         if not self.details:
             d.pop("details")
+        for span in d["spans"]:  # unset: lines of detectors that do not decide span by span stay as they were
+            if span["hallucinated"] is None:
+                span.pop("hallucinated")
         for key in ("hallucinated", "threshold", "model"):
             if d[key] is None:
                 d.pop(key)

@@ -5,10 +5,12 @@ score for the same record: the detector runs the core's explanation (against the
 annotation, or its reference captions) and reports the explanation's ``score``, ``hallucinated``
 and ``threshold``. Every edit that is a claim -- hallucinated or unverified, not a consequence of
 another edit or a suggestion -- becomes a span on its words with the edit's own confidence as
-score and ``level-class`` as label
-(``object-D``, ``count-R``, ``relation-R``...): an edit marked hallucinated only because the
-verdict rests on it with other weak doubts keeps its weak score, so the words claimed wrong at
-the threshold are those that are wrong on their own. Sentences get the noisy-OR of their spans.
+score, ``level-class`` as label (``object-D``, ``count-R``, ``relation-R``...) and the edit's
+verdict as the span's ``hallucinated``: the words the explanation marks are the words the
+benchmarks count as marked. An edit marked hallucinated only because the caption's verdict rests
+on it with other weak doubts keeps its weak score (the ranking metrics use scores), but is marked:
+a caption called hallucinated always shows the words it is called so for. Sentences get the
+noisy-OR of their spans.
 ``details`` holds the counterfactual caption. Deterministic: same sample, same Detection.
 
 >>> det = HalCECEDetector()
@@ -41,7 +43,9 @@ def explanation_spans(e: Explanation) -> list[SpanScore]:
             continue
         score = edit.confidence
         for a, b in edit.spans:
-            spans.append(SpanScore(a, b, e.caption[a:b], round(score, 6), f"{edit.level}-{edit.cls}"))
+            spans.append(
+                SpanScore(a, b, e.caption[a:b], round(score, 6), f"{edit.level}-{edit.cls}", bool(edit.hallucinated))
+            )
     return sorted(spans, key=lambda s: (s.start, s.end))
 
 

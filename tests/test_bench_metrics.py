@@ -213,6 +213,27 @@ def test_evaluate_captions_marks_spans_by_the_detections_threshold_and_scores_ve
     assert e.details["by_domain"]["x"]["bal acc"] is None
 
 
+def test_spans_a_detector_decides_are_marked_by_its_decision_not_their_score():
+    from benchmarks.evaluate import evaluate_captions
+    from detectors.base import Detection, SpanScore
+
+    gold = _verdict_gold()
+    dets = {  # "red" weak (0.2) but called hallucinated; "dog." strong (0.9) but not
+        "a": Detection(
+            "a",
+            "v",
+            score=0.6,
+            hallucinated=True,
+            threshold=0.5,
+            spans=[SpanScore(2, 5, "red", 0.2, hallucinated=True), SpanScore(6, 10, "dog.", 0.9, hallucinated=False)],
+        ),
+    }
+    e = evaluate_captions({"a": gold["a"]}, dets)
+    assert (e.summary["span P"], e.summary["gold-word R"]) == (1.0, 1.0)
+    undecided = {"a": Detection("a", "v", score=0.6, threshold=0.5, spans=[SpanScore(2, 5, "red", 0.2)])}
+    assert evaluate_captions({"a": gold["a"]}, undecided).summary["gold-word R"] == 0.0
+
+
 def test_detection_verdict_fields_round_trip_and_old_lines_load():
     from detectors.base import Detection
 
@@ -223,6 +244,11 @@ def test_detection_verdict_fields_round_trip_and_old_lines_load():
     new = Detection("a", "x", score=0.7, hallucinated=False, threshold=0.8)
     assert new.to_dict()["hallucinated"] is False and new.to_dict()["threshold"] == 0.8
     assert Detection.from_dict(json.loads(json.dumps(new.to_dict()))) == new
+    from detectors.base import SpanScore
+
+    decided = Detection("a", "x", score=0.7, spans=[SpanScore(0, 1, "A", 0.2, "object-D", True)])
+    assert decided.to_dict()["spans"][0]["hallucinated"] is True
+    assert Detection.from_dict(json.loads(json.dumps(decided.to_dict()))) == decided
 
 
 # -- AlignBench ------------------------------------------------------------------------------
