@@ -54,14 +54,16 @@ def generate(
     *,
     seed: int = 0,
     n: int | None = None,
-    evidence: int | None = None,
+    evidence: int | tuple[int, int] | None = None,
     per_set: int = 1,
     kinds: Sequence[str] = KINDS,
     warn: Callable[[str], None] | None = None,
 ) -> list[dict[str, Any]]:
     """HAT-schema records from ``sets`` (``(source position, references, image path)``):
     ``per_set`` captions per set (different references), each with at most ``evidence`` of the
-    others as its evidence (all by default), at most ``n`` records in all. A set with fewer
+    others as its evidence (all by default; ``(lo, hi)``: a number drawn from lo to hi for each
+    caption, so that how many references there are is not a property of one training source),
+    at most ``n`` records in all. A set with fewer
     than two references is passed over; one that fails is reported to ``warn`` and passed over."""
     rng = random.Random(seed)
     made: Counter[str] = Counter()
@@ -106,7 +108,7 @@ def _one(
     refs: Sequence[str],
     pick: int,
     used: set[int],
-    evidence: int | None,
+    evidence: int | tuple[int, int] | None,
     kinds: Sequence[str],
     made: Counter[str],
     rng: random.Random,
@@ -127,9 +129,12 @@ def _one(
     return None
 
 
-def _evidence(refs: Sequence[str], pick: int, k: int | None, rng: random.Random) -> list[str]:
-    """The references other than ``refs[pick]``, at most ``k`` of them (drawn, in order)."""
+def _evidence(refs: Sequence[str], pick: int, k: int | tuple[int, int] | None, rng: random.Random) -> list[str]:
+    """The references other than ``refs[pick]``, at most ``k`` of them (drawn, in order; ``k`` a
+    range ``(lo, hi)``: at most a number drawn from it)."""
     others = [r for i, r in enumerate(refs) if i != pick]
+    if isinstance(k, tuple):
+        k = rng.randint(*k)
     if k is not None and k < len(others):
         others = [others[i] for i in sorted(rng.sample(range(len(others)), k))]
     return others
@@ -139,6 +144,17 @@ def _count(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number from 1, got {text!r}")
     return int(text)
+
+
+def _count_or_range(text: str) -> int | tuple[int, int]:
+    """``K`` or ``LO-HI`` (whole numbers from 1, LO <= HI)."""
+    lo, dash, hi = text.partition("-")
+    if not dash:
+        return _count(text)
+    a, b = _count(lo), _count(hi)
+    if a > b:
+        raise argparse.ArgumentTypeError(f"expected LO-HI with LO <= HI, got {text!r}")
+    return a, b
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -153,7 +169,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-o", "--output", required=True, help="where the generated JSON list goes")
     parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same file)")
     parser.add_argument("--n", type=_count, help="at most N records")
-    parser.add_argument("--evidence", type=_count, metavar="K", help="at most K references as evidence")
+    parser.add_argument(
+        "--evidence",
+        type=_count_or_range,
+        metavar="K|LO-HI",
+        help="at most K references as evidence (LO-HI: a number drawn for each caption)",
+    )
     parser.add_argument(
         "--per-set", type=_count, default=1, metavar="M", help="captions taken from each reference set (default 1)"
     )

@@ -205,6 +205,12 @@ def test_generate_is_deterministic_for_a_seed_and_balanced():
     assert all(len(r["references"]) == 1 for r in generate(SETS, seed=0, evidence=1))
 
 
+def test_evidence_drawn_from_a_range_varies_within_it():
+    sets = [(k, [f"A dog number {i} on a red couch." for i in range(10)], "") for k in range(40)]
+    counts = {len(r["references"]) for r in generate(sets, seed=0, evidence=(3, 9))}
+    assert counts <= set(range(3, 10)) and len(counts) >= 4
+
+
 def test_a_failing_reference_set_is_reported_and_passed_over(monkeypatch):
     import benchmarks.generate as gen
 
@@ -274,3 +280,7 @@ def test_reference_sets_join_the_foil_baseline_and_name_bad_records(tmp_path, ca
     with pytest.raises(SystemExit):
         main([str(foil), "-o", str(tmp_path / "o.json"), "--evidence", "0"])
     assert "expected a whole number from 1, got '0'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([str(foil), "-o", str(tmp_path / "o.json"), "--evidence", "5-3"])
+    assert "expected LO-HI with LO <= HI, got '5-3'" in capsys.readouterr().err
+    assert main([str(foil), "-o", str(tmp_path / "o.json"), "--evidence", "1-2"]) == 0
