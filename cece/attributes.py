@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from cece.agreement import Tally, count_agrees, number_agrees, tally, weigh_singular
 from cece.edits import Edit
 from cece.evidence import covers, evidence_of, same_thing, type_support
-from knowledge import get_hierarchy, is_thing, noun_synset
+from knowledge import get_hierarchy, is_thing, noun_synset, objecthood
 from parsers import Concept, SceneGraph, Span
 from parsers.attributes import attribute_kind, base_colour, colours_clash, count_value, materials_clash, sizes_clash
 
@@ -75,6 +75,10 @@ def image_count(image: SceneGraph, found: list[int]) -> list[str] | None:
 def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> Edit | None:
     """A count edit against references, by their tally (module docstring)."""
     c = caption.concepts[i]
+    if objecthood(c.synset) == "part":
+        # "holding it in one hand" against "in his hands": a caption's number of body parts says
+        # which of them do something, a reference's how many are seen; neither denies the other.
+        return None
     found = _closest(c, image, found)
     exact = [v for v in c.attributes.get("count", []) if v.isdigit()]
     if len(exact) > 1:

@@ -147,6 +147,15 @@ def test_one_dissenting_reference_does_not_make_a_colour():
     assert explain("A white dog on the grass.", references=refs).edits_of("attribute") == []
 
 
+def test_how_many_hands_hold_something_is_no_count_of_hands():
+    refs = ["A man sitting with a game controller in his hands.", "A man playing a video game."]
+    e = explain("A man holding a game controller in one hand.", references=refs)
+    assert e.edits_of("count") == [] and not e.hallucinated
+    # a count of things is still compared
+    e = explain("Three dogs running on the grass.", references=["Two dogs running on the grass.", "Two dogs play."])
+    assert flagged(e) == [("count", ["Three"])]
+
+
 def test_a_split_is_an_edit_with_its_tally():
     refs = ["Two dogs play.", "Two dogs in a field.", "Three dogs play.", "Three dogs run."]
     e = explain("Two dogs in a field.", references=refs)
