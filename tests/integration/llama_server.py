@@ -6,7 +6,8 @@ runs faithscore (rules and llm modes) and vlm (alignbench and detailverify proto
 bundled examples (``cece/examples/models.jsonl``, plus a sample with an image the text-only
 server must refuse and a caption with nothing to judge), checks what the answers say, prints
 each run's summary line and the checks, and stops the server whatever happens (an error, a
-failed check, Ctrl-C or SIGTERM). Exit status 0 when every check passes, 1 otherwise.
+failed check, Ctrl-C or SIGTERM: see :class:`Server`). Exit status 0 when every check passes, 1
+otherwise, 130 after Ctrl-C and 143 after SIGTERM.
 
 Checks: at least 95 % of the FaithScore facts kept (and judged) are grounded in their
 sub-sentence, facts about an abstraction are never judged, every refused fact is counted as a
