@@ -165,6 +165,7 @@ def test_facts_about_abstractions_are_never_judged(parser, verifier):
         mixed = det.detect(
             {"id": "m", "caption": "A dog sits on a sofa, evoking a sense of calm.", "references": ["A dog."]}
         )
+        racket = det.detect({"id": "r", "caption": "A man swings a racket.", "references": ["A tennis player."]})
     facts = d.details["facts"]
     assert {f["text"] for f in facts} >= {"There is a sense.", "There is an afternoon."}
     assert all(f["verdict"] is None and "names no visible thing" in f["not_judged"] for f in facts)
@@ -174,6 +175,8 @@ def test_facts_about_abstractions_are_never_judged(parser, verifier):
     judged = {f["text"]: f["verdict"] for f in mixed.details["facts"] if "not_judged" not in f}
     assert "There is a dog." in judged and "There is a sense." not in judged
     assert mixed.score is not None and "not_judged" not in mixed.details
+    # A thing in a rare sense only ("racket" is mostly a din) is still a thing.
+    assert not any("not_judged" in f for f in racket.details["facts"]) and racket.score == 1.0
 
 
 # -- prompts a small model cannot parrot ---------------------------------------------------------

@@ -172,10 +172,11 @@ def _skip(c: Concept) -> bool:
 
 def _abstraction(*concepts: Concept) -> str | None:
     """Why facts about these concepts cannot be checked against a picture: one of them names
-    no visible thing (a word WordNet does not know is given the benefit of the doubt)."""
+    no visible thing (the parser took it for a thing, so a rare concrete sense, "racket" the bat,
+    is enough; a word WordNet does not know is given the benefit of the doubt)."""
     for c in concepts:
         lemma = c.lemma.lower()
-        if noun_senses(lemma) and not visible_noun(lemma):
+        if noun_senses(lemma) and not visible_noun(lemma, rare=True):
             return f"{lemma!r} names no visible thing"
     return None
 

@@ -118,24 +118,31 @@ def _synsets(word: str) -> frozenset[int]:
 
 # WordNet's kinds of nouns (lexicographer files) for what a picture can show: a noun with one
 # common sense of these kinds names something visible ("crowd" is a group, "smoke" a phenomenon,
-# "sky" an object); "sense", "calm", "afternoon", "entity" have none.
-_KINDS = ("animal", "artifact", "body", "food", "group", "location", "object", "person", "phenomenon", "plant")
-VISIBLE_KINDS = frozenset("noun." + kind for kind in (*_KINDS, "shape", "substance"))
+# "sky" an object); "sense", "calm", "afternoon", "entity" have none. Of a noun's rare senses only
+# the concrete kinds count ("racket" the bat; not "calm" the windless weather).
+CONCRETE_KINDS = frozenset(
+    "noun." + kind for kind in ("animal", "artifact", "body", "food", "object", "person", "plant", "substance")
+)
+VISIBLE_KINDS = CONCRETE_KINDS | {"noun.group", "noun.location", "noun.phenomenon", "noun.shape"}
 
 
 @lru_cache(maxsize=65536)
-def visible_noun(word: str) -> bool:
-    """A common noun sense of the word is something one can see: a WordNet physical entity or
-    a noun of a visible kind (:data:`VISIBLE_KINDS`).
+def visible_noun(word: str, rare: bool = False) -> bool:
+    """A common noun sense of the word is something one can see: a WordNet physical entity or a
+    noun of a visible kind (:data:`VISIBLE_KINDS`); with ``rare``, any sense of a concrete kind
+    (:data:`CONCRETE_KINDS`) will do too.
 
     >>> [visible_noun(w) for w in ("dog", "crowd", "sky", "orange", "sense", "entity", "afternoon")]
     [True, True, True, True, False, False, False]
+    >>> visible_noun("racket"), visible_noun("racket", rare=True), visible_noun("calm", rare=True)
+    (False, True, False)
     """
     from knowledge import ancestors, lexname, noun_senses
 
-    return any(
-        lexname(s) in VISIBLE_KINDS or "physical_entity.n.01" in ancestors(s) for s in noun_senses(word, min_count=1)
-    )
+    common = noun_senses(word, min_count=1)
+    if any(lexname(s) in VISIBLE_KINDS or "physical_entity.n.01" in ancestors(s) for s in common):
+        return True
+    return rare and any(lexname(s) in CONCRETE_KINDS for s in noun_senses(word))
 
 
 def names_a_thing(word: str) -> bool:
