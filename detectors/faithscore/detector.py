@@ -133,7 +133,7 @@ class FaithScoreDetector(ModelJudgeDetector):
     def prepare(self, samples: Sequence[Sample]) -> tuple[list, Backend | None]:
         graphs = self.parser.parse_many([s["caption"] for s in samples])  # one batched parse
         backend = self.backend if self._uses_model(samples) else None
-        return [self._job(s, g) for s, g in zip(samples, graphs)], backend
+        return [self._job(s, g) for s, g in zip(samples, graphs, strict=True)], backend
 
     def _job(self, sample: Sample, graph: SceneGraph) -> Generator[list[ChatRequest], list, Detection]:
         c, caption = self.config, sample["caption"]
@@ -149,7 +149,7 @@ class FaithScoreDetector(ModelJudgeDetector):
                 failures += 1  # keep the rule labels
                 unparsed.append(text_of(answers[0])[:500])
             else:
-                for s, label in zip(subs, labels):
+                for s, label in zip(subs, labels, strict=True):
                     s.label = label
         facts = facts_from_graph(graph, subs)
         if c.decomposer == "llm":
@@ -164,7 +164,7 @@ class FaithScoreDetector(ModelJudgeDetector):
                 for i in desc
             ]
             model_facts = []
-            for i, answer in zip(desc, answers):
+            for i, answer in zip(desc, answers, strict=True):
                 parsed = parse_facts(text_of(answer))
                 if parsed is None:
                     failures += 1
@@ -198,7 +198,7 @@ class FaithScoreDetector(ModelJudgeDetector):
                     break
                 evidence, details["images_refused"] = fallback
             details["evidence"] = evidence.kind
-            for f, answer in zip(asked, answers):
+            for f, answer in zip(asked, answers, strict=True):
                 text = text_of(answer)
                 f.verdict = parse_yes_no(text, echo=(f.text,))
                 f.evidence = f"judge: {text[:80]!r}"
@@ -235,7 +235,7 @@ class FaithScoreDetector(ModelJudgeDetector):
             raise ValueError(f"{getattr(exc, 'field', 'annotation')}: {exc}") from None
         verifier = GraphVerifier(image, count_nodes=annotation is not None, max_path=self.config.max_path)
         loose = [f for f in facts if f.concept is None and f.relation is None]
-        for f, g in zip(loose, self.parser.parse_many([f.text for f in loose])):
+        for f, g in zip(loose, self.parser.parse_many([f.text for f in loose]), strict=True):
             f.graph = g  # a model-written statement: verified through its own parse
         for f in facts:
             f.verdict, f.evidence = verifier.verify(f)
