@@ -119,7 +119,8 @@ $(SMOLLM2_GGUF):
 	rm -rf $(INTEGRATION_CACHE)/get-smollm2
 
 # Starts the server on 127.0.0.1 (a free port), runs faithscore and vlm on the bundled examples,
-# checks what the answers say, and stops the server whatever happens. INTEGRATION_ARGS='--samples
-# FILE --limit N' judges other captions (JSONL of {id, caption, references}).
+# checks what the answers say, and stops the server whatever happens (Ctrl-C and SIGTERM too).
+# INTEGRATION_ARGS='--samples FILE --limit N' judges other captions (JSONL of {id, caption,
+# references}; tests/integration/captions30.jsonl has 30), '--runs ...' makes fewer runs.
 integration: install $(LLAMA_SERVER) $(SMOLLM2_GGUF)
 	$(PY) -m tests.integration.llama_server --server $(LLAMA_SERVER) --model $(SMOLLM2_GGUF) $(INTEGRATION_ARGS)

@@ -150,6 +150,35 @@ def test_facts_the_verifier_cannot_judge_leave_the_record_unjudged(parser):
     assert d.details["parse_failures"] == 1
 
 
+@pytest.mark.parametrize("verifier", ["vlm", "graph"])
+def test_facts_about_abstractions_are_never_judged(parser, verifier):
+    # A model labels the whole caption descriptive, so the graph's facts are about "sense",
+    # "calm" and "afternoon": nothing a picture shows. Were they asked, the judge would say "no".
+    def answers(body, n):
+        return '{"labels": ["D", "D"]}' if "numbered parts" in llm.prompt_of(body) else "No."
+
+    caption = "It suggests a sense of calm, evoking a lazy afternoon."
+    with llm.ScriptedServer(answers) as server:
+        det = FaithScoreDetector(parser=parser, labeler="llm", verifier=verifier, backend=backend(server))
+        d = det.detect({"id": "a", "caption": caption, "references": ["A cat sleeping on a windowsill."]})
+        assert server.count == 1  # the labelling: not one verification
+        mixed = det.detect(
+            {"id": "m", "caption": "A dog sits on a sofa, evoking a sense of calm.", "references": ["A dog."]}
+        )
+        racket = det.detect({"id": "r", "caption": "A man swings a racket.", "references": ["A tennis player."]})
+    facts = d.details["facts"]
+    assert {f["text"] for f in facts} >= {"There is a sense.", "There is an afternoon."}
+    assert all(f["verdict"] is None and "names no visible thing" in f["not_judged"] for f in facts)
+    assert d.score is None and d.error is None and d.spans == []
+    assert d.details["not_judged"].startswith("no fact about a visible thing ('sense' names no visible thing")
+    # Beside facts about things, they are left out of the score, not counted as hallucinations.
+    judged = {f["text"]: f["verdict"] for f in mixed.details["facts"] if "not_judged" not in f}
+    assert "There is a dog." in judged and "There is a sense." not in judged
+    assert mixed.score is not None and "not_judged" not in mixed.details
+    # A thing in a rare sense only ("racket" is mostly a din) is still a thing.
+    assert not any("not_judged" in f for f in racket.details["facts"]) and racket.score == 1.0
+
+
 # -- prompts a small model cannot parrot ---------------------------------------------------------
 def test_no_prompt_shows_an_example_that_is_a_valid_answer():
     for p in (prompts.ALIGNBENCH, prompts.FAITHSCORE_LABEL, prompts.FAITHSCORE_DECOMPOSE, prompts.FAITHSCORE_VERIFY):

@@ -147,6 +147,9 @@ class Backend:
         self.seed = seed
         self.max_tokens = max_tokens
         self.stats = BackendStats()
+        # Set when a batch is interrupted (Ctrl-C, SIGTERM): requests still in flight then give up
+        # at their next retry instead of keeping the process alive through their backoffs.
+        self.stopping = threading.Event()
 
     # -- what subclasses provide -------------------------------------------------------------
     def identity(self) -> dict[str, Any]:
@@ -214,8 +217,17 @@ class Backend:
 
         if self.max_workers == 1 or len(requests) <= 1:
             return [one(r) for r in requests]
-        with ThreadPoolExecutor(max_workers=min(self.max_workers, len(requests))) as pool:
-            return list(pool.map(one, requests))
+        pool = ThreadPoolExecutor(max_workers=min(self.max_workers, len(requests)))
+        try:
+            answers = list(pool.map(one, requests))
+        except BaseException:
+            # Interrupted: the queued requests are dropped rather than sent (a ``with`` block would
+            # wait for every one of them), and those in flight stop retrying.
+            self.stopping.set()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
+        return answers
 
     def close(self) -> None:
         """Release resources (connections, models). The default has nothing to release."""

@@ -20,8 +20,9 @@ Only failures that may pass are retried, ``max_retries`` times with exponential 
 (``backoff * 2**attempt`` seconds): HTTP 408, 429, 502, 503, 504, a 500 that does not say why,
 timeouts, refused or reset connections, answers that are not a chat completion. A
 ``Retry-After`` header (seconds or an HTTP date) sets the wait instead; every wait is capped at
-``max_backoff``. Permanent failures fail at once with the server's message: other 4xx (400, 401,
-404...), 501 and 505+, and any answer whose message says the request itself cannot work
+``max_backoff``; a batch interrupted (Ctrl-C, SIGTERM) retries nothing more. Permanent failures
+fail at once with the server's message: other 4xx (400, 401, 404...), 501 and 505+, and any
+answer whose message says the request itself cannot work
 ("context size exceeded", "image input is not supported", "insufficient quota"...).
 
 A request with a ``schema`` is sent with ``response_format`` (``json_schema``) unless
@@ -107,7 +108,8 @@ class OpenAIBackend(Backend):
         self._api_key = api_key if api_key is not None else os.environ.get("CECE_LLM_API_KEY")
         self.structured_output = structured_output
         self._schema_rejected = False
-        self._sleep = time.sleep  # the wait between attempts (tests record it instead)
+        # The wait between attempts (tests record it instead); it ends early when a batch is interrupted.
+        self._sleep = self.stopping.wait
         self.timeout = timeout
         self.max_retries = max_retries
         self.backoff = backoff
@@ -176,7 +178,7 @@ class OpenAIBackend(Backend):
             try:
                 texts = self._post(data)
             except BackendError as exc:
-                if not exc.retryable or attempt == self.max_retries:
+                if not exc.retryable or attempt == self.max_retries or self.stopping.is_set():
                     if exc.retryable:
                         raise BackendError(
                             f"{exc} (gave up after {attempt + 1} attempt{'s' * (attempt > 0)})", status=exc.status

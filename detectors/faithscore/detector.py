@@ -21,10 +21,11 @@ part whose facts are all refused gets the graph's facts. ``images`` (``auto``, `
 ``details["prompts"]`` the versions of the prompts used (:mod:`detectors.prompts`).
 
 FaithScore = verified / judged facts (facts the verifier could not judge are left out);
-``score`` = 1 - FaithScore. With no judged fact the record is *not judged*: ``score`` is None and
-``details["not_judged"]`` says why (never 0.0, which would call it faithful). Each sentence with
-a judged fact scores 1 - its own FaithScore; ``spans`` are the facts found false, labelled with their kind; ``details["facts"]``
-lists every fact with its span, verdict and evidence.
+``score`` = 1 - FaithScore. Facts about an abstraction ("There is a sense.") are listed but never
+judged (their ``not_judged`` says why). With no judged fact the record is *not judged*: ``score``
+is None and ``details["not_judged"]`` says why (never 0.0, which would call it faithful). Each
+sentence with a judged fact scores 1 - its own FaithScore; ``spans`` are the facts found false,
+labelled with their kind; ``details["facts"]`` lists every fact with its span, verdict and evidence.
 """
 
 from __future__ import annotations
@@ -132,7 +133,7 @@ class FaithScoreDetector(ModelJudgeDetector):
     def prepare(self, samples: Sequence[Sample]) -> tuple[list, Backend | None]:
         graphs = self.parser.parse_many([s["caption"] for s in samples])  # one batched parse
         backend = self.backend if self._uses_model(samples) else None
-        return [self._job(s, g) for s, g in zip(samples, graphs)], backend
+        return [self._job(s, g) for s, g in zip(samples, graphs, strict=True)], backend
 
     def _job(self, sample: Sample, graph: SceneGraph) -> Generator[list[ChatRequest], list, Detection]:
         c, caption = self.config, sample["caption"]
@@ -148,7 +149,7 @@ class FaithScoreDetector(ModelJudgeDetector):
                 failures += 1  # keep the rule labels
                 unparsed.append(text_of(answers[0])[:500])
             else:
-                for s, label in zip(subs, labels):
+                for s, label in zip(subs, labels, strict=True):
                     s.label = label
         facts = facts_from_graph(graph, subs)
         if c.decomposer == "llm":
@@ -163,7 +164,7 @@ class FaithScoreDetector(ModelJudgeDetector):
                 for i in desc
             ]
             model_facts = []
-            for i, answer in zip(desc, answers):
+            for i, answer in zip(desc, answers, strict=True):
                 parsed = parse_facts(text_of(answer))
                 if parsed is None:
                     failures += 1
@@ -183,20 +184,21 @@ class FaithScoreDetector(ModelJudgeDetector):
             facts = sorted(model_facts, key=lambda f: (f.start, KINDS.index(f.kind)))
         verifier = self.verifier_for(sample)
         details: dict[str, Any] = {}
+        asked = [f for f in facts if f.skip is None]  # an abstraction's facts are never judged
         if verifier == "graph":
-            self._verify_on_graph(sample, facts)
-        elif facts:
+            self._verify_on_graph(sample, asked)
+        elif asked:
             prompts.append(VERIFY_PROMPT.id)
             evidence = self._evidence(sample)
             verdicts: list = []
             for _ in range(2):  # a second round only when the server refused the image
-                answers = yield [self._verify_request(evidence, f) for f in facts]
+                answers = yield [self._verify_request(evidence, f) for f in asked]
                 fallback = self.images_refused(sample, evidence, answers)
                 if fallback is None:
                     break
                 evidence, details["images_refused"] = fallback
             details["evidence"] = evidence.kind
-            for f, answer in zip(facts, answers):
+            for f, answer in zip(asked, answers, strict=True):
                 text = text_of(answer)
                 f.verdict = parse_yes_no(text, echo=(f.text,))
                 f.evidence = f"judge: {text[:80]!r}"
@@ -233,7 +235,7 @@ class FaithScoreDetector(ModelJudgeDetector):
             raise ValueError(f"{getattr(exc, 'field', 'annotation')}: {exc}") from None
         verifier = GraphVerifier(image, count_nodes=annotation is not None, max_path=self.config.max_path)
         loose = [f for f in facts if f.concept is None and f.relation is None]
-        for f, g in zip(loose, self.parser.parse_many([f.text for f in loose])):
+        for f, g in zip(loose, self.parser.parse_many([f.text for f in loose]), strict=True):
             f.graph = g  # a model-written statement: verified through its own parse
         for f in facts:
             f.verdict, f.evidence = verifier.verify(f)
@@ -272,4 +274,7 @@ def _why_not_judged(subs: list, facts: list[Fact]) -> str:
         return "no descriptive sub-sentence: nothing to check against the image"
     if not facts:
         return "no fact found in the descriptive sub-sentences"
+    if all(f.skip for f in facts):
+        why = "; ".join(dict.fromkeys(f.skip for f in facts if f.skip))
+        return f"no fact about a visible thing ({why}): nothing to check against the image"
     return f"none of the {len(facts)} facts could be judged (see facts)"

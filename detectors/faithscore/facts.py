@@ -8,7 +8,9 @@ descriptive ones yield facts. Facts (FaithScore's five kinds) from the graph: ev
 an ``entity`` fact ("There is a dog."), its attributes -> ``colour``, ``count`` and ``attribute``
 facts, every relation -> a ``relation`` fact. Each fact carries its char span in the caption.
 Concepts that name the picture rather than its content ("image", "background") and hedged
-mentions ("possibly a cat") give no facts.
+mentions ("possibly a cat") give no facts; facts about an abstraction ("There is a sense.",
+"There is an entity.": nothing visible, :func:`~detectors.faithscore.grounding.visible_noun`)
+are kept but marked never to be judged (``Fact.skip``).
 
 >>> [(s.text, s.label) for s in split_sub_sentences("A dog runs, which suggests it is happy.")]
 [('A dog runs', 'descriptive'), ('which suggests it is happy.', 'analytical')]
@@ -21,7 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cece.costs import PREPOSITIONS
+from detectors.faithscore.grounding import visible_noun
 from detectors.faithscore.recogniser import recognise
+from knowledge import noun_senses
 from parsers import Concept, Relation, SceneGraph
 from parsers.attributes import count_value
 from parsers.sentences import split_sentences
@@ -80,7 +84,8 @@ class SubSentence:
 class Fact:
     """One atomic fact: ``kind`` (one of :data:`KINDS`), the statement, its caption span, the
     sub-sentence it came from, and after verification a ``verdict`` (None: cannot be judged)
-    with the ``evidence`` for it. The other fields hold the graph pieces it was read from."""
+    with the ``evidence`` for it; ``skip`` says why a fact is never sent to a verifier. The
+    other fields hold the graph pieces it was read from."""
 
     kind: str
     text: str
@@ -94,6 +99,7 @@ class Fact:
     attr_kind: str | None = None
     relation: tuple[Concept, Relation, Concept] | None = field(default=None, repr=False)
     graph: SceneGraph | None = field(default=None, repr=False)  # the statement parsed (LLM facts)
+    skip: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -104,6 +110,7 @@ class Fact:
             "sub_sentence": self.sub,
             "verdict": self.verdict,
             "evidence": self.evidence,
+            **({"not_judged": self.skip} if self.skip else {}),
         }
 
 
@@ -120,7 +127,7 @@ def split_sub_sentences(caption: str) -> list[SubSentence]:
                 s, e = start + lead, start + len(piece.rstrip())
                 out.append(SubSentence(s, e, caption[s:e]))
             start = cut_end
-    for sub, label in zip(out, recognise([sub.text for sub in out])):
+    for sub, label in zip(out, recognise([sub.text for sub in out]), strict=True):
         sub.label = "descriptive" if label else "analytical"
     return out
 
@@ -163,6 +170,17 @@ def _skip(c: Concept) -> bool:
     return c.uncertain or c.lemma.lower() in META_NOUNS or not _head(c)
 
 
+def _abstraction(*concepts: Concept) -> str | None:
+    """Why facts about these concepts cannot be checked against a picture: one of them names
+    no visible thing (the parser took it for a thing, so a rare concrete sense, "racket" the bat,
+    is enough; a word WordNet does not know is given the benefit of the doubt)."""
+    for c in concepts:
+        lemma = c.lemma.lower()
+        if noun_senses(lemma) and not visible_noun(lemma, rare=True):
+            return f"{lemma!r} names no visible thing"
+    return None
+
+
 def facts_from_graph(graph: SceneGraph, subs: list[SubSentence]) -> list[Fact]:
     """Atomic facts of the descriptive sub-sentences, read off the caption's scene graph."""
     caption, facts = graph.text, []
@@ -172,7 +190,8 @@ def facts_from_graph(graph: SceneGraph, subs: list[SubSentence]) -> list[Fact]:
         if h is None or i is None or subs[i].label != "descriptive":
             continue
         entity = f"There are {c.text}." if c.plural else f"There is {_a(c.text)}."
-        facts.append(Fact("entity", entity, h[0], h[1], i, concept=c))
+        skip = _abstraction(c)
+        facts.append(Fact("entity", entity, h[0], h[1], i, concept=c, skip=skip))
         for kind, values in c.attributes.items():
             for v in values:
                 a, b = _value_span(caption, c, v, kind)
@@ -181,7 +200,8 @@ def facts_from_graph(graph: SceneGraph, subs: list[SubSentence]) -> list[Fact]:
                 else:
                     text = f"The {c.text} {_be(c)} {v}."
                 fact_kind = kind if kind in ("count", "colour") else "attribute"
-                facts.append(Fact(fact_kind, text, min(a, h[0]), max(b, h[1]), i, concept=c, value=v, attr_kind=kind))
+                span = min(a, h[0]), max(b, h[1])
+                facts.append(Fact(fact_kind, text, *span, i, concept=c, value=v, attr_kind=kind, skip=skip))
     for r in graph.relations:
         s, o = graph.concepts[r.subject], graph.concepts[r.object]
         if _skip(s) or _skip(o):
@@ -198,6 +218,7 @@ def facts_from_graph(graph: SceneGraph, subs: list[SubSentence]) -> list[Fact]:
                 max(x[1] for x in where),
                 i,
                 relation=(s, r, o),
+                skip=_abstraction(s, o),
             )
         )
     facts.sort(key=lambda f: (f.start, KINDS.index(f.kind)))
