@@ -233,10 +233,10 @@ def fit(rows: Sequence[Row], records: Sequence[Record], sources: Sequence[str] =
         },
     }
     return ConfidenceModel(
-        coef={f: round(float(w), 6) for f, w in zip(FEATURES, edit_lr.coef_[0])},
+        coef={f: round(float(w), 6) for f, w in zip(FEATURES, edit_lr.coef_[0], strict=True)},
         intercept=round(float(edit_lr.intercept_[0]), 6),
         record={"intercept": round(float(record_lr.intercept_[0]), 6)}
-        | {k: round(float(w), 6) for k, w in zip(RECORD_TERMS[1:], record_lr.coef_[0])},
+        | {k: round(float(w), 6) for k, w in zip(RECORD_TERMS[1:], record_lr.coef_[0], strict=True)},
         threshold=round(threshold, 2),
         provenance=provenance,
     )

@@ -106,7 +106,7 @@ def span_precision(y_true: Sequence[Sequence[Span]], y_pred: Sequence[Sequence[S
     """
     if len(y_true) != len(y_pred):
         raise ValueError(f"{len(y_true)} gold captions but {len(y_pred)} predicted")
-    hits = [any(spans_overlap(p, g) for g in gold) for gold, pred in zip(y_true, y_pred) for p in pred]
+    hits = [any(spans_overlap(p, g) for g in gold) for gold, pred in zip(y_true, y_pred, strict=True) for p in pred]
     return float(np.mean(hits)) if hits else 0.0
 
 
@@ -120,7 +120,11 @@ def gold_word_recall(y_true: Sequence[Sequence[Span]], y_pred: Sequence[Sequence
     """
     if len(y_true) != len(y_pred):
         raise ValueError(f"{len(y_true)} gold captions but {len(y_pred)} predicted")
-    covered = [c for gold, pred in zip(y_true, y_pred) for c in words_flagged(gold, [(a, b, 1.0) for a, b in pred])]
+    covered = [
+        c
+        for gold, pred in zip(y_true, y_pred, strict=True)
+        for c in words_flagged(gold, [(a, b, 1.0) for a, b in pred])
+    ]
     return float(np.mean(covered)) if covered else 0.0
 
 

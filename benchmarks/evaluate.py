@@ -149,7 +149,7 @@ def _caption_block(
     ids: list[str], gold: Mapping[str, CaptionGold], dets: Detections, threshold: float, verdicts: bool = False
 ) -> dict[str, float | None]:
     y, s = [gold[i].label for i in ids], [_score(dets.get(i)) for i in ids]
-    gold_words = [[w for w, lab in zip(gold[i].words, gold[i].word_labels) if lab] for i in ids]
+    gold_words = [[w for w, lab in zip(gold[i].words, gold[i].word_labels, strict=True) if lab] for i in ids]
     marked = [_marked(dets.get(i), threshold) for i in ids]
     v = [_verdict(dets.get(i)) for i in ids]
     verdict_cols = dict(
@@ -158,6 +158,7 @@ def _caption_block(
             (precision(y, v), recall(y, v), false_positive_rate(y, v), balanced_accuracy(y, v))
             if verdicts
             else (None,) * 4,
+            strict=True,
         )
     )
     hal = [i for i in ids if gold[i].label and gold[i].spans]
@@ -332,7 +333,7 @@ def evaluate_detailverify(gold: Mapping[str, DVBGold], dets: Detections, thresho
         pred = [[sp for sp in _spans(dets.get(i)) if sp[2] >= threshold] for i in ids]
         tagged = [
             to_tagged(gold[i].caption, [(a, b) for a, b, _ in p]) if p else "NO HALLUCINATION"
-            for i, p in zip(ids, pred)
+            for i, p in zip(ids, pred, strict=True)
         ]
         official = dvb_metrics.official_scores(
             [gold[i].tagged for i in ids], tagged, [gold[i].label_records for i in ids]
@@ -343,6 +344,7 @@ def evaluate_detailverify(gold: Mapping[str, DVBGold], dets: Detections, thresho
             zip(
                 columns,
                 (official["token"]["f1"], official["token"]["iou"], official["sentence"]["f1"], aligned["token"]["f1"]),
+                strict=True,
             )
         )
         for i in ids:  # token-level PR curve: a token scores its best overlapping span

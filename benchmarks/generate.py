@@ -90,7 +90,7 @@ def generate(
                 {
                     "sample_id": f"{source}:{pick}:{result.kind}",
                     "caption": result.caption,
-                    "grounding": [[w, y] for w, y in zip(result.caption.split(), result.labels)],
+                    "grounding": [[w, y] for w, y in zip(result.caption.split(), result.labels, strict=True)],
                     "contains_hallucination": any(result.labels),
                     "references": others,
                     "image_path": image,

@@ -272,7 +272,8 @@ def write_run_outputs(rundir: Path, metrics: Mapping[str, Any], evaluations: Map
 
 def plot_run(rundir: Path, benchmark: str, evaluations: Mapping[str, Any]) -> list[tuple[str, str]]:
     """Precision-recall curves per detector, the reliability diagram of their scores (HAT,
-    nocaps-FOIL, AlignBench) and AlignBench's mean score by sentence position; returns ``(file name, title)`` of each plot written."""
+    nocaps-FOIL, AlignBench) and AlignBench's mean score by sentence position; returns
+    ``(file name, title)`` of each plot written."""
     import matplotlib
 
     matplotlib.use("Agg")  # files only, never a display

@@ -134,7 +134,9 @@ def scene_graphs_case(tmp: Path, megabytes: float, captions: int) -> dict:
     rng = random.Random(2)
     wanted = sorted(rng.sample(range(1, images + 1), captions))
     results = tmp / "results.json"
-    results.write_text(json.dumps([{"image_id": i, "caption": c} for i, c in zip(wanted, make_captions(captions))]))
+    results.write_text(
+        json.dumps([{"image_id": i, "caption": c} for i, c in zip(wanted, make_captions(captions), strict=True)])
+    )
     start = time.perf_counter()
     found = read_annotation_file(graphs, {str(i) for i in wanted})
     read_seconds = time.perf_counter() - start

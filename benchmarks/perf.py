@@ -117,7 +117,9 @@ def run(n: int = 1000) -> dict:
 
     explainer = Explainer(parser=parser)
     scorer = Explainer(parser=parser, counterfactuals=False)
-    records = [{"id": str(i), "caption": c, "annotation": g} for i, (c, g) in enumerate(zip(captions, images))]
+    records = [
+        {"id": str(i), "caption": c, "annotation": g} for i, (c, g) in enumerate(zip(captions, images, strict=True))
+    ]
     list(explainer.explain_many(records[:50]))
     t = time.perf_counter()
     results = list(scorer.explain_many(records))

@@ -182,7 +182,7 @@ def _measure(quick: bool, workers: int, ray: str | None, data: Path | None = Non
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         if data is not None:
-            own = [json.loads(line) for line in open(data, encoding="utf-8") if line.strip()]
+            own = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines() if line.strip()]
             jobs, det_recs = [(f"explain ({data.name})", own)], own
         else:
             jobs = [

@@ -230,12 +230,12 @@ class Explainer:
         # Rewriting re-reads each caption's Doc, its rewrite's and a follow-up's: keep them all, or
         # a big batch would parse its captions a second time, one by one.
         self.parser.doc_memory = max(self.parser.doc_memory, 4 * len(batch))
-        good = [(i, r) for (i, r), (_, err) in zip(batch, checked) if err is None]
+        good = [(i, r) for (i, r), (_, err) in zip(batch, checked, strict=True) if err is None]
         graphs = iter(
             self._parse_with_references([r["caption"] for _, r in good], [_references_of(r) for _, r in good])
         )
         results: list[Explanation | RecordError] = []
-        for (i, record), (_, err) in zip(batch, checked):
+        for (i, record), (_, err) in zip(batch, checked, strict=True):
             if err is not None:
                 results.append(err)
                 continue
@@ -275,7 +275,7 @@ class Explainer:
         known = self._reference_graphs
         todo = list(dict.fromkeys(t for refs in references if refs for t in refs if t not in known))
         parsed = self._parse_batch(todo + captions)
-        self._batch_refs = dict(zip(todo, parsed))
+        self._batch_refs = dict(zip(todo, parsed, strict=True))
         for text, graph in self._batch_refs.items():
             known[text] = graph
             while len(known) > REFERENCE_CACHE:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from cece.agreement import Tally, count_agrees, number_agrees, tally, weigh_singular
 from cece.edits import Edit
@@ -163,6 +164,11 @@ def _count_edit(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]
     )
 
 
+def _agrees(clash: Callable[[list[str], list[str]], bool], mine: list[str], values: list[str]) -> bool | None:
+    """Whether one reference's ``values`` agree with the caption's (``mine``); None when it has none."""
+    return None if not values else not clash(mine, values)
+
+
 def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> list[Edit]:
     c = caption.concepts[i]
     out = []
@@ -176,7 +182,7 @@ def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[i
                 image,
                 found,
                 (kind,),
-                lambda values: None if not values else not clash(mine, values),
+                partial(_agrees, clash, mine),  # bound now: the loop moves on to the next kind
                 kind,
                 base_colour if kind == "colour" else str,
             )
@@ -186,7 +192,7 @@ def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[i
         elif not clash(mine, theirs):
             continue
         words = {w for v in mine for w in v.split()}
-        span = _word_span(caption.text, c.phrase_span, lambda w: w in words)
+        span = _word_span(caption.text, c.phrase_span, words.__contains__)
         with_value = [j for j in found if image.concepts[j].attributes.get(kind)]
         if span:
             note = f"{kind}: the image side says " + ", ".join(dict.fromkeys(theirs))

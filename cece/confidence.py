@@ -125,7 +125,7 @@ class ConfidenceModel:
         """The probability that a caption with these claim and silent-triple confidences is
         hallucinated."""
         r = self.record
-        z = r["intercept"] + sum(r[k] * v for k, v in zip(RECORD_TERMS[1:], record_terms(claims, silent)))
+        z = r["intercept"] + sum(r[k] * v for k, v in zip(RECORD_TERMS[1:], record_terms(claims, silent), strict=True))
         return sigmoid(z)
 
     def to_dict(self) -> dict[str, Any]:

@@ -46,7 +46,7 @@ def settle(explainer: Any, explanations: list) -> None:
             break
         graphs = explainer.parser.parse_many([text for _, text in pending])
         later: list[tuple[Any, str]] = []
-        for (e, text), graph in zip(pending, graphs):
+        for (e, text), graph in zip(pending, graphs, strict=True):
             again = explainer.explain_graphs(graph, e.image_graph, rewrite_caption=False)
             e.counterfactual, e.fixed_point = text, not again.hallucinated
             if again.hallucinated and round_ < FOLLOW_UPS:

@@ -15,9 +15,10 @@ so deleting a node and inserting another is a real alternative to substituting t
 rectangular matching that always pairs ``min(n, m)`` nodes. Optional ``anchors`` (n x m booleans:
 identical or synonymous concepts) are matched before anything else: the assignment first
 maximises the number of anchored pairs it uses, then minimises cost, so a faithful object is
-never traded for a cheaper edit path ("a dog and a cat" against a dog: the dog stays the dog). The assignment gives a node map; the
-returned cost is the *exact* cost of the edit path that the map induces (node and edge edits), so it
-is an upper bound on the true GED, and equal to it when the map is optimal.
+never traded for a cheaper edit path ("a dog and a cat" against a dog: the dog stays the dog).
+The assignment gives a node map; the returned cost is the *exact* cost of the edit path that the
+map induces (node and edge edits), so it is an upper bound on the true GED, and equal to it when
+the map is optimal.
 
 >>> import numpy as np
 >>> sub = np.array([[0.0, 5.0], [5.0, 0.0]])

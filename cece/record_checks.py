@@ -31,7 +31,9 @@ def id_problem(value: Any) -> str | None:
     """What is wrong with a record id (a non-empty string or an integer), or None.
 
     >>> [id_problem(v) for v in ("a", 7, None, "", float("inf"), {"a": 1}, True)]
-    [None, None, 'missing', 'empty', 'inf is not a finite number', 'expected a string or integer, got dict', 'expected a string or integer, got bool']
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [None, None, 'missing', 'empty', 'inf is not a finite number', 'expected a string or integer, got dict',
+     'expected a string or integer, got bool']
     """
     if value is None:
         return "missing"

@@ -147,7 +147,7 @@ def metrics_table(e: Explanation) -> Table:
         ("I", r.i),
         ("", ""),
     ]
-    for (a, b), (c, d) in zip(left, right):
+    for (a, b), (c, d) in zip(left, right, strict=True):
         t.add_row(a, str(b), c, str(d))
     return t
 

@@ -5,6 +5,7 @@ ready (its models loaded), what it returned, and when it was lost, so its batche
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -88,10 +89,8 @@ class Processes:
 
     def send(self, worker: Any, job: Job) -> None:
         self.sent[worker].append(job)
-        try:
+        with contextlib.suppress(OSError):  # it died: its reader says so at the next wait
             self.conns[worker].send(job.batch)
-        except OSError:  # it died: its reader says so at the next wait
-            pass
 
     def wait(self, timeout: float | None) -> list[tuple]:
         messages = []
@@ -255,10 +254,8 @@ class Actors:
 
     def close(self) -> None:
         for actor in self.actors:
-            try:
+            with contextlib.suppress(Exception):  # already gone with its node
                 self.ray.kill(actor)
-            except Exception:  # already gone with its node
-                pass
 
 
 class RayWorker:

@@ -81,9 +81,9 @@ class EnsembleDetector(BatchDetector):
         caption = sample["caption"]
         report = [
             {"member": lab, "weight": w, "score": d.score, "error": d.error}
-            for lab, w, d in zip(self.labels, self.weights, dets)
+            for lab, w, d in zip(self.labels, self.weights, dets, strict=True)
         ]
-        ok = [(w, d) for w, d in zip(self.weights, dets) if d.error is None and d.score is not None]
+        ok = [(w, d) for w, d in zip(self.weights, dets, strict=True) if d.error is None and d.score is not None]
         details: dict[str, Any] = {"members": report}
         failures = [d.details.get("parse_failures") for d in dets if isinstance(d.details.get("parse_failures"), int)]
         if failures:

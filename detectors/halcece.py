@@ -89,7 +89,7 @@ class HalCECEDetector(BatchDetector):
         reference graphs kept for the batches that follow, counterfactuals settled together)."""
         out, ok = self.partition(samples)
         results = self.explainer.explain_batch([(k, {**samples[k], "id": str(samples[k].get("id"))}) for k in ok])
-        for k, result in zip(ok, results):
+        for k, result in zip(ok, results, strict=True):
             if isinstance(result, RecordError):
                 out[k] = Detection.failed(
                     samples[k],

@@ -167,9 +167,9 @@ class ModelJudgeDetector(BatchDetector):
             error = self.setup_error(exc)
             return [
                 d or Detection(id=str(s.get("id")), detector=self.name, error=error, details={"parse_failures": 0})
-                for d, s in zip(out, samples)
+                for d, s in zip(out, samples, strict=True)
             ]
-        for i, res in zip(todo, drive(jobs, backend)):
+        for i, res in zip(todo, drive(jobs, backend), strict=True):
             out[i] = (
                 res
                 if isinstance(res, Detection)

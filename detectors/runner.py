@@ -231,7 +231,7 @@ def _detect(detector: Detector, name: str, batch: Sequence[Sample]) -> list[Dete
             return [d for s in batch for d in _detect(detector, name, [s])]
         return [Detection.failed(s, name, f"{type(exc).__name__}: {exc}") for s in batch]
     out = []
-    for s, d in zip(batch, found):
+    for s, d in zip(batch, found, strict=True):
         problem = contract_problem(d, s["caption"]) if isinstance(d, Detection) else "not a Detection"
         if problem:
             d = Detection.failed(s, name, f"contract: {problem}")
@@ -305,7 +305,7 @@ def run_detectors(
         address=engine.address,
         size=lambda w: w.samples,
     ):
-        for lines, more in zip(ahead.popleft(), found):
+        for lines, more in zip(ahead.popleft(), found, strict=True):
             for d in lines + more:
                 write(d.to_dict())
                 stats.add(d)
@@ -350,7 +350,7 @@ class DetectTask:
         return [DetectWork(todo, max(1, max(len(s) for _, s in todo))) for todo in halves]
 
     def join(self, results: list[list[list[Detection]]]) -> list[list[Detection]]:
-        return [[d for part in parts for d in part] for parts in zip(*results)]
+        return [[d for part in parts for d in part] for parts in zip(*results, strict=True)]
 
     def lost(self, work: DetectWork, reason: str) -> list[list[Detection]]:
         return [[Detection.failed(s, name, reason) for s in samples] for name, samples in work.todo]

@@ -228,7 +228,7 @@ class VLMDetector(ModelJudgeDetector):
                 prompts = {k: DETAILVERIFY_PROMPT.format(retry="", **base) for k in order}
                 continue
             prompts = {}
-            for k, answer in zip(order, answers):
+            for k, answer in zip(order, answers, strict=True):
                 text = text_of(answer)
                 tagged = parse_tagged(text, caption)
                 if tagged.valid:

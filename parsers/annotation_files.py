@@ -259,7 +259,7 @@ class _CocoReader(_Reader):
             return f
         f.kind = "coco_instances"
         names = {c.get("id"): c for c in self.categories if isinstance(c, dict)}
-        for k, anns in self.anns.items():
+        for anns in self.anns.values():
             for a in anns:
                 if a["category_id"] not in names:
                     raise self.unknown(f"category_id {a['category_id']!r} is not in 'categories'")

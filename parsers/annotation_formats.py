@@ -5,10 +5,11 @@ COCO instances, label lists. (:mod:`parsers.annotations` dispatches on the shape
 ...                     "relationships": [["laptop", "on", "lap"], ["dog", "next to", "man"]]})
 >>> [c.synset for c in g.concepts], g.triples()
 (['man.n.01', 'dog.n.01', 'laptop.n.01', 'lap.n.01'], [('laptop', 'on', 'lap'), ('dog', 'next to', 'man')])
->>> from_visual_genome({"objects": [{"names": []}]})
+>>> from_visual_genome({"objects": [{"names": []}]})  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-parsers.annotation_formats.AnnotationError: annotation.objects[0].names: an object needs a name ('names', 'name' or 'label')
+parsers.annotation_formats.AnnotationError: annotation.objects[0].names: an object needs a name
+('names', 'name' or 'label')
 """
 
 from __future__ import annotations

@@ -7,10 +7,11 @@ these) or parses and merges reference captions. The format loaders live in
 
 >>> to_scene_graph(["dog", "tennis racket"]).concepts[1].synset
 'tennis_racket.n.01'
->>> to_scene_graph({"objects": [{"names": []}]})
+>>> to_scene_graph({"objects": [{"names": []}]})  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-parsers.annotation_formats.AnnotationError: annotation.objects[0].names: an object needs a name ('names', 'name' or 'label')
+parsers.annotation_formats.AnnotationError: annotation.objects[0].names: an object needs a name
+('names', 'name' or 'label')
 """
 
 from __future__ import annotations

@@ -75,8 +75,9 @@ class CaptionParser:
 
     ``nlp`` is a loaded spaCy pipeline (default: the installed English model without NER, which
     the parser never uses, with the equivalent fast attribute ruler of
-    :mod:`parsers.attribute_ruler`, and with the participle repair of :mod:`parsers.participles`). ``recover`` adds the nouns spaCy mis-tagged back as concepts
-    (:mod:`parsers.recovery`). Results are deterministic and do not depend on batching.
+    :mod:`parsers.attribute_ruler`, and with the participle repair of :mod:`parsers.participles`).
+    ``recover`` adds the nouns spaCy mis-tagged back as concepts (:mod:`parsers.recovery`).
+    Results are deterministic and do not depend on batching.
     ``doc_memory`` is how many of the latest Docs :meth:`doc` hands back without parsing again
     (default: two batches); a caller that re-reads a batch's texts raises it to fit the batch.
     """

@@ -77,7 +77,7 @@ def merge_definite_mentions(graph: SceneGraph) -> SceneGraph:
         return graph
     target: list[int] = []  # old index -> new index
     concepts: list[Concept] = []
-    for c, k in zip(graph.concepts, antecedents):
+    for c, k in zip(graph.concepts, antecedents, strict=True):
         if k is None:
             target.append(len(concepts))
             concepts.append(

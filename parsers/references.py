@@ -77,7 +77,7 @@ def from_references(
         if parser is None:
             raise ValueError("from_references needs a parser or the references' graphs")
         graphs = parser.parse_many(references)
-    for ref, graph in zip(references, graphs):
+    for ref, graph in zip(references, graphs, strict=True):
         merged.parts.append((offset, offset + len(ref)))
         claimed: set[int] = set()  # entities this reference has already named
         local: list[int] = []

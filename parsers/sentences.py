@@ -145,9 +145,8 @@ def _ends_here(text: str, m: re.Match, cased: bool) -> bool:
             return False
         if _INITIALISM.fullmatch(word):
             return following.lower() in _OPENERS and following[:1].isupper()
-    if cased and following[:1].islower():
-        return False  # '"Stop!" he said', 'wait... what': the sentence goes on
-    return True
+    # '"Stop!" he said', 'wait... what': the sentence goes on
+    return not (cased and following[:1].islower())
 
 
 def _add(text: str, start: int, end: int, sentences: list[Sentence]) -> None:

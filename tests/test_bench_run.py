@@ -231,7 +231,7 @@ def test_detectors_with_and_without_verdicts_in_one_leaderboard(tmp_path, keywor
         for x in board.splitlines()
         if x.startswith(("| detector |", "| keyword |", "| decider |"))
     ]
-    table = {row[0]: dict(zip(cells[0], row)) for row in cells[1:]}
+    table = {row[0]: dict(zip(cells[0], row, strict=True)) for row in cells[1:]}
     new = ["span P", "gold-word R", "verdict P", "verdict R", "flagged clean", "bal acc"]
     assert [table["keyword"][c] for c in new] == ["0.500", "0.667", "–", "–", "–", "–"]
     assert [table["decider"][c] for c in new] == ["0.600", "1.000", "0.600", "1.000", "0.667", "0.667"]

@@ -364,7 +364,7 @@ def test_recover_nouns_on_any_graph(text, spans):
 def test_references_merge_into_well_formed_entities(parser, refs):
     g = from_references(refs, parser)
     assert g.text == "\n".join(refs) and len(g.parts) == len(refs)
-    for (a, b), ref in zip(g.parts, refs):
+    for (a, b), ref in zip(g.parts, refs, strict=True):
         assert g.text[a:b] == ref
     for c in g.concepts:
         for a, b in c.spans:

@@ -136,7 +136,7 @@ def _gold(
         c.fail(field_name, str(exc))
     # The benchmark's converter upper-cases "<Hallucination>" tags; any case is accepted here.
     upper = _TAG.sub(lambda m: CLOSE if m.group().startswith("</") else OPEN, tagged)
-    typed = [(a, b, t) for (a, b), t in zip(spans, _types(caption, spans, records))]
+    typed = [(a, b, t) for (a, b), t in zip(spans, _types(caption, spans, records), strict=True)]
     return DVBGold(rid, split, caption, upper, typed, records)
 
 

@@ -122,7 +122,7 @@ def distribution_svg(
     fig = Figure(figsize=(3.4 * cols, 2.5 * rows + 0.5), layout="constrained")
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     width = 0.8 / max(1, len(models))
-    for ax, panel in zip(axes, panels):
+    for ax, panel in zip(axes, panels, strict=True):
         values = panel_values(explanations, panel)
         lo, n, labels = bins_for(panel.kind, [v for vs in values.values() for v in vs])
         for k, model in enumerate(models):

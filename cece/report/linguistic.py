@@ -125,7 +125,7 @@ def linguistic_report(
     """
     from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
 
-    pairs = [(e, refs) for e, refs in zip(explanations, references) if refs]
+    pairs = [(e, refs) for e, refs in zip(explanations, references, strict=True) if refs]
     if not pairs:
         return None
     scores = [caption_scores(e.caption, refs) for e, refs in pairs]
@@ -150,7 +150,7 @@ def linguistic_report(
     for label, level, key in HALCECE:
         for ling in LINGUISTIC:
             xs, ys = [], []
-            for (e, _), s in zip(pairs, scores):
+            for (e, _), s in zip(pairs, scores, strict=True):
                 value = getattr(getattr(e, level), key)
                 if value is None or (level == "roles" and not e.roles.judged):
                     continue

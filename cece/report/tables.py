@@ -92,7 +92,7 @@ def model_metrics(explanations: Iterable[Explanation | CaptionRow]) -> list[Mode
             bucket.append(e.roles.to_dict())
     out = [ModelMetrics.of(m, objects[m], roles[m]) for m in objects]
     for m in out:
-        hal, total = zip(*chair[m.model])
+        hal, total = zip(*chair[m.model], strict=True)
         m.chair = {"CHAIRs": chair_s(h > 0 for h in hal), "CHAIRi": chair_i(hal, total)}
     return out
 

@@ -23,8 +23,8 @@ part whose facts are all refused gets the graph's facts. ``images`` (``auto``, `
 FaithScore = verified / judged facts (facts the verifier could not judge are left out);
 ``score`` = 1 - FaithScore. With no judged fact the record is *not judged*: ``score`` is None and
 ``details["not_judged"]`` says why (never 0.0, which would call it faithful). Each sentence with
-a judged fact scores 1 - its own FaithScore; ``spans`` are the facts found false, labelled with their kind; ``details["facts"]``
-lists every fact with its span, verdict and evidence.
+a judged fact scores 1 - its own FaithScore; ``spans`` are the facts found false, labelled with
+their kind; ``details["facts"]`` lists every fact with its span, verdict and evidence.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ class FaithScoreDetector(ModelJudgeDetector):
     def prepare(self, samples: Sequence[Sample]) -> tuple[list, Backend | None]:
         graphs = self.parser.parse_many([s["caption"] for s in samples])  # one batched parse
         backend = self.backend if self._uses_model(samples) else None
-        return [self._job(s, g) for s, g in zip(samples, graphs)], backend
+        return [self._job(s, g) for s, g in zip(samples, graphs, strict=True)], backend
 
     def _job(self, sample: Sample, graph: SceneGraph) -> Generator[list[ChatRequest], list, Detection]:
         c, caption = self.config, sample["caption"]
@@ -148,7 +148,7 @@ class FaithScoreDetector(ModelJudgeDetector):
                 failures += 1  # keep the rule labels
                 unparsed.append(text_of(answers[0])[:500])
             else:
-                for s, label in zip(subs, labels):
+                for s, label in zip(subs, labels, strict=True):
                     s.label = label
         facts = facts_from_graph(graph, subs)
         if c.decomposer == "llm":
@@ -163,7 +163,7 @@ class FaithScoreDetector(ModelJudgeDetector):
                 for i in desc
             ]
             model_facts = []
-            for i, answer in zip(desc, answers):
+            for i, answer in zip(desc, answers, strict=True):
                 parsed = parse_facts(text_of(answer))
                 if parsed is None:
                     failures += 1
@@ -196,7 +196,7 @@ class FaithScoreDetector(ModelJudgeDetector):
                     break
                 evidence, details["images_refused"] = fallback
             details["evidence"] = evidence.kind
-            for f, answer in zip(facts, answers):
+            for f, answer in zip(facts, answers, strict=True):
                 text = text_of(answer)
                 f.verdict = parse_yes_no(text, echo=(f.text,))
                 f.evidence = f"judge: {text[:80]!r}"
@@ -233,7 +233,7 @@ class FaithScoreDetector(ModelJudgeDetector):
             raise ValueError(f"{getattr(exc, 'field', 'annotation')}: {exc}") from None
         verifier = GraphVerifier(image, count_nodes=annotation is not None, max_path=self.config.max_path)
         loose = [f for f in facts if f.concept is None and f.relation is None]
-        for f, g in zip(loose, self.parser.parse_many([f.text for f in loose])):
+        for f, g in zip(loose, self.parser.parse_many([f.text for f in loose]), strict=True):
             f.graph = g  # a model-written statement: verified through its own parse
         for f in facts:
             f.verdict, f.evidence = verifier.verify(f)

@@ -120,7 +120,7 @@ def split_sub_sentences(caption: str) -> list[SubSentence]:
                 s, e = start + lead, start + len(piece.rstrip())
                 out.append(SubSentence(s, e, caption[s:e]))
             start = cut_end
-    for sub, label in zip(out, recognise([sub.text for sub in out])):
+    for sub, label in zip(out, recognise([sub.text for sub in out]), strict=True):
         sub.label = "descriptive" if label else "analytical"
     return out
 

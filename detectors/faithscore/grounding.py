@@ -5,8 +5,8 @@ its copies of the prompt out of the score.
 A fact is kept when (1) every content word of it is in the sub-sentence it decomposes -- the same
 word, the same WordNet lemma ("dogs" / "dog", "sitting" / "sits") or a WordNet synonym ("sofa" /
 "couch"); numbers match as digits or words ("two" / "2"); (2) it names something: one of those
-words is a noun for a thing one can see (a WordNet physical entity); (3) it is not a placeholder or example of the prompt
-(``<object>``). Function words (articles, "there", forms of "be" and "have", pronouns,
+words is a noun for a thing one can see (a WordNet physical entity); (3) it is not a placeholder
+or example of the prompt (``<object>``). Function words (articles, "there", forms of "be" and "have", pronouns,
 prepositions) need no grounding. :func:`ungrounded` says why a fact is refused, or None.
 
 >>> ungrounded("There are two dogs.", "Two brown dogs sit on a couch")
