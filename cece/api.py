@@ -57,7 +57,7 @@ class Explainer:
         batch_size: int = 256,
         senses: str = "context",
         threshold: float | None = None,
-        weights: ConfidenceModel | str | os.PathLike | None = None,
+        weights: ConfidenceModel | str | os.PathLike[str] | None = None,
         counterfactuals: bool = True,
     ) -> None:
         if senses not in ("first", "context"):
@@ -267,7 +267,7 @@ class Explainer:
             self._rewrite_batch(results)
         return results
 
-    def _parse_with_references(self, captions: list[str], references: list[list[str] | None]) -> list:
+    def _parse_with_references(self, captions: list[str], references: list[list[str] | None]) -> list[Any]:
         """The captions' graphs (or exceptions), parsed in one batch with every reference text of
         ``references`` not yet known; those graphs are kept for :meth:`_image_graph_of`. The
         references go first so that the captions are the parser's most recent Docs (the
@@ -321,7 +321,7 @@ class Explainer:
                     out.append(exc)
             return out
 
-    def _rewrite_batch(self, results: list) -> None:
+    def _rewrite_batch(self, results: list[Any]) -> None:
         """Counterfactuals of a batch together; if that fails, record by record, so one caption
         that cannot be rewritten costs only its own counterfactual."""
         done = [r for r in results if isinstance(r, Explanation)]

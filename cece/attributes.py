@@ -33,6 +33,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import Any
 
 from cece.agreement import Tally, count_agrees, number_agrees, tally, weigh_singular
 from cece.edits import Edit
@@ -41,7 +42,7 @@ from knowledge import get_hierarchy, is_thing, noun_synset
 from parsers import Concept, SceneGraph, Span
 from parsers.attributes import attribute_kind, base_colour, colours_clash, count_value, materials_clash, sizes_clash
 
-_CLASHES: dict[str, Callable] = {"colour": colours_clash, "size": sizes_clash, "material": materials_clash}
+_CLASHES: dict[str, Callable[..., Any]] = {"colour": colours_clash, "size": sizes_clash, "material": materials_clash}
 
 
 def partners(caption: SceneGraph, image: SceneGraph, i: int, mapping: Sequence[int]) -> list[int]:
@@ -124,7 +125,7 @@ def _closest(c: Concept, image: SceneGraph, found: list[int]) -> list[int]:
     return [j for j in found if same_thing(c, image.concepts[j])] or found
 
 
-def _agreed(image: SceneGraph, found: list[int], t: Tally, note: str) -> dict:
+def _agreed(image: SceneGraph, found: list[int], t: Tally, note: str) -> dict[str, Any]:
     """The evidence of an edit tallied over references: who said it, and the tally."""
     split = " (as many references agree as contradict it)" if t.verdict() == "split" else ""
     return {**evidence_of(image, found, note + split), "agreement": t.to_dict()}

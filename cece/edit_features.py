@@ -49,6 +49,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from cece.edits import Edit
 from cece.evidence import mentioned_in, salience, type_support, uncovered_salience
@@ -127,7 +128,7 @@ def _kind(e: Edit) -> str:
     return "modifier unnamed" if e.op == "delete" else "attribute clash"
 
 
-def _agreement(e: Edit) -> dict:
+def _agreement(e: Edit) -> dict[str, Any]:
     a = e.evidence.get("agreement") if isinstance(e.evidence, dict) else None
     return a if isinstance(a, dict) else {}
 

@@ -242,7 +242,7 @@ def _ray(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Call
             ray.shutdown()
 
 
-def click_options(command: Callable) -> Callable:
+def click_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The ``--workers``, ``--engine`` and ``--address`` options shared by the commands that work
     through records; the command gets them as ``workers``, ``engine``, ``address`` (make them
     :class:`EngineOptions`)."""

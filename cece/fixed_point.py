@@ -21,7 +21,7 @@ from parsers import SceneGraph
 FOLLOW_UPS = 1
 
 
-def settle(explainer: Any, explanations: list) -> None:
+def settle(explainer: Any, explanations: list[Any]) -> None:
     """Fill in ``counterfactual``, ``counterfactual_note`` and ``fixed_point`` of each of the
     ``explanations`` (in place), the rewrites of a batch parsed together.
 
@@ -66,7 +66,7 @@ def settle(explainer: Any, explanations: list) -> None:
     _refuse_broken(explainer.parser, [e for e in explanations if e.counterfactual not in (None, e.caption)])
 
 
-def _refuse_broken(parser: Any, explanations: list) -> None:
+def _refuse_broken(parser: Any, explanations: list[Any]) -> None:
     """No counterfactual rather than broken English: a rewrite with a grammar problem its caption
     did not have (:func:`cece.grammar.grammar_problems`) is withdrawn, the note says which."""
     for e in explanations:

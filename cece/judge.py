@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from cece.confidence import ConfidenceModel, default_model, noisy_or
 from cece.edit_features import Context, edit_features
@@ -45,7 +46,7 @@ DOUBT = 0.05
 
 def settle_by_support(
     caption: SceneGraph, image: SceneGraph, edits: list[Edit], classes: dict[int, str | None], match: Match
-) -> tuple[list[Edit], dict, Match]:
+) -> tuple[list[Edit], dict[str, Any], Match]:
     """Against references: drop the object edits of caption concepts the references support as a
     set of kinds (the one-to-one match may have paired them elsewhere), re-pointing each to its
     supporting entity when that is free, so that its triples are judged against it."""
@@ -73,7 +74,7 @@ def settle_by_support(
     return out, classes, replace(match, mapping=mapping, inserted=inserted)
 
 
-def _object_evidence(e: Edit, caption: SceneGraph, image: SceneGraph) -> dict:
+def _object_evidence(e: Edit, caption: SceneGraph, image: SceneGraph) -> dict[str, Any]:
     """What an object edit rests on, in words."""
     c = caption.concepts[e.source_index]
     if image.kind != "references":
@@ -91,7 +92,7 @@ def _object_evidence(e: Edit, caption: SceneGraph, image: SceneGraph) -> dict:
     return evidence_of(image, near, note)
 
 
-def _relation_evidence(image: SceneGraph, e: Edit, caption: SceneGraph) -> dict:
+def _relation_evidence(image: SceneGraph, e: Edit, caption: SceneGraph) -> dict[str, Any]:
     if e.target_index is not None:
         t = image.relations[e.target_index]
         if image.kind == "references" and t.span:

@@ -69,10 +69,10 @@ class JsonlWriter:
 
     def __init__(
         self,
-        path: str | os.PathLike,
+        path: str | os.PathLike[str],
         *,
         key: Callable[[dict[str, Any]], Hashable | None],
-        inputs: Iterable[str | os.PathLike | None] = (),
+        inputs: Iterable[str | os.PathLike[str] | None] = (),
         overwrite: bool = False,
         keep_errors: bool = False,
         warn: Callable[[str], None] | None = None,

@@ -99,7 +99,7 @@ def _field_problem(record: dict[str, Any], index: int, rid: Any, id_problem: str
     return None
 
 
-def inside(root: str | os.PathLike, relative: str | os.PathLike) -> Path | None:
+def inside(root: str | os.PathLike[str], relative: str | os.PathLike[str]) -> Path | None:
     """``root / relative`` resolved (symlinks followed), or None when that leaves ``root``.
 
     An absolute ``relative``, ``..`` components or a symlink pointing elsewhere all land

@@ -109,7 +109,7 @@ class Record:
     item: int | None = None
 
 
-def iter_records(source: str | os.PathLike | IO, name: str | None = None) -> Iterator[Record]:
+def iter_records(source: str | os.PathLike[str] | IO[bytes], name: str | None = None) -> Iterator[Record]:
     """The records of a file (a path, opened here) or of an open text or binary stream.
 
     A whole-file JSON object is one record and a JSON list is many; otherwise every non-empty
@@ -227,7 +227,7 @@ def _decode_line(raw: bytes, index: int, name: str, lineno: int) -> Any:
         return RecordError(index, "json", "nested too deeply", file=name, line=lineno)
 
 
-def _chain(first: list, rest: Iterator) -> Iterator:
+def _chain(first: list[Any], rest: Iterator[Any]) -> Iterator[Any]:
     yield from first
     yield from rest
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
@@ -72,7 +74,7 @@ def _fmt(x) -> Text:
 STATUS_STYLES = {"hallucinated": "bold red", "unverified": "yellow", "consequence": "dim", "suggestion": "dim"}
 
 
-def _evidence(ev: dict) -> Text:
+def _evidence(ev: dict[str, Any]) -> Text:
     """The evidence of an edit in a few words: where it comes from, then why."""
     where = []
     if ev.get("references"):

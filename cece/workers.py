@@ -74,7 +74,7 @@ class Processes:
         self.context = multiprocessing.get_context("spawn")
         self.conns: dict[Any, Connection] = {}
         self.sent: dict[Any, deque[Job]] = {}
-        self.inbox: queue.SimpleQueue = queue.SimpleQueue()  # (proc, message) as read; None: lost
+        self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()  # (proc, message) as read; None: lost
 
     def start(self) -> Any:
         mine, theirs = self.context.Pipe()
@@ -92,7 +92,7 @@ class Processes:
         with contextlib.suppress(OSError):  # it died: its reader says so at the next wait
             self.conns[worker].send(job.batch)
 
-    def wait(self, timeout: float | None) -> list[tuple]:
+    def wait(self, timeout: float | None) -> list[tuple[Any, ...]]:
         messages = []
         try:
             messages.append(self.inbox.get(timeout=timeout) if timeout != 0 else self.inbox.get_nowait())
@@ -100,7 +100,7 @@ class Processes:
                 messages.append(self.inbox.get_nowait())
         except queue.Empty:
             pass
-        events: list[tuple] = []
+        events: list[tuple[Any, ...]] = []
         for proc, message in messages:
             if proc not in self.conns:  # closed, or already given up
                 continue
@@ -159,7 +159,7 @@ def worker_main(task: Any, conn: Connection, threads: int) -> None:
     while this process is busy sending a result."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     share_cores(threads)
-    inbox: queue.SimpleQueue = queue.SimpleQueue()
+    inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
     threading.Thread(target=_receive, args=(conn, inbox), daemon=True, name="batches").start()
     try:
         task.setup()
@@ -182,7 +182,7 @@ def worker_main(task: Any, conn: Connection, threads: int) -> None:
             conn.send(("raised", RuntimeError(f"{type(exc).__name__}: {exc}")))
 
 
-def _receive(conn: Connection, inbox: queue.SimpleQueue) -> None:
+def _receive(conn: Connection, inbox: queue.SimpleQueue[Any]) -> None:
     # The parent holds the other end only: EOF is its death (a kill -9 included), and a worker
     # with no parent must not stay, models in memory.
     try:
@@ -200,8 +200,8 @@ class Actors:
         self.ray, self.task = ray, task
         self.actor = ray.remote(num_cpus=1, max_restarts=0)(RayWorker)
         self.refs: dict[Any, tuple[Any, Job | None]] = {}  # object ref -> (actor, its job or None: ready)
-        self.gone: set = set()
-        self.actors: list = []
+        self.gone: set[Any] = set()
+        self.actors: list[Any] = []
         e = ray.exceptions
         # The actor's process or node is gone, or a result with it (results of more than 100 kB
         # stay in the object store of the node that made them until they are fetched).
@@ -223,7 +223,7 @@ class Actors:
     def send(self, worker: Any, job: Job) -> None:
         self.refs[worker.run.remote(job.batch)] = (worker, job)
 
-    def wait(self, timeout: float | None) -> list[tuple]:
+    def wait(self, timeout: float | None) -> list[tuple[Any, ...]]:
         ray = self.ray
         done, _ = ray.wait(list(self.refs), num_returns=1, timeout=timeout)
         if done:  # and whatever else is done by now, results before losses

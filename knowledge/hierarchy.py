@@ -31,6 +31,7 @@ import threading
 import warnings
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -108,7 +109,7 @@ class Hierarchy:
         """The morphological exception list for ``pos`` ("n" or "v")."""
         return self.verb_exceptions if pos == "v" else self.noun_exceptions
 
-    def to_state(self) -> dict:
+    def to_state(self) -> dict[str, Any]:
         """The fields as JSON-ready data (``ids`` left out: it is ``names`` inverted)."""
         out = {}
         for f in fields(self):
@@ -122,7 +123,7 @@ class Hierarchy:
         return out
 
     @classmethod
-    def from_state(cls, state: dict) -> Hierarchy:
+    def from_state(cls, state: dict[str, Any]) -> Hierarchy:
         """The inverse of :meth:`to_state`; a ValueError (or TypeError) when ``state`` does not
         have the shape of an index: wrong types, lengths, or synset ids out of range."""
         names = state["names"]

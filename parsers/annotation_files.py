@@ -161,7 +161,7 @@ class _ListReader(_Reader):
                 part = kind.split("_")[1]
                 self.file.by_image.setdefault(key, []).extend(rec.get(part) or [])
 
-    def _kind(self, rec: dict) -> str:
+    def _kind(self, rec: dict[str, Any]) -> str:
         if "image_id" in rec and ("objects" in rec and "relationships" in rec):
             self.file.kind = "visual_genome"
         else:
@@ -218,9 +218,9 @@ class _CocoReader(_Reader):
 
     def __init__(self, name: str, wanted: Container[str] | None) -> None:
         super().__init__(name, wanted)
-        self.anns: dict[str, list[dict]] = {}
+        self.anns: dict[str, list[dict[str, Any]]] = {}
         self.images: set[str] = set()
-        self.categories: list[dict] = []
+        self.categories: list[dict[str, Any]] = []
         self.captions = self.instances = 0
         self.coros = [
             ijson.items_coro(_Sink(self.annotation), "annotations.item", use_float=True),

@@ -53,7 +53,7 @@ class UpstreamOnDocs:
     def _feed(self, _text: str) -> Any:
         return self._doc
 
-    def parse_doc(self, doc: Any) -> dict:
+    def parse_doc(self, doc: Any) -> dict[str, Any]:
         """Upstream's ``{"entities": [...], "relations": [...]}`` for an already parsed Doc."""
         self._doc, chunker = doc, doc.noun_chunks_iterator
         if chunker is not None:  # upstream walks the noun chunks twice: find them once

@@ -195,7 +195,7 @@ class SceneGraph:
             parts=[tuple(p) for p in d.get("parts", [])],
         )
 
-    def to_networkx(self) -> nx.MultiDiGraph:
+    def to_networkx(self) -> nx.MultiDiGraph[int]:
         """A networkx view: node attributes are the concept fields, edge attributes the relation's."""
         g = nx.MultiDiGraph()
         for i, c in enumerate(self.concepts):

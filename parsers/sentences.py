@@ -131,7 +131,7 @@ def _starts_cased(text: str) -> bool:
     return first.isupper() or not first.islower()  # a text with no cased letter counts as cased
 
 
-def _ends_here(text: str, m: re.Match, cased: bool) -> bool:
+def _ends_here(text: str, m: re.Match[str], cased: bool) -> bool:
     if not text[m.end() :].strip():
         return True  # the last terminator of the text
     mark = m.group().rstrip(_CLOSERS.replace("\\", ""))

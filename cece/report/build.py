@@ -23,6 +23,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cece.explanation import Explanation
 from cece.records import RecordError
@@ -151,7 +152,7 @@ def build_report(
     return report
 
 
-def _csv(rows: list[dict]) -> str:
+def _csv(rows: list[dict[str, Any]]) -> str:
     buf = io.StringIO()
     if rows:
         w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")

@@ -21,6 +21,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cece.explanation import Explanation
 
@@ -172,7 +173,7 @@ def _svg(fig, group: str) -> str:
     return re.sub(r'(id="|url\(#|href="#)([A-Za-z_][\w.-]*)', rf"\1{group}-\2", svg)
 
 
-def _rc(params: dict):
+def _rc(params: dict[str, Any]):
     import matplotlib
 
     return matplotlib.rc_context(params)

@@ -180,7 +180,7 @@ def read_explanations(path: Path, keys: Iterable[Key]) -> list[Explanation]:
     return list(ExplanationsFile(path, keys))
 
 
-class ExplanationsFile(Sequence):
+class ExplanationsFile(Sequence[Any]):
     """The explanations of ``keys`` in a JSONL file, in the order of ``keys`` (missing ones and
     error rows left out; the last row of a key wins), read from the file when used: only each
     row's place in the file is held, so a report over many captions stays small in memory."""
