@@ -13,13 +13,16 @@ balanced accuracy) and of the spans it marks (span precision, gold-word recall).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from benchmarks.metrics import localisation_hit, spans_overlap
 
 Span = tuple[int, int]
+
+
+K = TypeVar("K", bound=Hashable)
 
 
 def precision_recall_f1(y_true: Iterable[int], y_pred: Iterable[int]) -> tuple[float, float, float]:
@@ -187,13 +190,13 @@ def precision_recall_curve(
     return tp / (last + 1), tp / n_pos, s[last]
 
 
-def by_group(groups: Sequence[Hashable], metric: Callable[..., Any], *columns: Sequence[Any]) -> dict[Hashable, Any]:
+def by_group(groups: Sequence[K], metric: Callable[..., Any], *columns: Sequence[Any]) -> dict[K, Any]:
     """``{g: metric(*columns restricted to the rows of group g)}``, groups in sorted order.
 
     >>> by_group(["a", "b", "a"], lambda x: sum(x), [1, 2, 3])
     {'a': 4, 'b': 2}
     """
-    rows: dict[Hashable, list[int]] = {}
+    rows: dict[K, list[int]] = {}
     for i, g in enumerate(groups):
         rows.setdefault(g, []).append(i)
     return {g: metric(*[[col[i] for i in rows[g]] for col in columns]) for g in sorted(rows, key=str)}

@@ -135,7 +135,9 @@ def official_sequence(
         found = pool.get(_key(m.group(1)))
         cats = found.pop(0).get("labels", ["Unknown"]) if found else ["Unknown"]
         ranges.append((m.start(1), m.end(1), cats[0] if cats else "Unknown"))
-    origin, clean, pos = [], [], 0  # origin[i]: index in ``tagged`` of clean char i
+    origin: list[int] = []  # origin[i]: index in ``tagged`` of clean char i
+    clean: list[str] = []
+    pos = 0
     for m in _TAGS.finditer(tagged):
         origin.extend(range(pos, m.start()))
         clean.append(tagged[pos : m.start()])
@@ -159,8 +161,11 @@ def official_scores(
     """The benchmark script's token, sentence, response and per-type figures (module docstring)
     for gold and predicted tagged texts paired by position."""
     gold_labels = gold_labels if gold_labels is not None else [None] * len(gold_tagged)
-    tok, sent, types = defaultdict(list), defaultdict(list), defaultdict(lambda: [0, 0])
-    resp, mismatched, flags = [0, 0, 0], 0, ([], [])
+    tok: defaultdict[str, list[Any]] = defaultdict(list)
+    sent: defaultdict[str, list[Any]] = defaultdict(list)
+    types: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0])
+    resp, mismatched = [0, 0, 0], 0
+    flags: tuple[list[Any], list[Any]] = ([], [])
     for gold_text, pred_text, labels in zip(gold_tagged, pred_tagged, gold_labels, strict=True):
         g, g_cats = official_sequence(gold_text, labels)
         t = [1] * len(g) if pred_text.strip().upper() == "NO HALLUCINATION" else official_sequence(pred_text)[0]
@@ -225,7 +230,9 @@ def aligned_scores(
     ``gold_spans[i]``: ``(start, end)`` or ``(start, end, type)`` in ``captions[i]``;
     ``pred_spans[i]``: ``(start, end, ...)`` predicted hallucinated.
     """
-    tok, sent, types = defaultdict(list), defaultdict(list), defaultdict(lambda: [0, 0])
+    tok: defaultdict[str, list[Any]] = defaultdict(list)
+    sent: defaultdict[str, list[Any]] = defaultdict(list)
+    types: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0])
     resp = [0, 0, 0]
     for caption, gold, pred in zip(captions, gold_spans, pred_spans, strict=True):
         words = [m.span() for m in WORD.finditer(caption)]
@@ -273,7 +280,8 @@ def spans_from_tagged(caption: str, tagged: str) -> list[tuple[int, int]]:
         return []
     flags = re.IGNORECASE | re.DOTALL
     marked = [(m.start(1), m.end(1)) for m in re.finditer(r"<hallucination>(.*?)</hallucination>", tagged, flags)]
-    origin, pos = [], 0
+    origin: list[int] = []
+    pos = 0
     for m in re.finditer(r"</?hallucination>", tagged, re.IGNORECASE):
         origin.extend(range(pos, m.start()))
         pos = m.end()

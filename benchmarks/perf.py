@@ -128,7 +128,9 @@ def run(n: int = 1000) -> dict:
     t = time.perf_counter()
     rewritten = list(explainer.explain_many(records))
     with_cf = _rate(n, time.perf_counter() - t)
-    hallucinated = sum(r.hallucinated for r in rewritten)
+    from cece.explanation import Explanation
+
+    hallucinated = sum(bool(r.hallucinated) for r in rewritten if isinstance(r, Explanation))
 
     # References mode: each caption against five reference captions parsed and merged per record.
     m = max(n // 5, 1)

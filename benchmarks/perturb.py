@@ -293,7 +293,7 @@ def change_count(doc: Any, ctx: Context) -> list[Change] | None:
 
     if any(t.lower_ in _NUMBER_PRONOUNS for t in doc):
         return None
-    options = []
+    options: list[tuple[Any, Any, str, str | None, bool]] = []
     for t in doc:
         if t.pos_ != "NOUN" or not _thing(t):
             continue
@@ -303,10 +303,10 @@ def change_count(doc: Any, ctx: Context) -> list[Change] | None:
         w = det.lower_
         if w in ("a", "an") and t.tag_ == "NN":
             targets = [n for n in ("two", "three") if n not in ctx.words]
-            plural = noun_form(lemmatize(t.lower_), True)
-            if plural in ctx.said:
+            many = noun_form(lemmatize(t.lower_), True)
+            if many in ctx.said:
                 continue
-            options += [(t, det, n, plural, True) for n in targets]
+            options += [(t, det, n, many, True) for n in targets]
         elif w in NUMBER_WORDS[2:11] and t.tag_ == "NNS":
             k = NUMBER_WORDS.index(w)
             options += [

@@ -121,7 +121,7 @@ def _manifest(
 ) -> dict[str, Any]:
     path = rundir / "run.json"
     options = {name: redact(opts) for name, opts in options.items()}
-    new = {
+    new: dict[str, Any] = {
         "benchmark": benchmark,
         "data": str(data.resolve()),
         "images": str(Path(images).resolve()) if images else None,

@@ -93,6 +93,7 @@ def run_command(args: list[str], output: Path, records: int) -> tuple[float, flo
             seen.append((time.perf_counter(), lines))
         time.sleep(0.05)
     end = time.perf_counter()
+    assert proc.stdout is not None  # started with stdout=PIPE
     status, rss_kb, err = json.loads(proc.stdout.read())
     done = _lines(output)
     if status not in (0, 2) or done < records:
@@ -164,7 +165,7 @@ def scaling(
         try:
             import ray as ray_module
         except ImportError:
-            ray_module = None
+            ray_module = None  # type: ignore[assignment]  # no Ray installed: its rows are left out
         if ray_module is not None:  # one local cluster for every Ray row (its start-up is not the engine's)
             ray_module.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
             address = ray_module.get_runtime_context().gcs_address

@@ -167,9 +167,7 @@ class Explainer:
             warnings.append("the image side has no relations: roles not judged")
         if not caption_graph.concepts and caption_graph.text.strip():
             warnings.append("no objects found in the caption")
-        ancestors = [
-            num_ancestors(caption_graph.concepts[i].synset) for i in judged if caption_graph.concepts[i].synset
-        ]
+        ancestors = [num_ancestors(synset) for i in judged if (synset := caption_graph.concepts[i].synset)]
         hallucinated = any(e.hallucinated for e in edits)
         e = Explanation(
             caption=caption_graph.text,
@@ -275,7 +273,8 @@ class Explainer:
         known = self._reference_graphs
         todo = list(dict.fromkeys(t for refs in references if refs for t in refs if t not in known))
         parsed = self._parse_batch(todo + captions)
-        self._batch_refs = dict(zip(todo, parsed, strict=True))
+        # parsed holds the references' graphs, then the captions' (returned): zip stops at the former.
+        self._batch_refs = dict(zip(todo, parsed, strict=False))
         for text, graph in self._batch_refs.items():
             known[text] = graph
             while len(known) > REFERENCE_CACHE:
@@ -357,7 +356,7 @@ def default_explainer() -> Explainer:
     return Explainer()
 
 
-def explain(caption: str, annotation: Any = None, references: list[str] | None = None, **kwargs) -> Explanation:
+def explain(caption: str, annotation: Any = None, references: list[str] | None = None, **kwargs: Any) -> Explanation:
     """Explain the hallucinations of one caption against an annotation or reference captions.
 
     ``annotation`` may be a Visual Genome record, ``{"objects": [...], "relationships": [...]}``,

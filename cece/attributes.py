@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from functools import partial
 from typing import Any
 
@@ -224,7 +225,7 @@ def _modifier_edits(caption: SceneGraph, image: SceneGraph, i: int) -> list[Edit
         synset = noun_synset(word)
         if not is_thing(synset) or type_support(Concept(word, word, synset), image).kind is not None:
             continue
-        span = _word_span(caption.text, c.phrase_span, lambda w, word=word: w == word)
+        span = _word_span(caption.text, c.phrase_span, word.__eq__)
         if span:
             out.append(
                 Edit(
@@ -241,7 +242,7 @@ def _modifier_edits(caption: SceneGraph, image: SceneGraph, i: int) -> list[Edit
 
 
 def attribute_edits(
-    caption: SceneGraph, image: SceneGraph, mapping: Sequence[int], skip: set[int] = frozenset()
+    caption: SceneGraph, image: SceneGraph, mapping: Sequence[int], skip: AbstractSet[int] = frozenset()
 ) -> list[Edit]:
     """Count, colour / size / material and modifier edits of the caption concepts not in ``skip``
     (those that cannot be judged), in caption order."""

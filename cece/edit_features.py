@@ -106,7 +106,7 @@ class Context:
         """The context of ``edits`` (one record's) against ``image``."""
         sal = salience(image)
         bad = sorted(
-            e.source_index for e in edits if e.level == "object" and e.op != "insert" and e.cls in ("D", "R", "O")
+            e.caption_index for e in edits if e.level == "object" and e.op != "insert" and e.cls in ("D", "R", "O")
         )
         standing = uncovered_salience(bad, caption.concepts, image, sal) if bad else {}
         return cls(caption, image, sal, standing, set(bad), _lemmas(image.text))
@@ -140,7 +140,7 @@ def edit_features(e: Edit, ctx: Context) -> dict[str, float]:
     caption, image = ctx.caption, ctx.image
     owner = None
     if e.level == "relation":
-        r = caption.relations[e.source_index]
+        r = caption.relations[e.caption_index]
         x["end doubted"] = float(r.subject in ctx.doubted or r.object in ctx.doubted)
         owner = r.subject
     elif e.source_index is not None:

@@ -48,7 +48,7 @@ class OutputError(RuntimeError):
     """The output cannot be opened or written (same file as an input, a full disk, no permission)."""
 
 
-def _os_write(fd: int, data: bytes) -> int:
+def _os_write(fd: int, data: bytes | memoryview) -> int:
     """``os.write``; a seam the tests replace to inject a full disk."""
     return os.write(fd, data)
 

@@ -162,10 +162,11 @@ class ExplainTask:
         out = []
         for (index, _), result in zip(batch, self.explainer.explain_batch(batch), strict=True):
             if isinstance(result, Explanation):
-                row = result.to_dict()
+                fields = result.to_dict()
+                row: dict[str, Any] | bytes = fields
                 # A row that does not encode is left to the writer, which reports it as the record's error.
                 with contextlib.suppress(ValueError, TypeError, RecursionError):
-                    row = encode_row(row)
+                    row = encode_row(fields)
                 result = Explained(row, bool(result.hallucinated), result if self.keep else None)
             out.append((index, result))
         return out

@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cece.diff import word_diff
+from cece.edits import Edit
 from cece.explanation import Explanation
 
 # One colour per class, used for the marked caption and the edits table alike.
@@ -62,7 +63,7 @@ def counterfactual_diff(e: Explanation, plain: bool = False) -> Text:
     return out
 
 
-def _fmt(x) -> Text:
+def _fmt(x: object) -> Text:
     """A cell as plain Text: triples like [dog, on, lap] must not be read as rich markup."""
     if x is None:
         return Text("-")
@@ -88,7 +89,7 @@ def _evidence(ev: dict[str, Any]) -> Text:
     return Text("; ".join(filter(None, [" ".join(where), ev.get("note"), reasons and f"[{reasons}]"])))
 
 
-def _change(ed) -> Text:
+def _change(ed: Edit) -> Text:
     """``from -> to`` of an edit, its class styled."""
     out = Text(ed.cls, style=CLASS_STYLES.get(ed.cls, "")) + Text(f" {ed.level}: ")
     return out + _fmt(ed.source) + Text(" -> ") + _fmt(ed.target)

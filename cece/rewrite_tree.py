@@ -79,8 +79,8 @@ def removal(
     "a bowl of carrots" -> "carrots" when the noun is a ``holder``: a container, a group or a
     piece, not "a picture of a cat"). ``gone`` are the nouns removed with it: a coordination
     whose every member goes, goes whole."""
-    keep = [doc[k] for k in set(keep) if k != noun.i]
-    held = {t.i for t in keep} if holder else set()
+    kept = [doc[k] for k in set(keep) if k != noun.i]
+    held = {t.i for t in kept} if holder else set()
     options = [o for o in _options(doc, noun, set(gone) - {noun.i}, held) if o is not None]
     if not options:
         return None
@@ -287,7 +287,7 @@ def _prep_object(t: Any) -> Any | None:
 
 def _preposition_start(doc: Any, prep: Any) -> int:
     """Where the multiword preposition ending in ``prep`` starts ("next to", "in front of")."""
-    start = prep.idx
+    start: int = prep.idx
     for k in (1, 2, 3):
         if prep.i - k >= 0 and doc[prep.i - k : prep.i + 1].text.lower() in PREPOSITIONS:
             start = doc[prep.i - k].idx

@@ -119,7 +119,7 @@ def schedule(
                 s.held[worker].append(job)
                 backend.send(worker, job)
         fresh = next((j for j in s.todo if j.tries == 0), None) if here is not None else None
-        if fresh is not None:
+        if fresh is not None and here is not None:
             s.todo.remove(fresh)
             fresh.value, fresh.done = here(fresh.batch), True
             events = backend.wait(0)

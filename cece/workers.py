@@ -228,7 +228,8 @@ class Actors:
         done, _ = ray.wait(list(self.refs), num_returns=1, timeout=timeout)
         if done:  # and whatever else is done by now, results before losses
             done, _ = ray.wait(list(self.refs), num_returns=len(self.refs), timeout=0)
-        events, losses = [], []
+        events: list[tuple[Any, ...]] = []
+        losses: list[tuple[Any, BaseException]] = []
         for ref in done:
             actor, job = self.refs.pop(ref)
             if actor in self.gone:
@@ -244,12 +245,12 @@ class Actors:
                 events.append(("raised", actor, job, exc))
                 continue
             events.append(("ready", actor) if job is None else ("done", actor, job, value))
-        for actor, exc in losses:
+        for actor, why in losses:
             if actor not in self.gone:
                 self.gone.add(actor)
                 ray.kill(actor)
-                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-                events.append(("lost", actor, f"Ray actor lost ({type(exc).__name__}: {first})"))
+                first = str(why).strip().splitlines()[0] if str(why).strip() else type(why).__name__
+                events.append(("lost", actor, f"Ray actor lost ({type(why).__name__}: {first})"))
         return events
 
     def close(self) -> None:

@@ -211,6 +211,6 @@ def bench_list() -> None:
 
 bench_run_group = click.Group(
     "bench",
-    commands={c.name: c for c in (bench_run, bench_show, bench_list)},
+    commands=[bench_run, bench_show, bench_list],
     help="Benchmarks: run detectors, merge leaderboards, list benchmarks.",
 )

@@ -50,7 +50,7 @@ def write_row(writer, row: dict | bytes, summary, line: int | None = None, name:
             "line": line,
         }
         click.echo(_safe(f"{name}:{line}: output: not JSON: {exc}"), err=True)
-        writer.write({"id": row.get("id"), "error": error})
+        writer.write({"id": row.get("id") if isinstance(row, dict) else None, "error": error})
     summary.written += 1
 
 

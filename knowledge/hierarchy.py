@@ -194,7 +194,7 @@ def _depths(parents: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
-def build_hierarchy(reader=None, source: str = "") -> Hierarchy:
+def build_hierarchy(reader: Any = None, source: str = "") -> Hierarchy:
     """Build the index from an NLTK WordNet reader (default :func:`load_wordnet`). Slow (~10 s).
 
     >>> build_hierarchy().names[0]  # doctest: +SKIP
@@ -246,7 +246,7 @@ def build_hierarchy(reader=None, source: str = "") -> Hierarchy:
     )
 
 
-def _noun_sense_counts(reader) -> dict[tuple[str, int], int]:
+def _noun_sense_counts(reader: Any) -> dict[tuple[str, int], int]:
     """``(lemma, synset offset) -> tag count`` of noun senses, from index.sense (lines
     ``lemma%1:lexfile:lexid:: offset sense_number tag_count``); empty when the file is absent."""
     out: dict[tuple[str, int], int] = {}

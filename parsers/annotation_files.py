@@ -87,7 +87,7 @@ def read_annotation_file(
                 return read_annotation_file(f, wanted, name or str(source))
         except OSError as exc:
             raise AnnotationsFileError(f"{name or source}: cannot read: {exc.strerror}") from None
-    name = name or getattr(source, "name", "<annotations>")
+    name = name or str(getattr(source, "name", "<annotations>"))
     head = source.read(CHUNK)
     if head.startswith(b"\xef\xbb\xbf"):
         head = head[3:]

@@ -138,7 +138,7 @@ def _name_of(obj: dict[str, Any], field: str) -> str:
     raise AnnotationError(f"{field}.names", "an object needs a name ('names', 'name' or 'label')")
 
 
-def _add_object(g: SceneGraph, obj: Any, field: str, by_id: dict[str, Any], by_name: dict[str, Any]) -> int:
+def _add_object(g: SceneGraph, obj: Any, field: str, by_id: dict[str, int], by_name: dict[str, int]) -> int:
     if isinstance(obj, str):
         if not obj.strip():
             raise AnnotationError(field, "an empty object name")
@@ -163,7 +163,7 @@ def _add_object(g: SceneGraph, obj: Any, field: str, by_id: dict[str, Any], by_n
     return idx
 
 
-def _end(g: SceneGraph, ref: Any, field: str, by_id: dict[str, Any], by_name: dict[str, Any]) -> int:
+def _end(g: SceneGraph, ref: Any, field: str, by_id: dict[str, int], by_name: dict[str, int]) -> int:
     """The node a relationship end refers to: an id, a nested object, or a name. A nested object
     or a name not listed among the objects is added (the relationship shows it is there)."""
     if isinstance(ref, bool) or ref is None:

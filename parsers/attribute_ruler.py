@@ -186,5 +186,6 @@ def install(nlp: Language) -> bool:
         FastAttributeRuler().load_from(stock)  # check every rule before touching the pipeline
     except Unsupported:
         return False
-    nlp.replace_pipe("attribute_ruler", "halcece_attribute_ruler").load_from(stock)
+    fast = nlp.replace_pipe("attribute_ruler", "halcece_attribute_ruler")
+    fast.load_from(stock)  # type: ignore[attr-defined]  # spaCy types every component as Doc -> Doc
     return True

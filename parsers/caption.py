@@ -60,7 +60,8 @@ class UpstreamOnDocs:
             chunks = list(chunker(doc))
             doc.noun_chunks_iterator = lambda _doc: chunks
         try:
-            return self._backend.parse("")  # the text is unused: _feed returns the Doc
+            parsed: dict[str, Any] = self._backend.parse("")  # the text is unused: _feed returns the Doc
+            return parsed
         finally:
             self._doc, doc.noun_chunks_iterator = None, chunker
 
@@ -206,7 +207,7 @@ class CaptionParser:
         # WordNet looks the surface word up itself (plural-aware: "glasses" -> spectacles.n.01)
         base_synset = self._synset(root.lower_)
         base = self._lemma(root, base_synset)
-        run = []  # compound words directly before the head, and the parts of a hyphenated head
+        run: list[int] = []  # compound words directly before the head, and the parts of a hyphenated head
         j = root.i - 1
         while j >= m.start and (
             joins_next(doc, j)
@@ -230,10 +231,10 @@ class CaptionParser:
     def _lemma(self, tok: Any, synset: str | None) -> str:
         """spaCy's lemma (men -> man, shoes -> shoe), unless WordNet reads the surface form as
         another thing (glasses -> spectacles, not glass; fries -> french fries, not fry)."""
-        surface = tok.lower_
+        surface: str = tok.lower_
         if tok.pos_ in ("PROPN", "PRON"):
             return surface
-        lemma = tok.lemma_.lower() or surface
+        lemma: str = tok.lemma_.lower() or surface
         if lemma != surface and self._synset(lemma) != synset:
             return surface
         return lemma

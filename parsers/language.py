@@ -142,7 +142,7 @@ def _adjectives_and_adverbs() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(lemmas), frozenset(forms)
 
 
-def _lines(path, name: str) -> list[str]:
+def _lines(path: Path | None, name: str) -> list[str]:
     if path is None:
         return []
     try:

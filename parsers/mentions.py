@@ -51,7 +51,7 @@ def is_definite(text: str, c: Concept) -> bool:
     if not c.phrase_span:
         return False
     m = re.match(r"\s*(\w+)", text[c.phrase_span[0] : c.phrase_span[1]])
-    return bool(m) and m.group(1).lower() in DEFINITE
+    return m is not None and m.group(1).lower() in DEFINITE
 
 
 def _antecedent(graph: SceneGraph, i: int) -> int | None:

@@ -197,7 +197,7 @@ class SceneGraph:
 
     def to_networkx(self) -> nx.MultiDiGraph[int]:
         """A networkx view: node attributes are the concept fields, edge attributes the relation's."""
-        g = nx.MultiDiGraph()
+        g: nx.MultiDiGraph[int] = nx.MultiDiGraph()
         for i, c in enumerate(self.concepts):
             g.add_node(i, **c.to_dict())
         for r in self.relations:

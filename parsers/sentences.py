@@ -140,7 +140,8 @@ def _ends_here(text: str, m: re.Match[str], cased: bool) -> bool:
     after = _WORD_AFTER.match(text, m.end())
     following = after.group(1) if after else ""
     if mark == ".":  # a single period: maybe an abbreviation's
-        word = _WORD_BEFORE.search(text, 0, m.start()).group().strip(".")
+        before = _WORD_BEFORE.search(text, 0, m.start())
+        word = (before.group() if before else "").strip(".")
         if word.lower() in _NEVER_END:
             return False
         if _INITIALISM.fullmatch(word):

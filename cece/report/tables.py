@@ -75,7 +75,12 @@ class CaptionRow:
         )
 
 
-def model_metrics(explanations: Iterable[Explanation | CaptionRow]) -> list[ModelMetrics]:
+#: What the tables, figures, linguistic scores and page read of a caption: its whole Explanation,
+#: or the CaptionRow a report over many captions keeps instead.
+Captioned = Explanation | CaptionRow
+
+
+def model_metrics(explanations: Iterable[Captioned]) -> list[ModelMetrics]:
     """Per-model metrics, models in order of first appearance."""
     objects: dict[str, list[dict[str, Any]]] = {}
     roles: dict[str, list[dict[str, Any]]] = {}
