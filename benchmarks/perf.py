@@ -79,7 +79,7 @@ def cold_start() -> float:
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "one.json"
         path.write_text(json.dumps(rec))
-        cmd = [sys.executable, "-m", "cli", "explain", str(path), "--format", "json"]
+        cmd = [sys.executable, "-m", "halcece", "explain", str(path), "--format", "json"]
         subprocess.run(cmd, check=True, capture_output=True)  # warm the OS file cache once
         t = time.perf_counter()
         subprocess.run(cmd, check=True, capture_output=True)

@@ -37,7 +37,7 @@ from pathlib import Path
 from benchmarks.probe import speed_probe
 from benchmarks.synthetic import NOUNS, make_captions, scene_records
 
-CECE = [sys.executable, "-m", "cli"]
+CECE = [sys.executable, "-m", "halcece"]
 
 
 @dataclass

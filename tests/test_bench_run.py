@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from benchmarks.loaders import detailverify
-from cli import main
 from detectors import registry
 from detectors.base import Detection, Detector, SpanScore
 from detectors.sentence_scores import sentence_scores
+from halcece import main
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CECE = Path(sys.executable).with_name("cece")

@@ -457,7 +457,7 @@ def test_hyphen_caption_with_a_wrong_object_points_at_the_whole_word():
 
 
 def test_cli_run_survives_hyphens_and_lone_surrogates(tmp_path):
-    from cli import main
+    from halcece import main
 
     records = [
         {"id": "a", "caption": "A man holding an x- ray .", "annotation": ["man", "x-ray"]},

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli import main
+from halcece import main
 from tests.fixtures.processes import wait_for_lines
 from tests.test_engine import records
 
@@ -142,7 +142,7 @@ def test_a_lost_worker_of_a_two_node_cluster_costs_nothing_but_time(cluster: Clu
         [
             sys.executable,
             "-m",
-            "cli",
+            "halcece",
             "explain",
             str(source),
             "-q",

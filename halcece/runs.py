@@ -8,8 +8,8 @@ import sys
 import click
 
 from cece.output import OutputError
-from cli.inputs import safe_text as _safe
-from cli.stopping import Terminated, interrupted_status
+from halcece.inputs import safe_text as _safe
+from halcece.stopping import Terminated, interrupted_status
 
 
 def open_writer(output: str, key, inputs, overwrite: bool, keep_errors: bool, ascii: bool = True):
