@@ -19,7 +19,7 @@ A new value is never one the evidence (the other references) uses, so the change
 paraphrase of the truth. The labelled words are the caption.split() words holding changed text,
 except words changed only to agree with the change (the article a / an, the verb's number):
 they are not hallucinations of their own. A perturbation whose result has a grammar problem the
-caption did not have (:func:`cece.grammar.new_grammar_problems`) is not made.
+caption did not have (:func:`cece.counterfactuals.grammar.new_grammar_problems`) is not made.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from functools import lru_cache
 from typing import Any
 
 from benchmarks.cohyponyms import co_hyponyms, familiar, thing_sense
-from cece.rewrite_words import NUMBER_WORDS, article, case_like, noun_form, verb_form
+from cece.counterfactuals.words import NUMBER_WORDS, article, case_like, noun_form, verb_form
 from parsers.attributes import COLOURS, MATERIALS, SIZE_OPPOSITES, base_colour, materials_clash
 
 KINDS = ("object", "attribute", "count", "state", "relation", "added")
@@ -439,7 +439,7 @@ def perturb(caption: str, evidence: Sequence[str], kind: str, rng: random.Random
     >>> p.caption != p.original, sum(p.labels)
     (True, 1)
     """
-    from cece.grammar import grammar_problems
+    from cece.counterfactuals.grammar import grammar_problems
 
     caption = " ".join(caption.split())
     if kind == "clean":
@@ -468,7 +468,7 @@ def _pipeline() -> Any:
 @lru_cache(maxsize=64)
 def _parsed(nlp: Any, caption: str) -> tuple[Any, frozenset[str]]:
     """The parse of ``caption`` and its grammar problems (each kind tried on a caption reads it)."""
-    from cece.grammar import grammar_problems
+    from cece.counterfactuals.grammar import grammar_problems
 
     doc = nlp(caption)
     return doc, frozenset(grammar_problems(doc))

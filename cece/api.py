@@ -18,15 +18,15 @@ from typing import Any
 from cece.attributes import attribute_edits
 from cece.confidence import ConfidenceModel, resolve
 from cece.costs import CostModel, edges
+from cece.counterfactuals.fixed_point import settle
+from cece.counterfactuals.rewrite import Counterfactual, rewrite_safely
 from cece.edits import object_edits, role_edits
 from cece.explanation import Explanation
-from cece.fixed_point import settle
 from cece.ged import match
 from cece.judge import judge, settle_by_support
 from cece.metrics import object_metrics, role_metrics
 from cece.record_checks import check_record
 from cece.records import RecordError
-from cece.rewrite import Counterfactual, rewrite_safely
 from cece.senses import disambiguate
 from knowledge import num_ancestors
 from parsers import AnnotationError, CaptionParser, SceneGraph, from_references, to_scene_graph
@@ -192,7 +192,7 @@ class Explainer:
 
     def rewrite_all(self, explanations: list[Explanation]) -> None:
         """Fill in the counterfactual, its note and ``fixed_point`` of each explanation (in place;
-        :func:`cece.fixed_point.settle`: each rewrite is explained again against the same image)."""
+        :func:`cece.counterfactuals.fixed_point.settle`: each rewrite is explained again against the same image)."""
         settle(self, explanations)
 
     def counterfactual(

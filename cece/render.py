@@ -9,7 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cece.diff import word_diff
+from cece.counterfactuals.diff import word_diff
 from cece.edits import Edit
 from cece.explanation import Explanation
 

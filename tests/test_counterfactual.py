@@ -10,9 +10,9 @@ import pytest
 from fixtures.models import firm_model  # noqa: E402  (tests/ is on sys.path under pytest)
 
 from cece import Edit, Explainer, counterfactual, explain
-from cece.diff import added_ranges, word_diff
-from cece.grammar import grammar_problems as grammar_problems_of
-from cece.rewrite import rewrite
+from cece.counterfactuals.diff import added_ranges, word_diff
+from cece.counterfactuals.grammar import grammar_problems as grammar_problems_of
+from cece.counterfactuals.rewrite import rewrite
 from parsers import load_spacy
 
 
@@ -587,7 +587,7 @@ def test_most_bundled_rewrites_are_fixed_points():
 
 
 def test_a_rewrite_that_breaks_english_is_withdrawn():
-    from cece.fixed_point import _refuse_broken
+    from cece.counterfactuals.fixed_point import _refuse_broken
 
     ex = Explainer()
     e = ex.explain("A woman is holding a knife.", annotation=A(["woman"]))

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from html import escape
 from itertools import pairwise
 
-from cece.diff import word_diff
+from cece.counterfactuals.diff import word_diff
 from cece.edits import Edit
 from cece.explanation import Explanation
 from cece.report.frequent import edit_label

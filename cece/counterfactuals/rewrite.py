@@ -2,10 +2,10 @@
 
 Only hallucinated edits change text (or the subset asked for); unverified claims, consequences
 and suggestions leave it alone, and a caption with no hallucination comes back byte for byte.
-Each edit kind has its rewrite, made on the caption's dependency tree (:mod:`cece.rewrite_tree`):
+Each edit kind has its rewrite, made on the caption's dependency tree (:mod:`cece.counterfactuals.tree`):
 
 - object R / O: the image's word, in the caption's number ("cats" -> "dogs"), "a" / "an" fitted;
-- object D: the noun phrase and every word that only depended on it (:func:`cece.rewrite_tree.removal`);
+- object D: the noun phrase and every word that only depended on it (:func:`cece.counterfactuals.tree.removal`);
 - attribute R: the image's value ("red" -> "blue");
 - count R: the image's count, with the noun's number and its verb made to agree ("Three giraffes
   are" -> "Two giraffes are", "Two horses are" -> "A horse is");
@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from cece.counterfactuals.text import Change, apply
+from cece.counterfactuals.tree import agreement, members_of, modifier_removal, removal, token_at
+from cece.counterfactuals.words import article, case_like, noun_form, number_word, plural_only, verb_form
 from cece.edits import Edit
 from cece.evidence import salience, stand_ins
-from cece.rewrite_text import Change, apply
-from cece.rewrite_tree import agreement, members_of, modifier_removal, removal, token_at
-from cece.rewrite_words import article, case_like, noun_form, number_word, plural_only, verb_form
 from knowledge import (
     PREPOSITIONS,
     is_hypernym,

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cece.rewrite_words import article
+from cece.counterfactuals.words import article
 
 
 @dataclass
