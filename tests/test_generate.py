@@ -16,7 +16,8 @@ from benchmarks.by_kind import main as by_kind_main
 from benchmarks.cohyponyms import co_hyponyms
 from benchmarks.generate import generate, main, reference_sets
 from benchmarks.loaders import hat
-from benchmarks.perturb import KINDS, Change, apply, perturb
+from benchmarks.perturb import KINDS, perturb
+from benchmarks.perturb_words import Change, apply
 from detectors.base import Detection, SpanScore
 from knowledge import noun_synset, path_distance
 
