@@ -319,7 +319,7 @@ def plot_run(rundir: Path, benchmark: str, evaluations: Mapping[str, Any]) -> li
                         label=f"{name} {label}",
                     )
         # The default locator is a MaxNLocator, which takes ``integer``; Locator's type does not.
-        ax.xaxis.get_major_locator().set_params(integer=True)  # type: ignore[call-arg]
+        ax.xaxis.get_major_locator().set_params(integer=True)  # type: ignore[call-arg]  # see above
         ax.set(
             xlabel="sentence position (0 = first)",
             ylabel="mean hallucination score",

@@ -157,7 +157,7 @@ class ALOHaDetector(BatchDetector):
                 out[k] = self._score(samples[k], cand, refs)
             except Exception as exc:  # one sample's failure is its own
                 out[k] = Detection.failed(samples[k], self.name, f"{type(exc).__name__}: {exc}")
-        return out  # type: ignore[return-value]
+        return out  # type: ignore[return-value]  # every slot was filled above
 
     def _choices(self, cand: list[ObjectMention], refs: list[str]) -> list[tuple[int, ...]]:
         sizes = [len(o.names) for o in cand]
@@ -193,7 +193,7 @@ class ALOHaDetector(BatchDetector):
                     dict(zip(names, per_row.tolist(), strict=True)),
                     {names[r]: refs[c] for r, c in pairs.items()},
                 )
-        (low, _), choice, per_name, matched = best  # type: ignore[misc]
+        (low, _), choice, per_name, matched = best  # type: ignore[misc]  # cand is not empty here, so a choice was scored
         spans = []
         for o, c in zip(cand, choice, strict=True):
             a, b = o.spans[c]

@@ -119,7 +119,7 @@ class Draft:
         """Follow aliases to the mention that stands for ``idx`` (or DROPPED)."""
         seen = 0
         while idx >= 0 and self.mentions[idx].alias is not None and seen < 16:
-            idx = self.mentions[idx].alias  # type: ignore[assignment]
+            idx = self.mentions[idx].alias  # type: ignore[assignment]  # not None: the loop tests it
             seen += 1
         return idx
 

@@ -304,7 +304,7 @@ def test_empty_and_foreign_captions(parser):
 
 def test_non_string_caption_is_a_type_error(parser):
     with pytest.raises(TypeError, match="caption must be a str"):
-        parser.parse(None)  # type: ignore[arg-type]
+        parser.parse(None)  # type: ignore[arg-type]  # the wrong type on purpose
 
 
 WORDS = st.sampled_from(

@@ -182,4 +182,4 @@ def _rc(params: dict[str, Any]) -> AbstractContextManager[None]:
     import matplotlib
 
     # Keys are rcParams names, which matplotlib checks when it applies them.
-    return matplotlib.rc_context(params)  # type: ignore[arg-type]
+    return matplotlib.rc_context(params)  # type: ignore[arg-type]  # see above
