@@ -23,7 +23,7 @@ CECE = Path(sys.executable).with_name("cece")
 
 
 from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
-from fixtures.processes import kill_after_lines  # noqa: E402
+from fixtures.processes import kill_after_lines  # noqa: E402  (tests/ is on sys.path under pytest)
 
 
 class Keyword(Detector):
