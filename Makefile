@@ -1,6 +1,6 @@
 # Two commands do all set-up on a fresh Debian machine:
 #   make demo   - install, then explain the bundled examples and build a multi-model report
-#   make test   - install, then run the test suite
+#   make test   - install, then lint, check formatting and types (make lint), then run the test suite
 # Everything lands in .venv; WordNet comes from Debian's wordnet-base (no run-time downloads).
 
 # The venv's interpreter: the distribution's /usr/bin/python3 when it is 3.11 or newer and can make
@@ -19,7 +19,7 @@ STAMP  := $(VENV)/.installed
 DEB_PACKAGES := wordnet-base wordnet-sense-index
 TEST_DEB_PACKAGES := chromium chromium-driver
 
-.PHONY: all install system-deps test-deps demo test perf doctor clean integration
+.PHONY: all install system-deps test-deps demo test lint perf doctor clean integration
 
 all: demo
 
@@ -64,8 +64,14 @@ demo: install
 	  -o out/coco/chair.json
 	@echo "Open the report: out/report/index.html"
 
-test: install test-deps
+# Lint, the format check and the type check first (configured in pyproject.toml), then the suite.
+test: install test-deps lint
 	$(PY) -m pytest -q -p no:cacheprovider
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 # Speed figures, then the scaling table (1 and N workers, Ray, peak memory at 1k and 50k records:
 # steady rates), then the end-to-end figures (start-up included: one record, 3,040 and 300 records

@@ -13,6 +13,7 @@ caption (segments only match within their unit).
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import TypeVar
 
 import numpy as np
 
@@ -20,6 +21,9 @@ from benchmarks.caption_metrics import by_group
 from benchmarks.metrics import auroc
 
 Span = tuple[int, int]
+
+
+K = TypeVar("K", bound=Hashable)
 
 
 def auroc_by_group(
@@ -30,7 +34,7 @@ def auroc_by_group(
     return by_group(groups, auroc, y_true, y_score)
 
 
-def mean_by(values: Sequence[float], keys: Sequence[Hashable]) -> dict[Hashable, dict[str, float]]:
+def mean_by(values: Sequence[float], keys: Sequence[K]) -> dict[K, dict[str, float]]:
     """Per key: ``mean`` = (1/n_k) sum of the values with that key, and ``n`` = n_k.
 
     >>> mean_by([0.2, 0.4, 1.0], [0, 0, 1])
@@ -59,7 +63,7 @@ def segment_ap(
     if n_gold == 0:
         return float("nan")
     ranked = sorted(((s, u, (a, b)) for u, preds in enumerate(predicted) for a, b, s in preds), key=lambda x: -x[0])
-    used = [set() for _ in gold]
+    used: list[set[int]] = [set() for _ in gold]
     tp = np.zeros(len(ranked))
     for k, (_, u, span) in enumerate(ranked):
         best, best_j = 0.0, None

@@ -39,9 +39,7 @@ def kind_rows(
         ids = [i for i in gold if kinds.get(i) == kind]
         if not ids:
             continue
-        scores = [
-            dets[i].score if i in dets and dets[i].error is None and dets[i].score is not None else 0.0 for i in ids
-        ]
+        scores = [float(dets[i].score or 0.0) if i in dets and dets[i].error is None else 0.0 for i in ids]
         sub = {i: gold[i] for i in (ids if kind == "clean" else clean + ids)}
         s = evaluate_captions(sub, dets, threshold).summary
         flagged = s["flagged clean"] if kind == "clean" else s["verdict R"]

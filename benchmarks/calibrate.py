@@ -109,7 +109,7 @@ def collect(
     samples: Sequence[dict],
     gold: dict[str, CaptionGold],
     labelled=None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> tuple[list[Row], list[Record]]:
     """Explain every sample against its references; one :class:`Row` per claim. ``labelled``
     (a value of :data:`LABELLED`) says which claims the gold labels speak of (None: all)."""
@@ -152,7 +152,7 @@ def _balanced_accuracy(y: np.ndarray, pred: np.ndarray) -> float:
     return float((pred[pos].mean() + (1 - pred[neg]).mean()) / 2)
 
 
-def best_threshold(y: Sequence[int], score: Sequence[float]) -> float:
+def best_threshold(y: Sequence[int] | np.ndarray, score: Sequence[float] | np.ndarray) -> float:
     """The score cut that maximises balanced accuracy (the midpoint between the two scores it
     falls between; among ties, the one closest to 0.5)."""
     y_, s = np.asarray(y, dtype=int), np.asarray(score, dtype=float)
@@ -233,10 +233,10 @@ def fit(rows: Sequence[Row], records: Sequence[Record], sources: Sequence[str] =
         },
     }
     return ConfidenceModel(
-        coef={f: round(float(w), 6) for f, w in zip(FEATURES, edit_lr.coef_[0])},
+        coef={f: round(float(w), 6) for f, w in zip(FEATURES, edit_lr.coef_[0], strict=True)},
         intercept=round(float(edit_lr.intercept_[0]), 6),
         record={"intercept": round(float(record_lr.intercept_[0]), 6)}
-        | {k: round(float(w), 6) for k, w in zip(RECORD_TERMS[1:], record_lr.coef_[0])},
+        | {k: round(float(w), 6) for k, w in zip(RECORD_TERMS[1:], record_lr.coef_[0], strict=True)},
         threshold=round(threshold, 2),
         provenance=provenance,
     )
@@ -245,7 +245,7 @@ def fit(rows: Sequence[Row], records: Sequence[Record], sources: Sequence[str] =
 def calibrate(
     paths: Sequence[str | os.PathLike],
     explainer: Explainer | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> ConfidenceModel:
     """Read the labelled files, explain them, fit: the whole of ``cece calibrate``."""
     explainer = explainer or Explainer(counterfactuals=False)

@@ -13,13 +13,16 @@ balanced accuracy) and of the spans it marks (span precision, gold-word recall).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from benchmarks.metrics import localisation_hit, spans_overlap
 
 Span = tuple[int, int]
+
+
+K = TypeVar("K", bound=Hashable)
 
 
 def precision_recall_f1(y_true: Iterable[int], y_pred: Iterable[int]) -> tuple[float, float, float]:
@@ -106,7 +109,7 @@ def span_precision(y_true: Sequence[Sequence[Span]], y_pred: Sequence[Sequence[S
     """
     if len(y_true) != len(y_pred):
         raise ValueError(f"{len(y_true)} gold captions but {len(y_pred)} predicted")
-    hits = [any(spans_overlap(p, g) for g in gold) for gold, pred in zip(y_true, y_pred) for p in pred]
+    hits = [any(spans_overlap(p, g) for g in gold) for gold, pred in zip(y_true, y_pred, strict=True) for p in pred]
     return float(np.mean(hits)) if hits else 0.0
 
 
@@ -120,7 +123,11 @@ def gold_word_recall(y_true: Sequence[Sequence[Span]], y_pred: Sequence[Sequence
     """
     if len(y_true) != len(y_pred):
         raise ValueError(f"{len(y_true)} gold captions but {len(y_pred)} predicted")
-    covered = [c for gold, pred in zip(y_true, y_pred) for c in words_flagged(gold, [(a, b, 1.0) for a, b in pred])]
+    covered = [
+        c
+        for gold, pred in zip(y_true, y_pred, strict=True)
+        for c in words_flagged(gold, [(a, b, 1.0) for a, b in pred])
+    ]
     return float(np.mean(covered)) if covered else 0.0
 
 
@@ -183,13 +190,13 @@ def precision_recall_curve(
     return tp / (last + 1), tp / n_pos, s[last]
 
 
-def by_group(groups: Sequence[Hashable], metric: Callable[..., Any], *columns: Sequence[Any]) -> dict[Hashable, Any]:
+def by_group(groups: Sequence[K], metric: Callable[..., Any], *columns: Sequence[Any]) -> dict[K, Any]:
     """``{g: metric(*columns restricted to the rows of group g)}``, groups in sorted order.
 
     >>> by_group(["a", "b", "a"], lambda x: sum(x), [1, 2, 3])
     {'a': 4, 'b': 2}
     """
-    rows: dict[Hashable, list[int]] = {}
+    rows: dict[K, list[int]] = {}
     for i, g in enumerate(groups):
         rows.setdefault(g, []).append(i)
     return {g: metric(*[[col[i] for i in rows[g]] for col in columns]) for g in sorted(rows, key=str)}

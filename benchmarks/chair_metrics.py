@@ -24,7 +24,7 @@ def hallucinated_counts(y_true: Sequence[Collection[str]], y_pred: Sequence[Sequ
     """Per caption, how many of its mentions name a category its image does not have."""
     if len(y_true) != len(y_pred):
         raise ValueError(f"{len(y_true)} images but {len(y_pred)} captions")
-    return [sum(m not in set(truth) for m in pred) for truth, pred in zip(y_true, y_pred)]
+    return [sum(m not in set(truth) for m in pred) for truth, pred in zip(y_true, y_pred, strict=True)]
 
 
 def chair_s(y_true: Sequence[Collection[str]], y_pred: Sequence[Sequence[str]]) -> float:

@@ -14,7 +14,7 @@ Figures (each a share of the records named):
 - ``kept_nouns``: rewritten records where every caption noun that no hallucinated edit points
   at is still in the counterfactual (:func:`lost_nouns`);
 - ``grammar_failures``: rewritten records whose counterfactual has a problem
-  (:func:`cece.grammar.grammar_problems`) the caption itself did not have; the library itself
+  (:func:`cece.counterfactuals.grammar.grammar_problems`) the caption itself did not have; the library itself
   returns no counterfactual rather than one with such a problem, so this counts what slips by.
 """
 
@@ -27,8 +27,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from cece.counterfactuals.grammar import new_grammar_problems
 from cece.explanation import Explanation
-from cece.grammar import new_grammar_problems
 
 
 def lost_nouns(e: Explanation, nlp: Any) -> list[str]:

@@ -63,9 +63,9 @@ def _binary(gold: Sequence[bool], pred: Sequence[bool]) -> tuple[float, float, f
     """P, R, F1, IoU of one caption's token flags (True = hallucinated); all 0 without tokens."""
     if not gold:
         return 0.0, 0.0, 0.0, 0.0
-    tp = sum(g and p for g, p in zip(gold, pred))
-    fp = sum(p and not g for g, p in zip(gold, pred))
-    fn = sum(g and not p for g, p in zip(gold, pred))
+    tp = sum(g and p for g, p in zip(gold, pred, strict=True))
+    fp = sum(p and not g for g, p in zip(gold, pred, strict=True))
+    fn = sum(g and not p for g, p in zip(gold, pred, strict=True))
     union = tp + fp + fn
     return (*_prf(tp, fp, fn), tp / union if union else 1.0)
 
@@ -92,7 +92,7 @@ def split_half(y_true: Sequence[Sequence[bool]], y_pred: Sequence[Sequence[bool]
         mid = n // 2
         for half, (a, b) in (("first_half", (0, mid)), ("second_half", (mid, n))):
             g, t = list(gold[a:b]), list(pred[a:b])
-            for k, v in zip(("precision", "recall", "f1", "iou"), _binary(g, t)):
+            for k, v in zip(("precision", "recall", "f1", "iou"), _binary(g, t), strict=True):
                 halves[half][k].append(v)
             halves[half]["gt"].append(sum(map(bool, g)))
             halves[half]["test"].append(sum(map(bool, t)))
@@ -135,7 +135,9 @@ def official_sequence(
         found = pool.get(_key(m.group(1)))
         cats = found.pop(0).get("labels", ["Unknown"]) if found else ["Unknown"]
         ranges.append((m.start(1), m.end(1), cats[0] if cats else "Unknown"))
-    origin, clean, pos = [], [], 0  # origin[i]: index in ``tagged`` of clean char i
+    origin: list[int] = []  # origin[i]: index in ``tagged`` of clean char i
+    clean: list[str] = []
+    pos = 0
     for m in _TAGS.finditer(tagged):
         origin.extend(range(pos, m.start()))
         clean.append(tagged[pos : m.start()])
@@ -159,21 +161,21 @@ def official_scores(
     """The benchmark script's token, sentence, response and per-type figures (module docstring)
     for gold and predicted tagged texts paired by position."""
     gold_labels = gold_labels if gold_labels is not None else [None] * len(gold_tagged)
-    tok, sent, types = defaultdict(list), defaultdict(list), defaultdict(lambda: [0, 0])
-    resp, mismatched, flags = [0, 0, 0], 0, ([], [])
+    tok: defaultdict[str, list[Any]] = defaultdict(list)
+    sent: defaultdict[str, list[Any]] = defaultdict(list)
+    types: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0])
+    resp, mismatched = [0, 0, 0], 0
+    flags: tuple[list[Any], list[Any]] = ([], [])
     for gold_text, pred_text, labels in zip(gold_tagged, pred_tagged, gold_labels, strict=True):
         g, g_cats = official_sequence(gold_text, labels)
-        if pred_text.strip().upper() == "NO HALLUCINATION":
-            t = [1] * len(g)
-        else:
-            t = official_sequence(pred_text)[0]
+        t = [1] * len(g) if pred_text.strip().upper() == "NO HALLUCINATION" else official_sequence(pred_text)[0]
         n = min(len(g), len(t))
         mismatched += len(g) != len(t)
         g, t, g_cats = g[:n], t[:n], g_cats[:n]
         gh, th = [x == 0 for x in g], [x == 0 for x in t]
         flags[0].append(gh)
         flags[1].append(th)
-        for k, v in zip(("precision", "recall", "f1", "iou"), _binary(gh, th)):
+        for k, v in zip(("precision", "recall", "f1", "iou"), _binary(gh, th), strict=True):
             tok[k].append(v)
         counts, cur = [0, 0, 0], 0
         clean = _TAGS.sub("", gold_text)
@@ -185,9 +187,9 @@ def official_scores(
                 counts[1] += b and not a
                 counts[2] += a and not b
             cur = end
-        for k, v in zip(("precision", "recall", "f1"), _prf(*counts)):
+        for k, v in zip(("precision", "recall", "f1"), _prf(*counts), strict=True):
             sent[k].append(v)
-        for cat, hit in zip(g_cats, th):
+        for cat, hit in zip(g_cats, th, strict=True):
             if cat != NONE:
                 types[cat][0] += hit
                 types[cat][1] += 1
@@ -214,7 +216,7 @@ def _report(tok: dict, sent: dict, resp: list[int], types: dict, **extra: Any) -
     return {
         "token": {k: _mean(tok[k]) for k in ("precision", "recall", "f1", "iou")},
         "sentence": {k: _mean(sent[k]) for k in ("precision", "recall", "f1")},
-        "response": dict(zip(("precision", "recall", "f1"), _prf(*resp))),
+        "response": dict(zip(("precision", "recall", "f1"), _prf(*resp), strict=True)),
         "types": {c: {"recall": h / n if n else 0.0, "hits": h, "total": n} for c, (h, n) in sorted(types.items())},
         **extra,
     }
@@ -228,7 +230,9 @@ def aligned_scores(
     ``gold_spans[i]``: ``(start, end)`` or ``(start, end, type)`` in ``captions[i]``;
     ``pred_spans[i]``: ``(start, end, ...)`` predicted hallucinated.
     """
-    tok, sent, types = defaultdict(list), defaultdict(list), defaultdict(lambda: [0, 0])
+    tok: defaultdict[str, list[Any]] = defaultdict(list)
+    sent: defaultdict[str, list[Any]] = defaultdict(list)
+    types: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0])
     resp = [0, 0, 0]
     for caption, gold, pred in zip(captions, gold_spans, pred_spans, strict=True):
         words = [m.span() for m in WORD.finditer(caption)]
@@ -238,7 +242,7 @@ def aligned_scores(
         ]
         gh = [t is not None for t in g_type]
         th = [any(s < sp[1] and sp[0] < e for sp in pred) for s, e in words]
-        for k, v in zip(("precision", "recall", "f1", "iou"), _binary(gh, th)):
+        for k, v in zip(("precision", "recall", "f1", "iou"), _binary(gh, th), strict=True):
             tok[k].append(v)
         counts = [0, 0, 0]
         for a, b in split_sentences(caption, rule="punctuation"):  # the benchmark's cut
@@ -248,9 +252,9 @@ def aligned_scores(
                 counts[0] += x and y
                 counts[1] += y and not x
                 counts[2] += x and not y
-        for k, v in zip(("precision", "recall", "f1"), _prf(*counts)):
+        for k, v in zip(("precision", "recall", "f1"), _prf(*counts), strict=True):
             sent[k].append(v)
-        for t, hit in zip(g_type, th):
+        for t, hit in zip(g_type, th, strict=True):
             if t is not None:
                 types[t][0] += hit
                 types[t][1] += 1
@@ -276,7 +280,8 @@ def spans_from_tagged(caption: str, tagged: str) -> list[tuple[int, int]]:
         return []
     flags = re.IGNORECASE | re.DOTALL
     marked = [(m.start(1), m.end(1)) for m in re.finditer(r"<hallucination>(.*?)</hallucination>", tagged, flags)]
-    origin, pos = [], 0
+    origin: list[int] = []
+    pos = 0
     for m in re.finditer(r"</?hallucination>", tagged, re.IGNORECASE):
         origin.extend(range(pos, m.start()))
         pos = m.end()

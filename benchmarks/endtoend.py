@@ -27,7 +27,7 @@ from pathlib import Path
 from benchmarks.probe import speed_probe
 from benchmarks.synthetic import scene_records
 
-CECE = [sys.executable, "-m", "cli"]
+CECE = [sys.executable, "-m", "halcece"]
 ONE = {
     "id": "one",
     "caption": "A dog sitting on a lap.",

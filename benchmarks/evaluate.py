@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from benchmarks import dvb_metrics
 from benchmarks.alignbench_metrics import auroc_by_group, mean_by, segment_ap, segment_iou
@@ -63,12 +63,13 @@ class Evaluation:
     counts: dict[str, int] = field(default_factory=dict)  # valid, errors, parse_failures, dropped
 
 
-def _ok(d: Detection | None) -> Detection | None:
-    return d if d is not None and d.error is None and d.score is not None else None
+def _ok(d: Detection | None) -> TypeGuard[Detection]:
+    """A detection that scored its caption (not missing, failed or not judged)."""
+    return d is not None and d.error is None and d.score is not None
 
 
 def _score(d: Detection | None) -> float:
-    return float(d.score) if _ok(d) else 0.0
+    return float(d.score or 0.0) if _ok(d) else 0.0
 
 
 def _spans(d: Detection | None) -> list[tuple[int, int, float]]:
@@ -90,7 +91,7 @@ def _verdict(d: Detection | None) -> int:
 
 
 def _n_verdicts(ids: list[str], dets: Detections) -> int:
-    return sum(_ok(dets.get(i)) is not None and dets[i].hallucinated is not None for i in ids)
+    return sum(_ok(dets.get(i)) and dets[i].hallucinated is not None for i in ids)
 
 
 def counts(ids: list[str], dets: Detections, dropped: int = 0) -> dict[str, int]:
@@ -102,7 +103,7 @@ def counts(ids: list[str], dets: Detections, dropped: int = 0) -> dict[str, int]
     ...                     "b": Detection("b", "d", error="timeout", details={"parse_failures": 2})})
     {'valid': 1, 'errors': 1, 'parse_failures': 3, 'dropped': 0}
     """
-    valid = sum(_ok(dets.get(i)) is not None for i in ids)
+    valid = sum(_ok(dets.get(i)) for i in ids)
     failures = 0
     for i in ids:
         n = dets[i].details.get("parse_failures") if i in dets and isinstance(dets[i].details, dict) else None
@@ -150,7 +151,7 @@ def _caption_block(
     ids: list[str], gold: Mapping[str, CaptionGold], dets: Detections, threshold: float, verdicts: bool = False
 ) -> dict[str, float | None]:
     y, s = [gold[i].label for i in ids], [_score(dets.get(i)) for i in ids]
-    gold_words = [[w for w, lab in zip(gold[i].words, gold[i].word_labels) if lab] for i in ids]
+    gold_words = [[w for w, lab in zip(gold[i].words, gold[i].word_labels, strict=True) if lab] for i in ids]
     marked = [_marked(dets.get(i), threshold) for i in ids]
     v = [_verdict(dets.get(i)) for i in ids]
     verdict_cols = dict(
@@ -159,6 +160,7 @@ def _caption_block(
             (precision(y, v), recall(y, v), false_positive_rate(y, v), balanced_accuracy(y, v))
             if verdicts
             else (None,) * 4,
+            strict=True,
         )
     )
     hal = [i for i in ids if gold[i].label and gold[i].spans]
@@ -201,8 +203,8 @@ def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, thresho
     summary.update(_chair(ids, dets))
     pairs: dict[str, dict[int, str]] = {}
     for i in ids:
-        if gold[i].pair is not None:
-            pairs.setdefault(gold[i].pair, {})[gold[i].label] = i
+        if (pair := gold[i].pair) is not None:
+            pairs.setdefault(pair, {})[gold[i].label] = i
     full = [(v[0], v[1], gold[v[1]].group) for v in pairs.values() if 0 in v and 1 in v]
     if full:
         summary["pair acc"] = pair_accuracy(
@@ -229,11 +231,7 @@ def evaluate_captions(gold: Mapping[str, CaptionGold], dets: Detections, thresho
 def _chair(ids: list[str], dets: Detections) -> dict[str, float]:
     """CHAIRs and CHAIRi over the detections that list their COCO ``mentions`` and the image's
     ``categories`` (the ``chair`` detector); nothing for detectors that do not."""
-    found = [
-        d.details
-        for i in ids
-        if (d := _ok(dets.get(i))) is not None and "mentions" in d.details and "categories" in d.details
-    ]
+    found = [d.details for i in ids if _ok(d := dets.get(i)) and "mentions" in d.details and "categories" in d.details]
     if not found:
         return {}
     truth, mentions = [x["categories"] for x in found], [[m["category"] for m in x["mentions"]] for x in found]
@@ -252,7 +250,7 @@ def sentence_score(d: Detection | None, start: int, end: int) -> float:
         return max(over, default=0.0)
     if d.spans:
         return max((s.score for s in d.spans if s.start < end and start < s.end), default=0.0)
-    return float(d.score)
+    return float(d.score or 0.0)
 
 
 def evaluate_alignbench(gold: Mapping[str, AlignBenchGold], dets: Detections, threshold: float = 0.5) -> Evaluation:
@@ -281,7 +279,7 @@ def evaluate_alignbench(gold: Mapping[str, AlignBenchGold], dets: Detections, th
     seg_ap = segment_ap(gold_seg, pred_seg, 0.3)
     seg = segment_iou(gold_seg, pred_seg, threshold, 0.3)
     valid = [v for v in per_model.values() if not math.isnan(v)]
-    summary = {
+    summary: dict[str, float | None] = {
         "AUROC": auroc(y, s),
         "AUROC captioner mean": sum(valid) / len(valid) if valid else float("nan"),
         "AP": average_precision(y, s),
@@ -333,7 +331,7 @@ def evaluate_detailverify(gold: Mapping[str, DVBGold], dets: Detections, thresho
         pred = [[sp for sp in _spans(dets.get(i)) if sp[2] >= threshold] for i in ids]
         tagged = [
             to_tagged(gold[i].caption, [(a, b) for a, b, _ in p]) if p else "NO HALLUCINATION"
-            for i, p in zip(ids, pred)
+            for i, p in zip(ids, pred, strict=True)
         ]
         official = dvb_metrics.official_scores(
             [gold[i].tagged for i in ids], tagged, [gold[i].label_records for i in ids]
@@ -344,6 +342,7 @@ def evaluate_detailverify(gold: Mapping[str, DVBGold], dets: Detections, thresho
             zip(
                 columns,
                 (official["token"]["f1"], official["token"]["iou"], official["sentence"]["f1"], aligned["token"]["f1"]),
+                strict=True,
             )
         )
         for i in ids:  # token-level PR curve: a token scores its best overlapping span

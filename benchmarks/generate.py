@@ -92,7 +92,7 @@ def generate(
                 {
                     "sample_id": f"{source}:{pick}:{result.kind}",
                     "caption": result.caption,
-                    "grounding": [[w, y] for w, y in zip(result.caption.split(), result.labels)],
+                    "grounding": [[w, y] for w, y in zip(result.caption.split(), result.labels, strict=True)],
                     "contains_hallucination": any(result.labels),
                     "references": others,
                     "image_path": image,
@@ -119,7 +119,9 @@ def _one(
     made clean instead, clean records would outnumber the perturbed ones); None when none does."""
     others = _evidence(refs, pick, evidence, rng)
     if rng.random() < CLEAN_SHARE:
-        return pick, others, perturb(refs[pick], others, "clean", rng)
+        clean = perturb(refs[pick], others, "clean", rng)
+        assert clean is not None  # a clean copy can always be made
+        return pick, others, clean
     order = sorted(kinds, key=lambda k: (made[k], rng.random()))
     for i in [pick, *(i for i in range(len(refs)) if i != pick and i not in used)]:
         others = _evidence(refs, i, evidence, rng) if i != pick else others

@@ -167,7 +167,7 @@ def _dvb_section(dets: Mapping[str, Any]) -> list[str]:
     out: list[str] = []
     splits = list(dict.fromkeys(k for m in dets.values() for k in m["details"]))
     for split in splits:
-        rows, types, halves = [], {}, []
+        rows, types, halves = [], dict[str, Any](), []
         names = [n for n, m in dets.items() if (m["details"].get(split) or {}).get("official")]
         for name in names:
             part = dets[name]["details"][split]
@@ -272,7 +272,8 @@ def write_run_outputs(rundir: Path, metrics: Mapping[str, Any], evaluations: Map
 
 def plot_run(rundir: Path, benchmark: str, evaluations: Mapping[str, Any]) -> list[tuple[str, str]]:
     """Precision-recall curves per detector, the reliability diagram of their scores (HAT,
-    nocaps-FOIL, AlignBench) and AlignBench's mean score by sentence position; returns ``(file name, title)`` of each plot written."""
+    nocaps-FOIL, AlignBench) and AlignBench's mean score by sentence position; returns
+    ``(file name, title)`` of each plot written."""
     import matplotlib
 
     matplotlib.use("Agg")  # files only, never a display
@@ -317,7 +318,8 @@ def plot_run(rundir: Path, benchmark: str, evaluations: Mapping[str, Any]) -> li
                         color=f"C{k}",
                         label=f"{name} {label}",
                     )
-        ax.xaxis.get_major_locator().set_params(integer=True)
+        # The default locator is a MaxNLocator, which takes ``integer``; Locator's type does not.
+        ax.xaxis.get_major_locator().set_params(integer=True)  # type: ignore[call-arg]  # see above
         ax.set(
             xlabel="sentence position (0 = first)",
             ylabel="mean hallucination score",
@@ -352,8 +354,8 @@ def plot_reliability(
 
     fig, ax = plt.subplots(figsize=(5.5, 4.5))
     ax.plot([0, 1], [0, 1], ":", color="grey", label="perfectly calibrated")
-    for name, (y, s) in curves.items():
-        s = np.asarray(s, dtype=float)
+    for name, (y, given) in curves.items():
+        s = np.asarray(given, dtype=float)
         if not len(s) or not np.all((s >= 0) & (s <= 1)):
             continue  # not probabilities: no diagram (its ECE is n/a too)
         frac, mean = calibration_curve(y, s, n_bins=10, strategy="uniform")

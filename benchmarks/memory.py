@@ -52,12 +52,20 @@ def write_records(path: Path, n: int, seed: int = 1) -> None:
             )
 
 
+def _time_field(pattern: str, report: str) -> str:
+    """One figure of GNU time's ``-v`` report; a RuntimeError when the report lacks it."""
+    m = re.search(pattern, report)
+    if m is None:
+        raise RuntimeError(f"/usr/bin/time -v printed no {pattern!r}: {report[-300:]!r}")
+    return m.group(1)
+
+
 def peak_rss_mb(args: list[str]) -> tuple[float, float, int]:
     """(peak RSS in MB, wall seconds, exit status) of ``cece ARGS`` in a fresh process."""
     cece = str(Path(sys.executable).with_name("cece"))
     run = subprocess.run(["/usr/bin/time", "-v", cece, *args], capture_output=True, text=True)
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr).group(1))
-    clock = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)", run.stderr).group(1)
+    rss = int(_time_field(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr))
+    clock = _time_field(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)", run.stderr)
     seconds = sum(float(x) * 60**k for k, x in enumerate(reversed(clock.split(":"))))
     return round(rss / 1024, 1), round(seconds, 1), run.returncode
 
@@ -134,7 +142,9 @@ def scene_graphs_case(tmp: Path, megabytes: float, captions: int) -> dict:
     rng = random.Random(2)
     wanted = sorted(rng.sample(range(1, images + 1), captions))
     results = tmp / "results.json"
-    results.write_text(json.dumps([{"image_id": i, "caption": c} for i, c in zip(wanted, make_captions(captions))]))
+    results.write_text(
+        json.dumps([{"image_id": i, "caption": c} for i, c in zip(wanted, make_captions(captions), strict=True)])
+    )
     start = time.perf_counter()
     found = read_annotation_file(graphs, {str(i) for i in wanted})
     read_seconds = time.perf_counter() - start

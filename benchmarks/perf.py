@@ -79,7 +79,7 @@ def cold_start() -> float:
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "one.json"
         path.write_text(json.dumps(rec))
-        cmd = [sys.executable, "-m", "cli", "explain", str(path), "--format", "json"]
+        cmd = [sys.executable, "-m", "halcece", "explain", str(path), "--format", "json"]
         subprocess.run(cmd, check=True, capture_output=True)  # warm the OS file cache once
         t = time.perf_counter()
         subprocess.run(cmd, check=True, capture_output=True)
@@ -117,7 +117,9 @@ def run(n: int = 1000) -> dict:
 
     explainer = Explainer(parser=parser)
     scorer = Explainer(parser=parser, counterfactuals=False)
-    records = [{"id": str(i), "caption": c, "annotation": g} for i, (c, g) in enumerate(zip(captions, images))]
+    records = [
+        {"id": str(i), "caption": c, "annotation": g} for i, (c, g) in enumerate(zip(captions, images, strict=True))
+    ]
     list(explainer.explain_many(records[:50]))
     t = time.perf_counter()
     results = list(scorer.explain_many(records))
@@ -126,7 +128,9 @@ def run(n: int = 1000) -> dict:
     t = time.perf_counter()
     rewritten = list(explainer.explain_many(records))
     with_cf = _rate(n, time.perf_counter() - t)
-    hallucinated = sum(r.hallucinated for r in rewritten)
+    from cece.explanation import Explanation
+
+    hallucinated = sum(bool(r.hallucinated) for r in rewritten if isinstance(r, Explanation))
 
     # References mode: each caption against five reference captions parsed and merged per record.
     m = max(n // 5, 1)

@@ -19,7 +19,7 @@ A new value is never one the evidence (the other references) uses, so the change
 paraphrase of the truth. The labelled words are the caption.split() words holding changed text,
 except words changed only to agree with the change (the article a / an, the verb's number):
 they are not hallucinations of their own. A perturbation whose result has a grammar problem the
-caption did not have (:func:`cece.grammar.new_grammar_problems`) is not made.
+caption did not have (:func:`cece.counterfactuals.grammar.new_grammar_problems`) is not made.
 """
 
 from __future__ import annotations
@@ -32,7 +32,16 @@ from functools import lru_cache
 from typing import Any
 
 from benchmarks.cohyponyms import co_hyponyms, familiar, thing_sense
-from cece.rewrite_words import NUMBER_WORDS, article, case_like, noun_form, verb_form
+from benchmarks.perturb_words import (
+    Change,
+    agreeing_verbs,
+    apply,
+    article_fix,
+    caption_words,
+    replace_token,
+    verb_lemma,
+)
+from cece.counterfactuals.words import NUMBER_WORDS, article, noun_form, verb_form
 from parsers.attributes import COLOURS, MATERIALS, SIZE_OPPOSITES, base_colour, materials_clash
 
 KINDS = ("object", "attribute", "count", "state", "relation", "added")
@@ -62,9 +71,6 @@ _OPPOSITES = {
     "outside of": "inside",
 }
 #: Verbs of agreement, to the plural and to the singular.
-_PLURAL_VERB = {"is": "are", "was": "were", "has": "have"}
-_SINGULAR_VERB = {v: k for k, v in _PLURAL_VERB.items()}
-#: Pronouns that refer back by number: a count change would leave them disagreeing.
 _NUMBER_PRONOUNS = frozenset(
     [
         "he",
@@ -83,17 +89,6 @@ _NUMBER_PRONOUNS = frozenset(
         "themselves",
     ]
 )
-
-
-@dataclass(frozen=True)
-class Change:
-    """Replace ``caption[start:end]`` by ``text``; ``labelled``: the new words are hallucinated
-    (False for a word changed only to agree)."""
-
-    start: int
-    end: int
-    text: str
-    labelled: bool = True
 
 
 @dataclass(frozen=True)
@@ -119,65 +114,6 @@ class Perturbed:
     original: str
 
 
-def apply(caption: str, changes: Sequence[Change]) -> tuple[str, list[bool]]:
-    """The caption with ``changes`` made (non-overlapping) and a label per ``split()`` word:
-    True when the word holds text of a labelled change.
-
-    >>> apply("A dog runs.", [Change(0, 1, "Two"), Change(2, 5, "dogs"), Change(6, 10, "run", False)])
-    ('Two dogs run.', [True, True, False])
-    >>> apply("A man on a bench.", [Change(16, 16, " with a cat")])
-    ('A man on a bench with a cat.', [False, False, False, False, False, True, True, True])
-    """
-    out, marked, pos = [], [], 0
-    for c in sorted(changes, key=lambda c: (c.start, c.end)):
-        if c.start < pos:
-            raise ValueError(f"overlapping changes at {c.start}")
-        out.append(caption[pos : c.start])
-        start = sum(map(len, out))
-        out.append(c.text)
-        if c.labelled:
-            # the new text's words, without the spaces it brings along
-            marked += [(start + m.start(), start + m.end()) for m in re.finditer(r"\S+", c.text)]
-        pos = c.end
-    out.append(caption[pos:])
-    text = "".join(out)
-    words = [m.span() for m in re.finditer(r"\S+", text)]
-    return text, [any(a < e and s < b for s, e in marked) for a, b in words]
-
-
-def _words(texts: Sequence[str]) -> frozenset[str]:
-    """The lowercase words of ``texts`` and their noun and verb lemmas."""
-    from lemminflect import getLemma
-
-    words = {w for t in texts for w in re.findall(r"[a-z]+(?:-[a-z]+)*", t.lower())}
-    return frozenset(words | {lem for w in words for pos in ("NOUN", "VERB") for lem in getLemma(w, pos)})
-
-
-def _verb_lemma(t: Any) -> str:
-    """The verb lemma of token ``t`` by lemminflect (the pipeline's lemma memo reads "riding" as "rid")."""
-    from lemminflect import getLemma
-
-    return (getLemma(t.lower_, "VERB") or (t.lower_,))[0]
-
-
-def _replace(t: Any, text: str, labelled: bool = True) -> Change:
-    """``t`` replaced by ``text`` in its case ("A" -> "Two", "SITTING" -> "STANDING")."""
-    text = text.upper() if t.text.isupper() and len(t.text) > 1 else case_like(text, t.text)
-    return Change(t.idx, t.idx + len(t.text), text, labelled)
-
-
-def _article_fix(t: Any, new_word: str) -> list[Change]:
-    """The article right before token ``t`` made to fit ``new_word``, ``t``'s replacement
-    ("an apple" -> "a pear"); not labelled: it changes only to agree."""
-    if t.i == 0:
-        return []
-    det = t.doc[t.i - 1]
-    if det.lower_ not in ("a", "an"):
-        return []
-    want = article(new_word)
-    return [] if want == det.lower_ else [_replace(det, want, labelled=False)]
-
-
 # -- object swap and added object -------------------------------------------------------------
 def _thing(t: Any) -> str | None:
     """The synset of noun ``t`` when it names a physical thing (and is no compound), else None."""
@@ -199,7 +135,7 @@ def swap_object(doc: Any, ctx: Context) -> list[Change] | None:
         return None
     t, new = ctx.rng.choice(options)
     word = noun_form(familiar(new, ctx.rng), t.tag_ == "NNS")
-    return [_replace(t, word), *_article_fix(t, word)]
+    return [replace_token(t, word), *article_fix(t, word)]
 
 
 def add_object(doc: Any, ctx: Context) -> list[Change] | None:
@@ -261,31 +197,10 @@ def swap_attribute(doc: Any, ctx: Context) -> list[Change] | None:
         return None
     t, new = ctx.rng.choice(options)
     word = ctx.rng.choice(new)
-    return [_replace(t, word), *_article_fix(t, word)]
+    return [replace_token(t, word), *article_fix(t, word)]
 
 
 # -- counts ---------------------------------------------------------------------------------
-def _agreeing_verbs(noun: Any, plural: bool) -> list[Change] | None:
-    """The finite verbs whose subject ``noun`` is, put in the new number (not labelled); None
-    when the noun's number reaches further than can be followed (relative clauses, pronouns)."""
-    if any(c.dep_ in ("relcl", "conj", "appos") for c in noun.children):
-        return None
-    verb = None
-    if noun.dep_ in ("nsubj", "nsubjpass") or noun.dep_ == "attr" and any(c.dep_ == "expl" for c in noun.head.children):
-        verb = noun.head
-    if verb is None:
-        return []
-    out = []
-    for v in [verb, *(c for c in verb.children if c.dep_ in ("aux", "auxpass")), *verb.conjuncts]:
-        if v.lower_ in _PLURAL_VERB or v.lower_ in _SINGULAR_VERB:
-            new = _PLURAL_VERB if plural else _SINGULAR_VERB
-            if v.lower_ in new:
-                out.append(_replace(v, new[v.lower_], labelled=False))
-        elif v.tag_ in ("VBZ", "VBP") and v.pos_ == "VERB":
-            out.append(_replace(v, verb_form(_verb_lemma(v), "VBP" if plural else "VBZ"), labelled=False))
-    return out
-
-
 def change_count(doc: Any, ctx: Context) -> list[Change] | None:
     """A number word made another (two -> three or -> a), or "a dog" made "two dogs"; the noun
     and its verb agree. Not made when the caption has number-bearing pronouns."""
@@ -293,7 +208,7 @@ def change_count(doc: Any, ctx: Context) -> list[Change] | None:
 
     if any(t.lower_ in _NUMBER_PRONOUNS for t in doc):
         return None
-    options = []
+    options: list[tuple[Any, Any, str, str | None, bool]] = []
     for t in doc:
         if t.pos_ != "NOUN" or not _thing(t):
             continue
@@ -303,10 +218,10 @@ def change_count(doc: Any, ctx: Context) -> list[Change] | None:
         w = det.lower_
         if w in ("a", "an") and t.tag_ == "NN":
             targets = [n for n in ("two", "three") if n not in ctx.words]
-            plural = noun_form(lemmatize(t.lower_), True)
-            if plural in ctx.said:
+            many = noun_form(lemmatize(t.lower_), True)
+            if many in ctx.said:
                 continue
-            options += [(t, det, n, plural, True) for n in targets]
+            options += [(t, det, n, many, True) for n in targets]
         elif w in NUMBER_WORDS[2:11] and t.tag_ == "NNS":
             k = NUMBER_WORDS.index(w)
             options += [
@@ -319,12 +234,12 @@ def change_count(doc: Any, ctx: Context) -> list[Change] | None:
                 options.append((t, det, article(single), single, False))
     ctx.rng.shuffle(options)
     for t, det, number, noun, plural in options:
-        verbs = _agreeing_verbs(t, plural) if noun else []
+        verbs = agreeing_verbs(t, plural) if noun else []
         if verbs is None:
             continue
-        changes = [_replace(det, number)]
+        changes = [replace_token(det, number)]
         if noun:
-            changes.append(_replace(t, noun))
+            changes.append(replace_token(t, noun))
         return changes + verbs
     return None
 
@@ -337,7 +252,7 @@ def swap_state(doc: Any, ctx: Context) -> list[Change] | None:
     for t in doc:
         if not t.tag_.startswith("VB") or t.pos_ not in ("VERB", "AUX"):
             continue
-        lemma = _STATE_LEMMA.get(_verb_lemma(t), _verb_lemma(t))
+        lemma = _STATE_LEMMA.get(verb_lemma(t), verb_lemma(t))
         nxt = doc[t.i + 1].lower_ if t.i + 1 < len(doc) else ""
         if lemma == "park" and t.tag_ == "VBN" and nxt in ("on", "in", "at", "by", "near", "beside", "next"):
             if "driving" not in ctx.words and "drive" not in ctx.words:
@@ -359,7 +274,7 @@ def swap_state(doc: Any, ctx: Context) -> list[Change] | None:
     if not options:
         return None
     t, word = ctx.rng.choice(options)
-    return [_replace(t, word)]
+    return [replace_token(t, word)]
 
 
 def _preposition_phrase(doc: Any, t: Any) -> tuple[str, int]:
@@ -401,22 +316,22 @@ def swap_relation(doc: Any, ctx: Context) -> list[Change] | None:
             head = t.head
             if phrase == "on" and not (
                 head.pos_ == "NOUN"
-                or _verb_lemma(head) in ("be", "sit", "stand", "lie", "lay", "perch", "rest", "sleep")
+                or verb_lemma(head) in ("be", "sit", "stand", "lie", "lay", "perch", "rest", "sleep")
             ):
                 continue
             new = _OPPOSITES[phrase]
             if any(re.search(rf"\b{re.escape(new)}\b(\W+\w+){{0,3}}\W+{re.escape(obj.lower_)}", k) for k in ctx.texts):
                 continue
             span = doc[t.i : last + 1]
-            options.append(Change(span.start_char, span.end_char, _replace(t, new).text))
+            options.append(Change(span.start_char, span.end_char, replace_token(t, new).text))
         elif (
-            _verb_lemma(t) == "ride"
+            verb_lemma(t) == "ride"
             and t.tag_.startswith("VB")
             and any(c.dep_ == "dobj" for c in t.children)
             and "walk" not in ctx.words
             and "beside" not in ctx.words
         ):
-            options.append(_replace(t, verb_form("walk", t.tag_) + " beside"))
+            options.append(replace_token(t, verb_form("walk", t.tag_) + " beside"))
     return [ctx.rng.choice(options)] if options else None
 
 
@@ -439,7 +354,7 @@ def perturb(caption: str, evidence: Sequence[str], kind: str, rng: random.Random
     >>> p.caption != p.original, sum(p.labels)
     (True, 1)
     """
-    from cece.grammar import grammar_problems
+    from cece.counterfactuals.grammar import grammar_problems
 
     caption = " ".join(caption.split())
     if kind == "clean":
@@ -449,7 +364,7 @@ def perturb(caption: str, evidence: Sequence[str], kind: str, rng: random.Random
     nlp = nlp or _pipeline()
     doc, problems = _parsed(nlp, caption)
     texts = tuple(e.lower() for e in evidence)
-    ctx = Context(_words([caption, *evidence]), texts, rng, frozenset(re.findall(r"[a-z]+", " ".join(texts))))
+    ctx = Context(caption_words([caption, *evidence]), texts, rng, frozenset(re.findall(r"[a-z]+", " ".join(texts))))
     changes = PERTURBATIONS[kind](doc, ctx)
     if not changes:
         return None
@@ -468,7 +383,7 @@ def _pipeline() -> Any:
 @lru_cache(maxsize=64)
 def _parsed(nlp: Any, caption: str) -> tuple[Any, frozenset[str]]:
     """The parse of ``caption`` and its grammar problems (each kind tried on a caption reads it)."""
-    from cece.grammar import grammar_problems
+    from cece.counterfactuals.grammar import grammar_problems
 
     doc = nlp(caption)
     return doc, frozenset(grammar_problems(doc))

@@ -105,7 +105,7 @@ def run(n: int = 10_000, n_models: int = 5) -> dict:
         base = [
             sys.executable,
             "-m",
-            "cli",
+            "halcece",
             "report",
             str(captions),
             "--annotations",

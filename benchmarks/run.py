@@ -10,9 +10,10 @@ A run directory holds::
 Detection goes through :func:`detectors.runner.detect_to_file`, the writer and loop of ``cece
 detect`` (one predictions file per detector, locked; each line written whole as soon as it is
 scored): a killed run loses at most the batch in flight, a half-written line is cut off on the
-next start, error lines are retried, and the (id, detector) pairs already written are skipped -- so an interrupted run and its re-run write exactly the lines of
-an uninterrupted one. A re-run with a different benchmark, data file, image folder or detector
-options is refused (``overwrite=True`` starts afresh) instead of mixing predictions.
+next start, error lines are retried, and the (id, detector) pairs already written are skipped --
+so an interrupted run and its re-run write exactly the lines of an uninterrupted one. A re-run
+with a different benchmark, data file, image folder or detector options is refused
+(``overwrite=True`` starts afresh) instead of mixing predictions.
 
 Secrets are never written: in ``run.json`` (and in the messages that name options) the value of
 any option whose name holds ``key``, ``token``, ``secret``, ``password`` or ``credential`` (at any
@@ -120,7 +121,7 @@ def _manifest(
 ) -> dict[str, Any]:
     path = rundir / "run.json"
     options = {name: redact(opts) for name, opts in options.items()}
-    new = {
+    new: dict[str, Any] = {
         "benchmark": benchmark,
         "data": str(data.resolve()),
         "images": str(Path(images).resolve()) if images else None,

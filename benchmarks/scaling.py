@@ -37,7 +37,7 @@ from pathlib import Path
 from benchmarks.probe import speed_probe
 from benchmarks.synthetic import NOUNS, make_captions, scene_records
 
-CECE = [sys.executable, "-m", "cli"]
+CECE = [sys.executable, "-m", "halcece"]
 
 
 @dataclass
@@ -93,6 +93,7 @@ def run_command(args: list[str], output: Path, records: int) -> tuple[float, flo
             seen.append((time.perf_counter(), lines))
         time.sleep(0.05)
     end = time.perf_counter()
+    assert proc.stdout is not None  # started with stdout=PIPE
     status, rss_kb, err = json.loads(proc.stdout.read())
     done = _lines(output)
     if status not in (0, 2) or done < records:
@@ -164,7 +165,7 @@ def scaling(
         try:
             import ray as ray_module
         except ImportError:
-            ray_module = None
+            ray_module = None  # type: ignore[assignment]  # no Ray installed: its rows are left out
         if ray_module is not None:  # one local cluster for every Ray row (its start-up is not the engine's)
             ray_module.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
             address = ray_module.get_runtime_context().gcs_address
@@ -182,7 +183,7 @@ def _measure(quick: bool, workers: int, ray: str | None, data: Path | None = Non
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         if data is not None:
-            own = [json.loads(line) for line in open(data, encoding="utf-8") if line.strip()]
+            own = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines() if line.strip()]
             jobs, det_recs = [(f"explain ({data.name})", own)], own
         else:
             jobs = [

@@ -19,7 +19,7 @@ _EXPORTS = {
     "explain": "cece.api",
     "Explainer": "cece.api",
     "counterfactual": "cece.api",
-    "Counterfactual": "cece.rewrite",
+    "Counterfactual": "cece.counterfactuals.rewrite",
     "Explanation": "cece.explanation",
     "Edit": "cece.edits",
     "CostModel": "cece.costs",

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from cece.evidence import mentioned_in
 from knowledge.states import states_exclude
@@ -58,7 +59,7 @@ class Tally:
             return "split"
         return None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "support": self.support,
@@ -93,7 +94,7 @@ def tally(
     agrees: Callable[[list[str]], bool | None],
     label: str,
     group: Callable[[str], str] | None = None,
-) -> tuple[Tally, Counter]:
+) -> tuple[Tally, Counter[str]]:
     """The tally of a claim over what each reference says (:func:`said`) of ``found``: ``agrees``
     maps one reference's values to True (support), False (against) or None (neither). Also the
     values of the references against it, by how many said each (the likeliest truth first).
@@ -101,8 +102,8 @@ def tally(
     over groups."""
     by_ref = said(image, found, kinds)
     support = against = 0
-    others: Counter = Counter()
-    groups: Counter = Counter()
+    others: Counter[str] = Counter()
+    groups: Counter[str] = Counter()
     for values in by_ref.values():
         verdict = agrees(values)
         if verdict is True:

@@ -82,7 +82,8 @@ def _annotation(parts: list[tuple[str, Any]]) -> dict[str, Any] | None:
     for kind, part in parts:
         kinds.setdefault(kind, part)
     if "visual_genome" in kinds:
-        return kinds["visual_genome"]
+        whole: dict[str, Any] = kinds["visual_genome"]
+        return whole
     if any(k in kinds for k in ("vg_objects", "vg_relationships", "vg_attributes")):
         objects = [dict(o) for o in kinds.get("vg_objects", []) if isinstance(o, dict)]
         by_id = {o.get("object_id", o.get("id")): o for o in objects}

@@ -18,15 +18,15 @@ from typing import Any
 from cece.attributes import attribute_edits
 from cece.confidence import ConfidenceModel, resolve
 from cece.costs import CostModel, edges
+from cece.counterfactuals.fixed_point import settle
+from cece.counterfactuals.rewrite import Counterfactual, rewrite_safely
 from cece.edits import object_edits, role_edits
 from cece.explanation import Explanation
-from cece.fixed_point import settle
 from cece.ged import match
 from cece.judge import judge, settle_by_support
 from cece.metrics import object_metrics, role_metrics
 from cece.record_checks import check_record
 from cece.records import RecordError
-from cece.rewrite import Counterfactual, rewrite_safely
 from cece.senses import disambiguate
 from knowledge import num_ancestors
 from parsers import AnnotationError, CaptionParser, SceneGraph, from_references, to_scene_graph
@@ -57,7 +57,7 @@ class Explainer:
         batch_size: int = 256,
         senses: str = "context",
         threshold: float | None = None,
-        weights: ConfidenceModel | str | os.PathLike | None = None,
+        weights: ConfidenceModel | str | os.PathLike[str] | None = None,
         counterfactuals: bool = True,
     ) -> None:
         if senses not in ("first", "context"):
@@ -167,9 +167,7 @@ class Explainer:
             warnings.append("the image side has no relations: roles not judged")
         if not caption_graph.concepts and caption_graph.text.strip():
             warnings.append("no objects found in the caption")
-        ancestors = [
-            num_ancestors(caption_graph.concepts[i].synset) for i in judged if caption_graph.concepts[i].synset
-        ]
+        ancestors = [num_ancestors(synset) for i in judged if (synset := caption_graph.concepts[i].synset)]
         hallucinated = any(e.hallucinated for e in edits)
         e = Explanation(
             caption=caption_graph.text,
@@ -194,7 +192,7 @@ class Explainer:
 
     def rewrite_all(self, explanations: list[Explanation]) -> None:
         """Fill in the counterfactual, its note and ``fixed_point`` of each explanation (in place;
-        :func:`cece.fixed_point.settle`: each rewrite is explained again against the same image)."""
+        :func:`cece.counterfactuals.fixed_point.settle`: each rewrite is explained again against the same image)."""
         settle(self, explanations)
 
     def counterfactual(
@@ -230,12 +228,12 @@ class Explainer:
         # Rewriting re-reads each caption's Doc, its rewrite's and a follow-up's: keep them all, or
         # a big batch would parse its captions a second time, one by one.
         self.parser.doc_memory = max(self.parser.doc_memory, 4 * len(batch))
-        good = [(i, r) for (i, r), (_, err) in zip(batch, checked) if err is None]
+        good = [(i, r) for (i, r), (_, err) in zip(batch, checked, strict=True) if err is None]
         graphs = iter(
             self._parse_with_references([r["caption"] for _, r in good], [_references_of(r) for _, r in good])
         )
         results: list[Explanation | RecordError] = []
-        for (i, record), (_, err) in zip(batch, checked):
+        for (i, record), (_, err) in zip(batch, checked, strict=True):
             if err is not None:
                 results.append(err)
                 continue
@@ -267,7 +265,7 @@ class Explainer:
             self._rewrite_batch(results)
         return results
 
-    def _parse_with_references(self, captions: list[str], references: list[list[str] | None]) -> list:
+    def _parse_with_references(self, captions: list[str], references: list[list[str] | None]) -> list[Any]:
         """The captions' graphs (or exceptions), parsed in one batch with every reference text of
         ``references`` not yet known; those graphs are kept for :meth:`_image_graph_of`. The
         references go first so that the captions are the parser's most recent Docs (the
@@ -275,7 +273,8 @@ class Explainer:
         known = self._reference_graphs
         todo = list(dict.fromkeys(t for refs in references if refs for t in refs if t not in known))
         parsed = self._parse_batch(todo + captions)
-        self._batch_refs = dict(zip(todo, parsed))
+        # parsed holds the references' graphs, then the captions' (returned): zip stops at the former.
+        self._batch_refs = dict(zip(todo, parsed, strict=False))
         for text, graph in self._batch_refs.items():
             known[text] = graph
             while len(known) > REFERENCE_CACHE:
@@ -321,7 +320,7 @@ class Explainer:
                     out.append(exc)
             return out
 
-    def _rewrite_batch(self, results: list) -> None:
+    def _rewrite_batch(self, results: list[Any]) -> None:
         """Counterfactuals of a batch together; if that fails, record by record, so one caption
         that cannot be rewritten costs only its own counterfactual."""
         done = [r for r in results if isinstance(r, Explanation)]
@@ -357,7 +356,7 @@ def default_explainer() -> Explainer:
     return Explainer()
 
 
-def explain(caption: str, annotation: Any = None, references: list[str] | None = None, **kwargs) -> Explanation:
+def explain(caption: str, annotation: Any = None, references: list[str] | None = None, **kwargs: Any) -> Explanation:
     """Explain the hallucinations of one caption against an annotation or reference captions.
 
     ``annotation`` may be a Visual Genome record, ``{"objects": [...], "relationships": [...]}``,

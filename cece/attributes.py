@@ -32,6 +32,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
+from functools import partial
+from typing import Any
 
 from cece.agreement import Tally, count_agrees, number_agrees, tally, weigh_singular
 from cece.edits import Edit
@@ -40,7 +43,7 @@ from knowledge import get_hierarchy, is_thing, noun_synset, objecthood
 from parsers import Concept, SceneGraph, Span
 from parsers.attributes import attribute_kind, base_colour, colours_clash, count_value, materials_clash, sizes_clash
 
-_CLASHES: dict[str, Callable] = {"colour": colours_clash, "size": sizes_clash, "material": materials_clash}
+_CLASHES: dict[str, Callable[..., Any]] = {"colour": colours_clash, "size": sizes_clash, "material": materials_clash}
 
 
 def partners(caption: SceneGraph, image: SceneGraph, i: int, mapping: Sequence[int]) -> list[int]:
@@ -127,7 +130,7 @@ def _closest(c: Concept, image: SceneGraph, found: list[int]) -> list[int]:
     return [j for j in found if same_thing(c, image.concepts[j])] or found
 
 
-def _agreed(image: SceneGraph, found: list[int], t: Tally, note: str) -> dict:
+def _agreed(image: SceneGraph, found: list[int], t: Tally, note: str) -> dict[str, Any]:
     """The evidence of an edit tallied over references: who said it, and the tally."""
     split = " (as many references agree as contradict it)" if t.verdict() == "split" else ""
     return {**evidence_of(image, found, note + split), "agreement": t.to_dict()}
@@ -167,6 +170,11 @@ def _count_edit(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]
     )
 
 
+def _agrees(clash: Callable[[list[str], list[str]], bool], mine: list[str], values: list[str]) -> bool | None:
+    """Whether one reference's ``values`` agree with the caption's (``mine``); None when it has none."""
+    return None if not values else not clash(mine, values)
+
+
 def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> list[Edit]:
     c = caption.concepts[i]
     out = []
@@ -180,7 +188,7 @@ def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[i
                 image,
                 found,
                 (kind,),
-                lambda values: None if not values else not clash(mine, values),
+                partial(_agrees, clash, mine),  # bound now: the loop moves on to the next kind
                 kind,
                 base_colour if kind == "colour" else str,
             )
@@ -190,7 +198,7 @@ def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[i
         elif not clash(mine, theirs):
             continue
         words = {w for v in mine for w in v.split()}
-        span = _word_span(caption.text, c.phrase_span, lambda w: w in words)
+        span = _word_span(caption.text, c.phrase_span, words.__contains__)
         with_value = [j for j in found if image.concepts[j].attributes.get(kind)]
         if span:
             note = f"{kind}: the image side says " + ", ".join(dict.fromkeys(theirs))
@@ -221,7 +229,7 @@ def _modifier_edits(caption: SceneGraph, image: SceneGraph, i: int) -> list[Edit
         synset = noun_synset(word)
         if not is_thing(synset) or type_support(Concept(word, word, synset), image).kind is not None:
             continue
-        span = _word_span(caption.text, c.phrase_span, lambda w, word=word: w == word)
+        span = _word_span(caption.text, c.phrase_span, word.__eq__)
         if span:
             out.append(
                 Edit(
@@ -238,7 +246,7 @@ def _modifier_edits(caption: SceneGraph, image: SceneGraph, i: int) -> list[Edit
 
 
 def attribute_edits(
-    caption: SceneGraph, image: SceneGraph, mapping: Sequence[int], skip: set[int] = frozenset()
+    caption: SceneGraph, image: SceneGraph, mapping: Sequence[int], skip: AbstractSet[int] = frozenset()
 ) -> list[Edit]:
     """Count, colour / size / material and modifier edits of the caption concepts not in ``skip``
     (those that cannot be judged), in caption order."""

@@ -125,7 +125,7 @@ class ConfidenceModel:
         """The probability that a caption with these claim and silent-triple confidences is
         hallucinated."""
         r = self.record
-        z = r["intercept"] + sum(r[k] * v for k, v in zip(RECORD_TERMS[1:], record_terms(claims, silent)))
+        z = r["intercept"] + sum(r[k] * v for k, v in zip(RECORD_TERMS[1:], record_terms(claims, silent), strict=True))
         return sigmoid(z)
 
     def to_dict(self) -> dict[str, Any]:
@@ -153,11 +153,11 @@ class ConfidenceModel:
         except (KeyError, TypeError, AttributeError, ValueError) as e:
             raise ValueError(f"{source}: {e}") from None
 
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
 
 
-def load_model(path: str | os.PathLike) -> ConfidenceModel:
+def load_model(path: str | os.PathLike[str]) -> ConfidenceModel:
     """A model file written by ``cece calibrate`` (or :meth:`ConfidenceModel.save`)."""
     try:
         data = json.loads(Path(path).read_text())
@@ -172,7 +172,7 @@ def default_model() -> ConfidenceModel:
     return load_model(DEFAULT_MODEL_PATH)
 
 
-def resolve(model: ConfidenceModel | str | os.PathLike | None) -> ConfidenceModel:
+def resolve(model: ConfidenceModel | str | os.PathLike[str] | None) -> ConfidenceModel:
     """A model, a path to one, or None for :func:`default_model`."""
     if model is None:
         return default_model()

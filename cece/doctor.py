@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,7 +57,9 @@ def check_embedding_model() -> Check:
 
 def check_module(module: str, label: str, package: str) -> Check:
     spec = importlib.util.find_spec(module)
-    return Check(label, spec is not None, spec.origin if spec else "not found", f"pip install {package}")
+    return Check(
+        label, spec is not None, (spec.origin or "built in") if spec else "not found", f"pip install {package}"
+    )
 
 
 def check_plugins(group: str, what: str) -> Check:
@@ -98,7 +101,8 @@ def run_checks(build: bool = True) -> list[Check]:
         check_module("lapjv", "lapjv (Jonker-Volgenant solver)", "lapjv"),
         check_module("sng_parser", "SceneGraphParser", "SceneGraphParser"),
     ]
-    for fn in (lambda: check_wordnet(build), check_spacy, check_embedding_model):
+    probes: tuple[Callable[[], Check], ...] = (lambda: check_wordnet(build), check_spacy, check_embedding_model)
+    for fn in probes:
         try:
             checks.append(fn())
         except Exception as exc:  # a broken resource is a finding, not a crash

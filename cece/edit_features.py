@@ -49,6 +49,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from cece.edits import Edit
 from cece.evidence import mentioned_in, salience, type_support, uncovered_salience
@@ -105,7 +106,7 @@ class Context:
         """The context of ``edits`` (one record's) against ``image``."""
         sal = salience(image)
         bad = sorted(
-            e.source_index for e in edits if e.level == "object" and e.op != "insert" and e.cls in ("D", "R", "O")
+            e.caption_index for e in edits if e.level == "object" and e.op != "insert" and e.cls in ("D", "R", "O")
         )
         standing = uncovered_salience(bad, caption.concepts, image, sal) if bad else {}
         return cls(caption, image, sal, standing, set(bad), _lemmas(image.text))
@@ -127,7 +128,7 @@ def _kind(e: Edit) -> str:
     return "modifier unnamed" if e.op == "delete" else "attribute clash"
 
 
-def _agreement(e: Edit) -> dict:
+def _agreement(e: Edit) -> dict[str, Any]:
     a = e.evidence.get("agreement") if isinstance(e.evidence, dict) else None
     return a if isinstance(a, dict) else {}
 
@@ -139,7 +140,7 @@ def edit_features(e: Edit, ctx: Context) -> dict[str, float]:
     caption, image = ctx.caption, ctx.image
     owner = None
     if e.level == "relation":
-        r = caption.relations[e.source_index]
+        r = caption.relations[e.caption_index]
         x["end doubted"] = float(r.subject in ctx.doubted or r.object in ctx.doubted)
         owner = r.subject
     elif e.source_index is not None:

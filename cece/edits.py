@@ -36,6 +36,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from cece.evidence import same_thing
 from cece.ged import Match
 from cece.roles import Judged, judge_against_references
@@ -48,7 +50,7 @@ from knowledge import (
     relation_key,
     wup_similarity,
 )
-from parsers import Concept, SceneGraph, Span
+from parsers import Concept, Relation, SceneGraph, Span
 from parsers.attributes import HEDGE_ADVERBS
 
 HALLUCINATED_OBJECT_CLASSES = frozenset({"D", "R", "O"})
@@ -90,6 +92,20 @@ class Edit:
     status: str = "unverified"
     evidence: dict[str, Any] = field(default_factory=dict)
     caused_by: int | None = None
+
+    @property
+    def caption_index(self) -> int:
+        """``source_index``, for an edit with a caption side (every edit but an insertion)."""
+        if self.source_index is None:
+            raise ValueError(f"a {self.op} edit at {self.level} level has no caption side")
+        return self.source_index
+
+    @property
+    def image_index(self) -> int:
+        """``target_index``, for an edit with an image side (a replacement or an insertion)."""
+        if self.target_index is None:
+            raise ValueError(f"a {self.op} edit at {self.level} level has no image side")
+        return self.target_index
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -206,7 +222,7 @@ def _spans(text: str, c: Concept) -> list[Span]:
 
 
 def object_edits(
-    caption: SceneGraph, image: SceneGraph, match: Match, sub, dele
+    caption: SceneGraph, image: SceneGraph, match: Match, sub: np.ndarray, dele: np.ndarray
 ) -> tuple[list[Edit], dict[int, str | None]]:
     """Object-level edits, and the class of every caption node (None when faithful)."""
     edits: list[Edit] = []
@@ -258,7 +274,7 @@ def object_edits(
     return edits, classes
 
 
-def _predicate_span(caption: SceneGraph, r) -> list[Span]:
+def _predicate_span(caption: SceneGraph, r: Relation) -> list[Span]:
     return [r.span] if r.span else []
 
 
@@ -323,9 +339,9 @@ def role_edits(
     free = [k for k in range(len(image.relations)) if k not in reached]
     for k in unmatched:
         r = caption.relations[k]
-        judged = decided.get(k)
+        decision = decided.get(k)
         best = (
-            (judged.target if judged else None)
+            (decision.target if decision else None)
             if partial
             else _pair_post_hoc(caption, image, r, mapping, faithful, free)
         )
@@ -340,17 +356,17 @@ def role_edits(
                     cost=delete_cost,
                     spans=spans,
                     source_index=k,
-                    evidence=judged.evidence(image) if judged else {},
+                    evidence=decision.evidence(image) if decision else {},
                 )
             )
         else:
             if best in free:
                 free.remove(best)
             target = list(image.relations[best].triple(image))
-            if judged and judged.predicate:
+            if decision and decision.predicate:
                 target = [
                     image.concepts[mapping[r.subject]].lemma,
-                    judged.predicate,
+                    decision.predicate,
                     image.concepts[mapping[r.object]].lemma,
                 ]
             edits.append(
@@ -364,7 +380,7 @@ def role_edits(
                     spans=spans,
                     source_index=k,
                     target_index=best,
-                    evidence=judged.evidence(image) if judged else {},
+                    evidence=decision.evidence(image) if decision else {},
                 )
             )
     for f in free:
@@ -373,7 +389,7 @@ def role_edits(
 
 
 def _pair_post_hoc(
-    caption: SceneGraph, image: SceneGraph, r, mapping: list[int], faithful: set[int], free: list[int]
+    caption: SceneGraph, image: SceneGraph, r: Relation, mapping: list[int], faithful: set[int], free: list[int]
 ) -> int | None:
     """The free image triple differing from caption triple ``r`` in exactly one position under the
     node map (an end that maps to its image node but is itself wrong still differs in words)."""

@@ -46,11 +46,11 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Protocol, TypeVar
 
-from cece.scheduler import IN_FLIGHT_PER_WORKER, EngineError, schedule
+from cece.scheduler import IN_FLIGHT_PER_WORKER, schedule
+from cece.scheduler import EngineError as EngineError  # raised by the engines: callers import it from here
 from cece.workers import THREAD_VARIABLES, Actors, Processes, set_models_aside, threads_set_by_user
 
 B = TypeVar("B")
-R = TypeVar("R")
 
 #: With the default number of workers, a local pool starts only for an input of at least this
 #: many records (batch items) per worker: a worker takes seconds to load its models, in which
@@ -66,7 +66,7 @@ class Task(Protocol):
 
     def setup(self) -> None: ...
 
-    def __call__(self, batch: Any) -> Any: ...
+    def __call__(self, batch: Any, /) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -110,15 +110,17 @@ def run_ordered(
     engine: str = "local",
     workers: int | None = None,
     address: str | None = None,
-    size: Callable[[B], int] = len,
-) -> Iterator[R]:
+    size: Callable[[B], int] | None = None,
+) -> Iterator[Any]:  # what the task returns, batch by batch
     """``task(batch)`` for every batch, yielded in the order of ``batches`` (see the module).
     ``size(batch)`` is how many records a batch holds (for the local engine's start-up rule)."""
     options = EngineOptions(engine, workers, address)
-    return ENGINES[options.engine](task, iter(batches), options, size)
+    return ENGINES[options.engine](task, iter(batches), options, size or len)
 
 
-def _local(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Callable[[B], int]) -> Iterator[R]:
+def _local(
+    task: Task, batches: Iterator[B], options: EngineOptions, size_of: Callable[[B], int]
+) -> Iterator[Any]:  # what the task returns, batch by batch
     n = options.workers or usable_cores()
     head, size = [], 0
     # Before a pool pays: two batches for an explicit number of workers, else enough records.
@@ -214,7 +216,9 @@ def _gc_restored() -> Iterator[None]:
         gc.unfreeze()
 
 
-def _ray(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Callable[[B], int]) -> Iterator[R]:
+def _ray(
+    task: Task, batches: Iterator[B], options: EngineOptions, size_of: Callable[[B], int]
+) -> Iterator[Any]:  # what the task returns, batch by batch
     try:
         import ray
     except ImportError:
@@ -231,7 +235,8 @@ def _ray(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Call
                 f"cannot start or join Ray{f' at {options.address}' if options.address else ''}: {exc}"
             ) from None
     try:
-        n = options.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]  # Ray leaves it unannotated
+        n = options.workers or max(1, int(cpus))
         backend = Actors(ray, task)
         try:
             yield from schedule(task, batches, backend, n, limit=n * IN_FLIGHT_PER_WORKER, warn=_warn)
@@ -240,40 +245,6 @@ def _ray(task: Task, batches: Iterator[B], options: EngineOptions, size_of: Call
     finally:
         if started:
             ray.shutdown()
-
-
-def click_options(command: Callable) -> Callable:
-    """The ``--workers``, ``--engine`` and ``--address`` options shared by the commands that work
-    through records; the command gets them as ``workers``, ``engine``, ``address`` (make them
-    :class:`EngineOptions`)."""
-    import click
-
-    command = click.option(
-        "--address",
-        metavar="ADDR",
-        default=None,
-        help="With --engine ray: the Ray cluster to join ('auto': the one this machine is part of; "
-        "default: start a local Ray).",
-    )(command)
-    command = click.option(
-        "--engine",
-        type=click.Choice(sorted(ENGINES)),
-        default="local",
-        show_default=True,
-        help="Where batches run: local processes, or Ray actors (pip install 'halcece[ray]').",
-    )(command)
-    return click.option(
-        "-w",
-        "--workers",
-        type=click.IntRange(min=1),
-        default=None,
-        metavar="N",
-        help="Worker processes (or Ray actors), each loading the models once and using its share of "
-        "the cores; this process is one of them and works while the others load (1: this process "
-        "alone, on one core). A lost worker is replaced and its batches run again; the output is "
-        "the same for any N. "
-        "[default: the usable cores; with --engine ray, the cluster's CPUs]",
-    )(command)
 
 
 ENGINES: dict[str, Callable[[Task, Iterator[Any], EngineOptions, Callable[[Any], int]], Iterator[Any]]] = {

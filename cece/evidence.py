@@ -192,7 +192,7 @@ def stand_ins(bad: list[int], concepts: list[Concept], image: SceneGraph, sal: l
         from scipy.optimize import linear_sum_assignment  # here: scipy.optimize takes 0.3 s to import
 
         m = np.array([[sal[j] for j in free] for _ in bad])
-        for r, k in zip(*linear_sum_assignment(m, maximize=True)):
+        for r, k in zip(*linear_sum_assignment(m, maximize=True), strict=True):
             out[bad[r]] = free[k]
     return out
 

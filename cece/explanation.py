@@ -25,7 +25,7 @@ class Explanation:
     is a hallucination (confidence >= ``threshold``). ``mode`` is ``"annotation"`` or
     ``"references"``: what the image side is. ``warnings`` says what could not be judged (e.g.
     words WordNet does not know). ``counterfactual`` is the caption made faithful
-    (:mod:`cece.rewrite`), None when no grammatical rewrite exists (``counterfactual_note``
+    (:mod:`cece.counterfactuals.rewrite`), None when no grammatical rewrite exists (``counterfactual_note``
     says why); ``fixed_point`` whether explaining it against the same image finds no hallucination
     (None when nothing was rewritten).
     """

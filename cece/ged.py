@@ -15,9 +15,10 @@ so deleting a node and inserting another is a real alternative to substituting t
 rectangular matching that always pairs ``min(n, m)`` nodes. Optional ``anchors`` (n x m booleans:
 identical or synonymous concepts) are matched before anything else: the assignment first
 maximises the number of anchored pairs it uses, then minimises cost, so a faithful object is
-never traded for a cheaper edit path ("a dog and a cat" against a dog: the dog stays the dog). The assignment gives a node map; the
-returned cost is the *exact* cost of the edit path that the map induces (node and edge edits), so it
-is an upper bound on the true GED, and equal to it when the map is optimal.
+never traded for a cheaper edit path ("a dog and a cat" against a dog: the dog stays the dog).
+The assignment gives a node map; the returned cost is the *exact* cost of the edit path that the
+map induces (node and edge edits), so it is an upper bound on the true GED, and equal to it when
+the map is optimal.
 
 >>> import numpy as np
 >>> sub = np.array([[0.0, 5.0], [5.0, 0.0]])
@@ -78,7 +79,7 @@ def _pred_counts(n: int, edges: Sequence[Edge], vocab: dict[str, int], end: int)
     """Per node, how many incident edges carry each predicate (``end`` 0: outgoing, 1: incoming)."""
     counts = np.zeros((n, max(len(vocab), 1)))
     for e in edges:
-        counts[e[end], vocab[e[2]]] += 1
+        counts[e[1] if end else e[0], vocab[e[2]]] += 1
     return counts
 
 
@@ -200,7 +201,7 @@ def _anchor_bonus(anchors: np.ndarray | None, base: np.ndarray) -> float:
     if anchors is None or not anchors.any():
         return 0.0
     finite = base[base < _FORBIDDEN]
-    return float(finite.max(initial=0.0)) * base.shape[0] + 1.0
+    return float(finite.max(initial=0.0)) * int(base.shape[0]) + 1.0
 
 
 def _anchored(mapping: Sequence[int], anchors: list[list[bool]] | None) -> int:
@@ -210,7 +211,14 @@ def _anchored(mapping: Sequence[int], anchors: list[list[bool]] | None) -> int:
 
 
 def _refine(
-    mapping: list[int], sub, dele, ins, edges_a, edges_b, edge_costs, anchors: np.ndarray | None = None
+    mapping: list[int],
+    sub: np.ndarray,
+    dele: np.ndarray,
+    ins: np.ndarray,
+    edges_a: Sequence[Edge],
+    edges_b: Sequence[Edge],
+    edge_costs: EdgeCosts,
+    anchors: np.ndarray | None = None,
 ) -> list[int]:
     """Steepest-descent local search: take the swap of the targets of two A nodes (or the move of
     an A node to a free B node) that lowers the induced cost most, while one does. Repairs ties
@@ -221,8 +229,8 @@ def _refine(
     anchored = None if anchors is None else anchors.tolist()
     keep = _anchored(mapping, anchored)
     pairs_a, pairs_b = _by_pair(edges_a), _by_pair(edges_b)
-    sub, dele, ins = _as_lists(sub, dele, ins)
-    best = sum(_induced(mapping, sub, dele, ins, pairs_a, pairs_b, edge_costs))
+    cells = _as_lists(sub, dele, ins)
+    best = sum(_induced(mapping, *cells, pairs_a, pairs_b, edge_costs))
     while best > 0:
         free = [j for j in range(m) if j not in set(mapping)] + [-1]
         step, step_cost = None, best - 1e-9
@@ -236,7 +244,7 @@ def _refine(
                     trial[i] = k
                 if trial == mapping or _anchored(trial, anchored) < keep:
                     continue
-                cost = sum(_induced(trial, sub, dele, ins, pairs_a, pairs_b, edge_costs))
+                cost = sum(_induced(trial, *cells, pairs_a, pairs_b, edge_costs))
                 if cost < step_cost:
                     step, step_cost = trial, cost
         if step is None:

@@ -24,6 +24,7 @@ quick pass over the inputs has collected the image ids they ask for.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import sys
 import tempfile
@@ -84,19 +85,16 @@ class InputFile:
     def records(self) -> Iterator[tuple[Record, Any]]:
         """``(entry, record)`` pairs: the raw entry (for its line) and the normalised record or
         the entry's :class:`RecordError`. The file is read from its start each time."""
-        if self.stream is not None:
-            if self.stream.seekable():
-                self.stream.seek(0)
-            source: Any = self.stream
-        else:
-            source = open(self.path, "rb")
-        try:
+        with contextlib.ExitStack() as stack:
+            if self.stream is not None:
+                if self.stream.seekable():
+                    self.stream.seek(0)
+                source: IO[bytes] = self.stream  # the caller's stream: left open
+            else:
+                source = stack.enter_context(open(self.path, "rb"))
             for entry in iter_records(source, self.name):
                 value = entry.value
                 yield entry, value if isinstance(value, RecordError) else normalize(value, self.naming)
-        finally:
-            if self.stream is None:
-                source.close()
 
 
 def open_inputs(
@@ -111,7 +109,7 @@ def open_inputs(
         if p == "-":
             stream: IO[bytes] = sys.stdin.buffer
             if spool_stdin:
-                spooled = tempfile.TemporaryFile()
+                spooled = tempfile.TemporaryFile()  # noqa: SIM115 -- the run reads it later, through its InputFile
                 shutil.copyfileobj(sys.stdin.buffer, spooled)
                 stream = spooled
             out.append(InputFile(p, "<stdin>", Path.cwd(), Naming("stdin", model, every), stream))

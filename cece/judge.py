@@ -24,8 +24,9 @@ is never called hallucinated (its score still ranks it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from cece.confidence import ConfidenceModel, default_model, noisy_or
 from cece.edit_features import Context, edit_features
@@ -45,7 +46,7 @@ DOUBT = 0.05
 
 def settle_by_support(
     caption: SceneGraph, image: SceneGraph, edits: list[Edit], classes: dict[int, str | None], match: Match
-) -> tuple[list[Edit], dict, Match]:
+) -> tuple[list[Edit], dict[int, str | None], Match]:
     """Against references: drop the object edits of caption concepts the references support as a
     set of kinds (the one-to-one match may have paired them elsewhere), re-pointing each to its
     supporting entity when that is free, so that its triples are judged against it."""
@@ -54,11 +55,11 @@ def settle_by_support(
     classes = dict(classes)
     for e in edits:
         if e.level == "object" and e.op != "insert" and e.cls in ("D", "R", "O"):
-            support = type_support(caption.concepts[e.source_index], image)
+            support = type_support(caption.concepts[e.caption_index], image)
             if support.kind == "same":
-                classes[e.source_index] = None
+                classes[e.caption_index] = None
                 if support.index is not None and support.index not in mapping:
-                    mapping[e.source_index] = support.index
+                    mapping[e.caption_index] = support.index
                 continue
         out.append(e)
     taken = set(mapping)
@@ -73,25 +74,25 @@ def settle_by_support(
     return out, classes, replace(match, mapping=mapping, inserted=inserted)
 
 
-def _object_evidence(e: Edit, caption: SceneGraph, image: SceneGraph) -> dict:
+def _object_evidence(e: Edit, caption: SceneGraph, image: SceneGraph) -> dict[str, Any]:
     """What an object edit rests on, in words."""
-    c = caption.concepts[e.source_index]
+    c = caption.concepts[e.caption_index]
     if image.kind != "references":
         if e.op == "delete":
             return evidence_of(image, [], f"the image has no {c.lemma!r} and nothing left to stand for it")
-        g = image.concepts[e.target_index]
-        return evidence_of(image, [e.target_index], f"the image has {g.lemma!r} where the caption says {c.lemma!r}")
+        g = image.concepts[e.image_index]
+        return evidence_of(image, [e.image_index], f"the image has {g.lemma!r} where the caption says {c.lemma!r}")
     support = type_support(c, image)
     near = [support.index] if support.index is not None else []
     if support.kind == "over":
-        note = f"the references only say something more general: {image.concepts[support.index].lemma!r}"
+        note = f"the references only say something more general: {image.concepts[near[0]].lemma!r}"
     else:
         closest = f"; closest: {image.concepts[near[0]].lemma!r} (Wu-Palmer {support.wup:.2f})" if near else ""
         note = f"no reference mentions {c.lemma!r} or a kind of it{closest}"
     return evidence_of(image, near, note)
 
 
-def _relation_evidence(image: SceneGraph, e: Edit, caption: SceneGraph) -> dict:
+def _relation_evidence(image: SceneGraph, e: Edit, caption: SceneGraph) -> dict[str, Any]:
     if e.target_index is not None:
         t = image.relations[e.target_index]
         if image.kind == "references" and t.span:
@@ -108,7 +109,7 @@ def _relation_evidence(image: SceneGraph, e: Edit, caption: SceneGraph) -> dict:
             "words": [t.predicate],
             "note": f"the image has {list(t.triple(image))}",
         }
-    r = caption.relations[e.source_index]
+    r = caption.relations[e.caption_index]
     a, b = caption.concepts[r.subject].lemma, caption.concepts[r.object].lemma
     if image.kind == "references":
         return {"references": [], "words": [], "note": f"no reference says how {a!r} and {b!r} relate"}
@@ -134,16 +135,16 @@ def judge(
     for k, e in enumerate(edits):
         if e.level != "object" or e.op == "insert":
             continue
-        by_concept[e.source_index] = k
+        by_concept[e.caption_index] = k
         if e.cls == "U":
             e.status, e.confidence = "suggestion", 0.0
-            e.evidence = evidence_of(image, [e.target_index], "the image side is more specific")
+            e.evidence = evidence_of(image, [e.image_index], "the image side is more specific")
             continue
         e.evidence = _object_evidence(e, caption, image)
         if ctx is not None:
             e.confidence = _fitted(e, ctx, model)
         else:
-            e.confidence = HEDGED if caption.concepts[e.source_index].uncertain else 1.0
+            e.confidence = HEDGED if caption.concepts[e.caption_index].uncertain else 1.0
         e.hallucinated = e.confidence >= threshold
         e.status = "hallucinated" if e.hallucinated else "unverified"
 
@@ -158,7 +159,7 @@ def judge(
             continue
         silent = False
         if e.level == "relation":
-            r = caption.relations[e.source_index]
+            r = caption.relations[e.caption_index]
             e.evidence = e.evidence or _relation_evidence(image, e, caption)
             silent = partial and undecided(e)  # silence is never a hallucination, only a doubt
             if ctx is not None:
@@ -174,9 +175,9 @@ def judge(
             if ctx is not None:
                 e.confidence = _fitted(e, ctx, model)
             else:
-                hedged = caption.concepts[e.source_index].uncertain
+                hedged = caption.concepts[e.caption_index].uncertain
                 e.confidence = HEDGED if hedged else (1.0 if e.op == "replace" else DOUBT)
-            e.caused_by = cause(e.source_index)
+            e.caused_by = cause(e.caption_index)
         if e.caused_by is not None:
             e.status, e.hallucinated = "consequence", False
         else:
@@ -199,7 +200,10 @@ def judge(
         kept = [
             e.confidence
             for e in edits
-            if e.level == "relation" and e.status == "consequence" and _outlives(e, edits[e.caused_by], caption, cause)
+            if e.level == "relation"
+            and e.status == "consequence"
+            and e.caused_by is not None
+            and _outlives(e, edits[e.caused_by], caption, cause)
         ]
 
         def left_over(rest: list[Edit]) -> float:
@@ -226,11 +230,11 @@ def _fitted(e: Edit, ctx: Context, model: ConfidenceModel) -> float:
 _WEAK = "; weak on its own, marked because the verdict rests on it with the other doubts"
 
 
-def _outlives(e: Edit, cause_edit: Edit, caption: SceneGraph, cause) -> bool:
+def _outlives(e: Edit, cause_edit: Edit, caption: SceneGraph, cause: Callable[..., int | None]) -> bool:
     """Whether a consequence triple ``e`` stays in the caption once its cause is fixed."""
     if cause_edit.op == "replace":
         return True
-    r = caption.relations[e.source_index]
+    r = caption.relations[e.caption_index]
     return cause_edit.source_index == r.subject and cause(r.object) is None
 
 

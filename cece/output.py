@@ -33,6 +33,7 @@ import fcntl
 import json
 import os
 import tempfile
+from collections import deque
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +48,7 @@ class OutputError(RuntimeError):
     """The output cannot be opened or written (same file as an input, a full disk, no permission)."""
 
 
-def _os_write(fd: int, data: bytes) -> int:
+def _os_write(fd: int, data: bytes | memoryview) -> int:
     """``os.write``; a seam the tests replace to inject a full disk."""
     return os.write(fd, data)
 
@@ -68,10 +69,10 @@ class JsonlWriter:
 
     def __init__(
         self,
-        path: str | os.PathLike,
+        path: str | os.PathLike[str],
         *,
         key: Callable[[dict[str, Any]], Hashable | None],
-        inputs: Iterable[str | os.PathLike | None] = (),
+        inputs: Iterable[str | os.PathLike[str] | None] = (),
         overwrite: bool = False,
         keep_errors: bool = False,
         warn: Callable[[str], None] | None = None,
@@ -191,10 +192,8 @@ class JsonlWriter:
     def _last_line(fd: int) -> bytes:
         with open(os.dup(fd), "rb") as f:
             f.seek(0)
-            last = b""
-            for last in f:
-                pass
-        return last
+            tail = deque(f, maxlen=1)  # reads the lines through, keeping only the last
+        return tail[0] if tail else b""
 
     def _rewrite(self, fd: int, drop: set[int]) -> None:
         """The kept lines into a locked temporary file renamed over the output (atomic: a kill
@@ -279,7 +278,9 @@ class Summary:
     >>> s.line("to out.jsonl"), s.exit_code
     ('3 written to out.jsonl, 1 error, 0 parse failures, 2 skipped (already done)', 2)
     >>> Summary(written=3, not_judged=1, warnings=["vlm: the judge's answers do not vary"]).line()
-    "3 written, 0 errors, 0 parse failures, 0 skipped (already done), 1 not judged; vlm: the judge's answers do not vary"
+    ... # doctest: +NORMALIZE_WHITESPACE
+    "3 written, 0 errors, 0 parse failures, 0 skipped (already done), 1 not judged;
+    vlm: the judge's answers do not vary"
     """
 
     written: int = 0  # rows written, error rows included

@@ -19,6 +19,7 @@ already done skipped -- nothing is read ahead beyond the batches in flight -- an
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
@@ -159,13 +160,13 @@ class ExplainTask:
         from cece.explanation import Explanation
 
         out = []
-        for (index, _), result in zip(batch, self.explainer.explain_batch(batch)):
+        for (index, _), result in zip(batch, self.explainer.explain_batch(batch), strict=True):
             if isinstance(result, Explanation):
-                row = result.to_dict()
-                try:
-                    row = encode_row(row)
-                except (ValueError, TypeError, RecursionError):
-                    pass  # left to the writer, which reports it as the record's error
+                fields = result.to_dict()
+                row: dict[str, Any] | bytes = fields
+                # A row that does not encode is left to the writer, which reports it as the record's error.
+                with contextlib.suppress(ValueError, TypeError, RecursionError):
+                    row = encode_row(fields)
                 result = Explained(row, bool(result.hallucinated), result if self.keep else None)
             out.append((index, result))
         return out

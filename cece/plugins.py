@@ -106,7 +106,8 @@ class Registry(Mapping[str, T], Generic[T]):
         ep = self._entry_points().get(name)
         if ep is None:
             raise KeyError(f"unknown {self.kind} {name!r}; available: {', '.join(self.names()) or 'none'}")
-        return ep.load()
+        loaded: T = ep.load()  # what the entry point names: trusted to be a T, as registered
+        return loaded
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and self.aliases.get(name, name) in self.names()

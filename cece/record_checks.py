@@ -31,7 +31,9 @@ def id_problem(value: Any) -> str | None:
     """What is wrong with a record id (a non-empty string or an integer), or None.
 
     >>> [id_problem(v) for v in ("a", 7, None, "", float("inf"), {"a": 1}, True)]
-    [None, None, 'missing', 'empty', 'inf is not a finite number', 'expected a string or integer, got dict', 'expected a string or integer, got bool']
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [None, None, 'missing', 'empty', 'inf is not a finite number', 'expected a string or integer, got dict',
+     'expected a string or integer, got bool']
     """
     if value is None:
         return "missing"
@@ -54,8 +56,8 @@ def check_record(record: Any, index: int) -> RecordError | None:
         return RecordError(index, "record", f"expected a JSON object, got {type(record).__name__}")
     problem = id_problem(record.get("id"))
     rid = record.get("id") if problem is None else None
-    model = record.get("model")
-    model = model if isinstance(model, (str, int)) and not isinstance(model, bool) else None
+    given = record.get("model")
+    model = given if isinstance(given, (str, int)) and not isinstance(given, bool) else None
     err = _field_problem(record, index, rid, problem)
     if err is not None:
         err.model = model
@@ -92,12 +94,12 @@ def _field_problem(record: dict[str, Any], index: int, rid: Any, id_problem: str
         return RecordError(index, "annotation", "missing: give 'annotation' or 'references'", rid)
     if refs is not None and not (isinstance(refs, list) and all(isinstance(r, str) for r in refs)):
         return RecordError(index, "references", "expected a list of strings", rid)
-    if record.get("annotation") is None and not any(r.strip() for r in refs):
+    if record.get("annotation") is None and not any(r.strip() for r in refs or ()):
         return RecordError(index, "references", "empty and no annotation: nothing to compare the caption with", rid)
     return None
 
 
-def inside(root: str | os.PathLike, relative: str | os.PathLike) -> Path | None:
+def inside(root: str | os.PathLike[str], relative: str | os.PathLike[str]) -> Path | None:
     """``root / relative`` resolved (symlinks followed), or None when that leaves ``root``.
 
     An absolute ``relative``, ``..`` components or a symlink pointing elsewhere all land

@@ -60,7 +60,7 @@ class RecordError:
 
     error_type: str | None = None  # the exception's class name, for a failure while explaining
     traceback: str | None = None
-    model: str | None = None
+    model: str | int | None = None
 
     def __str__(self) -> str:
         where = f"{self.file or '<input>'}:{self.line if self.line is not None else self.index + 1}"
@@ -109,7 +109,11 @@ class Record:
     item: int | None = None
 
 
-def iter_records(source: str | os.PathLike | IO, name: str | None = None) -> Iterator[Record]:
+#: A binary stream: a file, standard input's buffer, or gzip's reader over either.
+_Bytes = IO[bytes] | gzip.GzipFile
+
+
+def iter_records(source: str | os.PathLike[str] | IO[bytes], name: str | None = None) -> Iterator[Record]:
     """The records of a file (a path, opened here) or of an open text or binary stream.
 
     A whole-file JSON object is one record and a JSON list is many; otherwise every non-empty
@@ -122,14 +126,15 @@ def iter_records(source: str | os.PathLike | IO, name: str | None = None) -> Ite
     name = name or getattr(source, "name", None) or "<input>"
     if not isinstance(name, str):
         name = "<input>"
-    if hasattr(source, "buffer"):  # a text stream over bytes (sys.stdin, open(..., "r"))
-        source = source.buffer
-    elif isinstance(source, io.TextIOBase):  # e.g. io.StringIO
-        source = io.BytesIO(source.read().encode("utf-8", "surrogateescape"))
-    yield from _read_binary(source, name)
+    stream: Any = source
+    if hasattr(stream, "buffer"):  # a text stream over bytes (sys.stdin, open(..., "r"))
+        stream = stream.buffer
+    elif isinstance(stream, io.TextIOBase):  # e.g. io.StringIO
+        stream = io.BytesIO(stream.read().encode("utf-8", "surrogateescape"))
+    yield from _read_binary(stream, name)
 
 
-def _read_binary(stream: IO[bytes], name: str) -> Iterator[Record]:
+def _read_binary(stream: _Bytes, name: str) -> Iterator[Record]:
     head = stream.read(8)
     if head.startswith(_GZIP):
         stream = gzip.GzipFile(fileobj=_Prefixed(head, stream), mode="rb")
@@ -168,7 +173,7 @@ def _read_binary(stream: IO[bytes], name: str) -> Iterator[Record]:
         yield from _read_jsonl(first[-1:], lines, name)
 
 
-def _lines(head: bytes, stream: IO[bytes], name: str) -> Iterator[tuple[int, Any]]:
+def _lines(head: bytes, stream: _Bytes, name: str) -> Iterator[tuple[int, Any]]:
     """Numbered raw lines (BOM and line end removed); a decompression error is one last error."""
     lineno = 0
     pending = head
@@ -227,7 +232,7 @@ def _decode_line(raw: bytes, index: int, name: str, lineno: int) -> Any:
         return RecordError(index, "json", "nested too deeply", file=name, line=lineno)
 
 
-def _chain(first: list, rest: Iterator) -> Iterator:
+def _chain(first: list[Any], rest: Iterator[Any]) -> Iterator[Any]:
     yield from first
     yield from rest
 
@@ -265,10 +270,10 @@ def _decode_document(text: str, start: int, name: str) -> Iterator[Record]:
         where = line_at(pos)
         return Record(where, RecordError(index, field, message, file=name, line=where))
 
-    pos = _SPACE.match(text, 0).end()
+    pos = _skip_space(text, 0)
     listed = text.startswith("[", pos)
     if listed:
-        pos = _SPACE.match(text, pos + 1).end()
+        pos = _skip_space(text, pos + 1)
     index = 0
     while pos < len(text) and not (listed and text.startswith("]", pos)):
         try:
@@ -292,13 +297,13 @@ def _decode_document(text: str, start: int, name: str) -> Iterator[Record]:
         else:
             yield Record(line_at(pos), value, index + 1 if listed else None)
         index += 1
-        pos = _SPACE.match(text, end).end()
+        pos = _skip_space(text, end)
         if not listed:
             if pos < len(text):
                 yield error(pos, "json", "invalid JSON: extra data after the record", index)
             return
         if text.startswith(",", pos):
-            pos = _SPACE.match(text, pos + 1).end()
+            pos = _skip_space(text, pos + 1)
         elif not text.startswith("]", pos):
             yield error(pos, "json", "invalid JSON: expected ',' or ']'", index)
             return
@@ -322,14 +327,14 @@ def _next_element(text: str, start: int, broken: int) -> int | None:
         candidates.update(m.end() for m in opener.finditer(text, start + 1))
     decoder = json.JSONDecoder()
     for pos in sorted(candidates):
-        pos = _SPACE.match(text, pos).end()
+        pos = _skip_space(text, pos)
         if pos <= start or text[pos : pos + 1] in ("", "]", ","):
             continue
         try:
             end = decoder.raw_decode(text, pos)[1]
         except (ValueError, RecursionError):
             continue
-        after = _SPACE.match(text, end).end()
+        after = _skip_space(text, end)
         if text[after : after + 1] in (",", "]"):
             return pos
     return None
@@ -359,10 +364,17 @@ def _top_commas(text: str, start: int) -> Iterator[int]:
             yield pos + 1
 
 
+def _skip_space(text: str, pos: int) -> int:
+    """Where the first character after ``pos`` that is not JSON white space is."""
+    m = _SPACE.match(text, pos)
+    assert m is not None  # the pattern matches the empty string too
+    return m.end()
+
+
 class _Prefixed(io.RawIOBase):
     """A binary stream with bytes already read put back in front (to sniff gzip on stdin)."""
 
-    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+    def __init__(self, head: bytes, rest: _Bytes) -> None:
         self._head, self._rest = head, rest
 
     def readable(self) -> bool:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cece.diff import word_diff
+from cece.counterfactuals.diff import word_diff
+from cece.edits import Edit
 from cece.explanation import Explanation
 
 # One colour per class, used for the marked caption and the edits table alike.
@@ -60,7 +63,7 @@ def counterfactual_diff(e: Explanation, plain: bool = False) -> Text:
     return out
 
 
-def _fmt(x) -> Text:
+def _fmt(x: object) -> Text:
     """A cell as plain Text: triples like [dog, on, lap] must not be read as rich markup."""
     if x is None:
         return Text("-")
@@ -72,7 +75,7 @@ def _fmt(x) -> Text:
 STATUS_STYLES = {"hallucinated": "bold red", "unverified": "yellow", "consequence": "dim", "suggestion": "dim"}
 
 
-def _evidence(ev: dict) -> Text:
+def _evidence(ev: dict[str, Any]) -> Text:
     """The evidence of an edit in a few words: where it comes from, then why."""
     where = []
     if ev.get("references"):
@@ -86,7 +89,7 @@ def _evidence(ev: dict) -> Text:
     return Text("; ".join(filter(None, [" ".join(where), ev.get("note"), reasons and f"[{reasons}]"])))
 
 
-def _change(ed) -> Text:
+def _change(ed: Edit) -> Text:
     """``from -> to`` of an edit, its class styled."""
     out = Text(ed.cls, style=CLASS_STYLES.get(ed.cls, "")) + Text(f" {ed.level}: ")
     return out + _fmt(ed.source) + Text(" -> ") + _fmt(ed.target)
@@ -147,7 +150,7 @@ def metrics_table(e: Explanation) -> Table:
         ("I", r.i),
         ("", ""),
     ]
-    for (a, b), (c, d) in zip(left, right):
+    for (a, b), (c, d) in zip(left, right, strict=True):
         t.add_row(a, str(b), c, str(d))
     return t
 

@@ -73,14 +73,14 @@ class Backend(Protocol):
 
     def send(self, worker: Any, job: Job) -> None: ...
 
-    def wait(self, timeout: float | None) -> list[tuple]: ...
+    def wait(self, timeout: float | None) -> list[tuple[Any, ...]]: ...
 
 
 @dataclass
 class _State:
     held: dict[Any, list[Job]] = field(default_factory=dict)  # worker -> its jobs, oldest first
-    ready: set = field(default_factory=set)
-    todo: deque = field(default_factory=deque)  # jobs waiting for a worker
+    ready: set[Any] = field(default_factory=set)
+    todo: deque[Any] = field(default_factory=deque)  # jobs waiting for a worker
     lost_loading: int = 0
 
 
@@ -119,7 +119,7 @@ def schedule(
                 s.held[worker].append(job)
                 backend.send(worker, job)
         fresh = next((j for j in s.todo if j.tries == 0), None) if here is not None else None
-        if fresh is not None:
+        if fresh is not None and here is not None:
             s.todo.remove(fresh)
             fresh.value, fresh.done = here(fresh.batch), True
             events = backend.wait(0)
@@ -132,7 +132,7 @@ def schedule(
 _END = object()
 
 
-def _handle(event: tuple, s: _State, task: Any, backend: Backend, warn: Callable[[str], None] | None) -> None:
+def _handle(event: tuple[Any, ...], s: _State, task: Any, backend: Backend, warn: Callable[[str], None] | None) -> None:
     kind, worker = event[0], event[1]
     if worker not in s.held:  # an event of a worker already given up
         return

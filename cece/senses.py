@@ -93,7 +93,7 @@ def disambiguate(
                 np.argmin(block + 1e-3 * np.add.outer(np.arange(len(cs)), np.arange(len(gs)))), block.shape
             )
             if block[a, b] <= max_distance and block[a, b] < block[0, 0]:
-                candidates.append((float(block[a, b]), a + b, i, j, cs[a], gs[b]))
+                candidates.append((float(block[a, b]), int(a + b), i, j, cs[a], gs[b]))
     # Two words that share a synset mean that synset, even in a reading too rare to try above.
     cap_all = [_senses(c, 4 * max_senses) for c in caption.concepts]
     img_all = [_senses(g, 4 * max_senses) for g in image.concepts]

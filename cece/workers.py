@@ -5,6 +5,7 @@ ready (its models loaded), what it returned, and when it was lost, so its batche
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -73,7 +74,7 @@ class Processes:
         self.context = multiprocessing.get_context("spawn")
         self.conns: dict[Any, Connection] = {}
         self.sent: dict[Any, deque[Job]] = {}
-        self.inbox: queue.SimpleQueue = queue.SimpleQueue()  # (proc, message) as read; None: lost
+        self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()  # (proc, message) as read; None: lost
 
     def start(self) -> Any:
         mine, theirs = self.context.Pipe()
@@ -88,12 +89,10 @@ class Processes:
 
     def send(self, worker: Any, job: Job) -> None:
         self.sent[worker].append(job)
-        try:
+        with contextlib.suppress(OSError):  # it died: its reader says so at the next wait
             self.conns[worker].send(job.batch)
-        except OSError:  # it died: its reader says so at the next wait
-            pass
 
-    def wait(self, timeout: float | None) -> list[tuple]:
+    def wait(self, timeout: float | None) -> list[tuple[Any, ...]]:
         messages = []
         try:
             messages.append(self.inbox.get(timeout=timeout) if timeout != 0 else self.inbox.get_nowait())
@@ -101,7 +100,7 @@ class Processes:
                 messages.append(self.inbox.get_nowait())
         except queue.Empty:
             pass
-        events: list[tuple] = []
+        events: list[tuple[Any, ...]] = []
         for proc, message in messages:
             if proc not in self.conns:  # closed, or already given up
                 continue
@@ -160,7 +159,7 @@ def worker_main(task: Any, conn: Connection, threads: int) -> None:
     while this process is busy sending a result."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     share_cores(threads)
-    inbox: queue.SimpleQueue = queue.SimpleQueue()
+    inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
     threading.Thread(target=_receive, args=(conn, inbox), daemon=True, name="batches").start()
     try:
         task.setup()
@@ -183,7 +182,7 @@ def worker_main(task: Any, conn: Connection, threads: int) -> None:
             conn.send(("raised", RuntimeError(f"{type(exc).__name__}: {exc}")))
 
 
-def _receive(conn: Connection, inbox: queue.SimpleQueue) -> None:
+def _receive(conn: Connection, inbox: queue.SimpleQueue[Any]) -> None:
     # The parent holds the other end only: EOF is its death (a kill -9 included), and a worker
     # with no parent must not stay, models in memory.
     try:
@@ -201,8 +200,8 @@ class Actors:
         self.ray, self.task = ray, task
         self.actor = ray.remote(num_cpus=1, max_restarts=0)(RayWorker)
         self.refs: dict[Any, tuple[Any, Job | None]] = {}  # object ref -> (actor, its job or None: ready)
-        self.gone: set = set()
-        self.actors: list = []
+        self.gone: set[Any] = set()
+        self.actors: list[Any] = []
         e = ray.exceptions
         # The actor's process or node is gone, or a result with it (results of more than 100 kB
         # stay in the object store of the node that made them until they are fetched).
@@ -224,12 +223,13 @@ class Actors:
     def send(self, worker: Any, job: Job) -> None:
         self.refs[worker.run.remote(job.batch)] = (worker, job)
 
-    def wait(self, timeout: float | None) -> list[tuple]:
+    def wait(self, timeout: float | None) -> list[tuple[Any, ...]]:
         ray = self.ray
         done, _ = ray.wait(list(self.refs), num_returns=1, timeout=timeout)
         if done:  # and whatever else is done by now, results before losses
             done, _ = ray.wait(list(self.refs), num_returns=len(self.refs), timeout=0)
-        events, losses = [], []
+        events: list[tuple[Any, ...]] = []
+        losses: list[tuple[Any, BaseException]] = []
         for ref in done:
             actor, job = self.refs.pop(ref)
             if actor in self.gone:
@@ -245,20 +245,18 @@ class Actors:
                 events.append(("raised", actor, job, exc))
                 continue
             events.append(("ready", actor) if job is None else ("done", actor, job, value))
-        for actor, exc in losses:
+        for actor, why in losses:
             if actor not in self.gone:
                 self.gone.add(actor)
                 ray.kill(actor)
-                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-                events.append(("lost", actor, f"Ray actor lost ({type(exc).__name__}: {first})"))
+                first = str(why).strip().splitlines()[0] if str(why).strip() else type(why).__name__
+                events.append(("lost", actor, f"Ray actor lost ({type(why).__name__}: {first})"))
         return events
 
     def close(self) -> None:
         for actor in self.actors:
-            try:
+            with contextlib.suppress(Exception):  # already gone with its node
                 self.ray.kill(actor)
-            except Exception:  # already gone with its node
-                pass
 
 
 class RayWorker:

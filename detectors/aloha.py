@@ -81,7 +81,7 @@ def best_assignment(sim: np.ndarray) -> tuple[np.ndarray, dict[int, int]]:
     if sim.size:
         rows, cols = linear_sum_assignment(sim, maximize=True)
         per_row[rows] = sim[rows, cols]
-        pairs = dict(zip(rows.tolist(), cols.tolist()))
+        pairs = dict(zip(rows.tolist(), cols.tolist(), strict=True))
     return per_row, pairs
 
 
@@ -136,7 +136,7 @@ class ALOHaDetector(BatchDetector):
                 show_progress_bar=False,
                 convert_to_numpy=True,
             )
-            self._cache.update(zip(new, vecs))
+            self._cache.update(zip(new, vecs, strict=True))
         return {t: self._cache[t] for t in texts}
 
     def detect_batch(self, samples: Sequence[Sample]) -> list[Detection]:
@@ -157,7 +157,7 @@ class ALOHaDetector(BatchDetector):
                 out[k] = self._score(samples[k], cand, refs)
             except Exception as exc:  # one sample's failure is its own
                 out[k] = Detection.failed(samples[k], self.name, f"{type(exc).__name__}: {exc}")
-        return out  # type: ignore[return-value]
+        return out  # type: ignore[return-value]  # every slot was filled above
 
     def _choices(self, cand: list[ObjectMention], refs: list[str]) -> list[tuple[int, ...]]:
         sizes = [len(o.names) for o in cand]
@@ -182,15 +182,20 @@ class ALOHaDetector(BatchDetector):
         ref_m = np.stack([self._cache[r] for r in refs]) if refs else np.zeros((0, 1))
         best: tuple | None = None
         for choice in self._choices(cand, refs):
-            names = list(dict.fromkeys(o.names[c] for o, c in zip(cand, choice)))  # ALOHa de-duplicates
+            names = list(dict.fromkeys(o.names[c] for o, c in zip(cand, choice, strict=True)))  # ALOHa de-duplicates
             sim = np.stack([self._cache[n] for n in names]) @ ref_m.T if refs else np.zeros((len(names), 0))
             per_row, pairs = best_assignment(np.clip(sim, 0.0, 1.0))
             key = (float(per_row.min()), float(per_row.sum()))  # ALOHa, then the tie-break
             if best is None or key > best[0]:
-                best = (key, choice, dict(zip(names, per_row.tolist())), {names[r]: refs[c] for r, c in pairs.items()})
-        (low, _), choice, per_name, matched = best  # type: ignore[misc]
+                best = (
+                    key,
+                    choice,
+                    dict(zip(names, per_row.tolist(), strict=True)),
+                    {names[r]: refs[c] for r, c in pairs.items()},
+                )
+        (low, _), choice, per_name, matched = best  # type: ignore[misc]  # cand is not empty here, so a choice was scored
         spans = []
-        for o, c in zip(cand, choice):
+        for o, c in zip(cand, choice, strict=True):
             a, b = o.spans[c]
             spans.append(SpanScore(a, b, caption[a:b], round(1.0 - per_name[o.names[c]], 6), "object"))
         score = round(min(max(1.0 - low, 0.0), 1.0), 6)
@@ -208,7 +213,7 @@ class ALOHaDetector(BatchDetector):
                         "reference": matched.get(o.names[c]),
                         "similarity": round(per_name[o.names[c]], 6),
                     }
-                    for o, c in zip(cand, choice)
+                    for o, c in zip(cand, choice, strict=True)
                 ],
             },
         )

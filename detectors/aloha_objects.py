@@ -81,7 +81,7 @@ def _phrase(t: Any) -> tuple[int, str]:
     """(first token index, name) of the object headed by ``t``: the modifiers directly before it
     in its subtree ("flat screen tv", "three-tiered cake") and its lemma."""
     below = {x.i for x in t.subtree}
-    mods = []
+    mods: list[Any] = []
     j = t.i - 1
     while j >= 0 and j in below and (t.doc[j].dep_ in _MODIFIER_DEPS or t.doc[j].text == "-"):
         mods.insert(0, t.doc[j])
@@ -117,7 +117,7 @@ def extract_objects(doc: Any) -> list[ObjectMention]:
         first, name = phrases[t.i]
         span = (doc[first].idx, t.idx + len(t.text))
         root = t.lemma_.lower() if t.pos_ == "NOUN" else t.lower_
-        between = [x for x in doc[prev.i + 1 : first]] if prev is not None else []
+        between: list[Any] = [x for x in doc[prev.i + 1 : first]] if prev is not None else []
         if (
             between
             and all(x.lower_ in _JOINERS or x.pos_ == "DET" for x in between)

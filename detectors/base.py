@@ -15,6 +15,7 @@ sample's ``error``, never an exception out of ``detect_batch``.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
@@ -171,10 +172,8 @@ class BatchDetector(Detector):
 def load_or_defer(detector: Detector) -> None:
     """``detector.load()``; if that fails, nothing: the models are tried again in the first
     batch, whose samples then carry the failure as their errors (a run does not stop for it)."""
-    try:
+    with contextlib.suppress(Exception):  # any failure is reported by the first batch instead
         detector.load()
-    except Exception:  # noqa: BLE001
-        pass
 
 
 def iter_ok(detections: Iterable[Detection]) -> Iterable[Detection]:

@@ -81,9 +81,9 @@ class EnsembleDetector(BatchDetector):
         caption = sample["caption"]
         report = [
             {"member": lab, "weight": w, "score": d.score, "error": d.error}
-            for lab, w, d in zip(self.labels, self.weights, dets)
+            for lab, w, d in zip(self.labels, self.weights, dets, strict=True)
         ]
-        ok = [(w, d) for w, d in zip(self.weights, dets) if d.error is None and d.score is not None]
+        ok = [(w, d) for w, d in zip(self.weights, dets, strict=True) if d.error is None and d.score is not None]
         details: dict[str, Any] = {"members": report}
         failures = [d.details.get("parse_failures") for d in dets if isinstance(d.details.get("parse_failures"), int)]
         if failures:
@@ -94,7 +94,7 @@ class EnsembleDetector(BatchDetector):
             return Detection(
                 id=str(sample.get("id")), detector=self.name, details=details, error=f"every member failed: {errors}"
             )
-        score = sum(w * d.score for w, d in ok) / total  # type: ignore[operator]
+        score = sum((w * (d.score or 0.0) for w, d in ok), 0.0) / total  # every d in ok has a score
         return Detection(
             id=str(sample.get("id")),
             detector=self.name,
@@ -115,7 +115,7 @@ def _merge_spans(caption: str, ok: list[tuple[float, Detection]], total: float) 
             groups.append([a, b])
     out = []
     for a, b in groups:
-        score, labels = 0.0, []
+        score, labels = 0.0, list[str]()
         for w, d in ok:
             hits = [s for s in d.spans if s.start < b and s.end > a]
             if hits:

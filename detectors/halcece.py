@@ -93,7 +93,7 @@ class HalCECEDetector(BatchDetector):
         reference graphs kept for the batches that follow, counterfactuals settled together)."""
         out, ok = self.partition(samples)
         results = self.explainer.explain_batch([(k, {**samples[k], "id": str(samples[k].get("id"))}) for k in ok])
-        for k, result in zip(ok, results):
+        for k, result in zip(ok, results, strict=True):
             if isinstance(result, RecordError):
                 out[k] = Detection.failed(
                     samples[k],
@@ -102,7 +102,7 @@ class HalCECEDetector(BatchDetector):
                 )
             else:
                 out[k] = self._detection(samples[k], result)
-        return out  # type: ignore[return-value]
+        return out  # type: ignore[return-value]  # every slot was filled above
 
     def _detection(self, sample: Sample, e: Explanation) -> Detection:
         spans = explanation_spans(e)

@@ -56,7 +56,7 @@ class LexicalDetector(BatchDetector):
                 for t in next(docs):
                     vocab.update((t.lemma_.lower(), t.lower_))
             out[k] = self._score(s, caption, vocab)
-        return out  # type: ignore[return-value]
+        return out  # type: ignore[return-value]  # every slot was filled above
 
     def _score(self, sample: Sample, doc: Any, vocab: set[str]) -> Detection:
         content = [t for t in doc if t.pos_ in CONTENT_POS and not t.is_stop and t.is_alpha]

@@ -103,6 +103,11 @@ class ModelJudgeDetector(BatchDetector):
     _images_off: str | None = None  # the server's refusal of images, once heard ("auto")
 
     @property
+    def backend(self) -> Backend:
+        """The model server the jobs go to; each subclass builds its own on first use."""
+        raise NotImplementedError
+
+    @property
     def image_mode(self) -> str:
         """The ``images`` option in force: ``"never"`` once the server refused an image."""
         return "never" if self._images_off else self.config.images
@@ -113,7 +118,7 @@ class ModelJudgeDetector(BatchDetector):
             return sample_evidence(
                 sample,
                 self.backend,
-                image_root=c.image_root,  # type: ignore[attr-defined]
+                image_root=c.image_root,
                 use_references=c.use_references,
                 allow_urls=c.allow_urls,
                 images=images or self.image_mode,
@@ -167,14 +172,14 @@ class ModelJudgeDetector(BatchDetector):
             error = self.setup_error(exc)
             return [
                 d or Detection(id=str(s.get("id")), detector=self.name, error=error, details={"parse_failures": 0})
-                for d, s in zip(out, samples)
+                for d, s in zip(out, samples, strict=True)
             ]
-        for i, res in zip(todo, drive(jobs, backend)):
+        for i, res in zip(todo, drive(jobs, backend), strict=True):
             out[i] = (
                 res
                 if isinstance(res, Detection)
                 else Detection.failed(samples[i], self.name, f"{type(res).__name__}: {res}")
             )
         for d in out:
-            d.details.setdefault("parse_failures", 0)  # type: ignore[union-attr]
-        return out  # type: ignore[return-value]
+            d.details.setdefault("parse_failures", 0)  # type: ignore[union-attr]  # filled: a Detection each
+        return out  # type: ignore[return-value]  # every slot was filled above

@@ -41,7 +41,7 @@ from cece.engine import EngineOptions
 from cece.output import JsonlWriter, OutputBusy, Summary
 from cece.record_checks import MAX_CAPTION_CHARS, id_problem, resolve_paths
 from cece.records import RecordError
-from detectors.base import Detection, Detector, Sample, load_or_defer
+from detectors.base import Detection, Detector, Sample, SentenceScore, SpanScore, load_or_defer
 from detectors.configure import keep_answers
 from detectors.model_judge import detection_answers, judge_variation
 
@@ -168,15 +168,15 @@ def read_inputs(inputs: list, annotations: Any = None, resolve: bool = True) -> 
                 if annotations:
                     found = annotations.resolve(rec)
                     if isinstance(found, str):
-                        err = check_sample(rec, k) or RecordError(
+                        unresolved = check_sample(rec, k) or RecordError(
                             k, "image_id", found, rec.get("id"), model=rec.get("model")
                         )
-                        err.file, err.line = f.name, line
+                        unresolved.file, unresolved.line = f.name, line
                         k += 1
-                        yield err
+                        yield unresolved
                         continue
                     rec = found
-            err = rec if isinstance(rec, RecordError) else check_sample(rec, k)
+            err: RecordError | None = rec if isinstance(rec, RecordError) else check_sample(rec, k)
             if err is None:
                 key = (rec.get("model"), str(rec["id"]))
                 if key in seen:
@@ -208,7 +208,8 @@ def contract_problem(d: Detection, caption: str) -> str | None:
         return "no score and no error"
     if not (math.isfinite(d.score) and 0.0 <= d.score <= 1.0):
         return f"score {d.score} is not in [0, 1]"
-    for s in [*d.spans, *d.sentences]:
+    scored: list[SpanScore | SentenceScore] = [*d.spans, *d.sentences]
+    for s in scored:
         if not (0 <= s.start <= s.end <= len(caption)):
             return f"span ({s.start}, {s.end}) is outside the caption"
         if not (math.isfinite(s.score) and 0.0 <= s.score <= 1.0):
@@ -231,7 +232,7 @@ def _detect(detector: Detector, name: str, batch: Sequence[Sample]) -> list[Dete
             return [d for s in batch for d in _detect(detector, name, [s])]
         return [Detection.failed(s, name, f"{type(exc).__name__}: {exc}") for s in batch]
     out = []
-    for s, d in zip(batch, found):
+    for s, d in zip(batch, found, strict=True):
         problem = contract_problem(d, s["caption"]) if isinstance(d, Detection) else "not a Detection"
         if problem:
             d = Detection.failed(s, name, f"contract: {problem}")
@@ -284,7 +285,9 @@ def run_detectors(
                     elif isinstance(s, RecordError):  # a bad id (a duplicate...) is no key for its line
                         lines.append(
                             Detection(
-                                id=None if s.field == "id" else s.id,
+                                # A bad id is left out of its error line; Detection types ids as
+                                # strings, which every id of a good line is.
+                                id=None if s.field == "id" else s.id,  # type: ignore[arg-type]
                                 detector=name,
                                 error=str(s),
                                 model=None if s.model is None else str(s.model),
@@ -305,7 +308,7 @@ def run_detectors(
         address=engine.address,
         size=lambda w: w.samples,
     ):
-        for lines, more in zip(ahead.popleft(), found):
+        for lines, more in zip(ahead.popleft(), found, strict=True):
             for d in lines + more:
                 write(d.to_dict())
                 stats.add(d)
@@ -350,7 +353,7 @@ class DetectTask:
         return [DetectWork(todo, max(1, max(len(s) for _, s in todo))) for todo in halves]
 
     def join(self, results: list[list[list[Detection]]]) -> list[list[Detection]]:
-        return [[d for part in parts for d in part] for parts in zip(*results)]
+        return [[d for part in parts for d in part] for parts in zip(*results, strict=True)]
 
     def lost(self, work: DetectWork, reason: str) -> list[list[Detection]]:
         return [[Detection.failed(s, name, reason) for s in samples] for name, samples in work.todo]
@@ -443,4 +446,4 @@ def done_pairs(path: Path) -> set[tuple[str, str]]:
     if not Path(path).exists():
         return set()
     with JsonlWriter(path, key=_row_pair) as writer:
-        return set(writer.done)
+        return {key for key in writer.done if isinstance(key, tuple)}  # _row_pair's keys

@@ -31,9 +31,6 @@ def sentence_scores(text: str, scored: Iterable[tuple[int, int, float]], combine
     out = []
     for a, b in split_sentences(text):
         inside = [s for start, _, s in scored if a <= start < b]
-        if combine == "max":
-            value = max(inside, default=0.0)
-        else:
-            value = 1.0 - math.prod(1.0 - s for s in inside)
+        value = max(inside, default=0.0) if combine == "max" else 1.0 - math.prod(1.0 - s for s in inside)
         out.append(SentenceScore(a, b, round(value, 6)))
     return out

@@ -215,7 +215,7 @@ class VLMDetector(ModelJudgeDetector):
         base = dict(preface=evidence.preface, what=self._what(evidence), caption=caption)
         prompts = {k: DETAILVERIFY_PROMPT.format(retry="", **base) for k in range(c.samples)}
         valid: dict[int, list[tuple[int, int]]] = {}
-        failures, reasons, unparsed, refused = 0, [], [], {}
+        failures, reasons, unparsed, refused = 0, [], [], dict[str, Any]()
         tokens = max(512, len(caption) // 2 + 256)  # the copy, its tags, a <result> wrapper
         attempt = 0
         while prompts and attempt <= c.retries:
@@ -228,7 +228,7 @@ class VLMDetector(ModelJudgeDetector):
                 prompts = {k: DETAILVERIFY_PROMPT.format(retry="", **base) for k in order}
                 continue
             prompts = {}
-            for k, answer in zip(order, answers):
+            for k, answer in zip(order, answers, strict=True):
                 text = text_of(answer)
                 tagged = parse_tagged(text, caption)
                 if tagged.valid:

@@ -320,7 +320,8 @@ def distance_matrix(a: Sequence[str | None], b: Sequence[str | None], max_distan
             rows, cols = own_a[s_a:e_a], own_b[s_b:e_b]
             block = np.ix_(rows, cols)
             m[block] = np.minimum(m[block], fa[s_a:e_a, None] + fb[None, s_b:e_b])
-    return m[np.ix_(inv_a.ravel(), inv_b.ravel())]
+    out: np.ndarray = m[np.ix_(inv_a.ravel(), inv_b.ravel())]
+    return out
 
 
 @lru_cache(maxsize=1 << 16)

@@ -31,6 +31,7 @@ import threading
 import warnings
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -108,7 +109,7 @@ class Hierarchy:
         """The morphological exception list for ``pos`` ("n" or "v")."""
         return self.verb_exceptions if pos == "v" else self.noun_exceptions
 
-    def to_state(self) -> dict:
+    def to_state(self) -> dict[str, Any]:
         """The fields as JSON-ready data (``ids`` left out: it is ``names`` inverted)."""
         out = {}
         for f in fields(self):
@@ -122,7 +123,7 @@ class Hierarchy:
         return out
 
     @classmethod
-    def from_state(cls, state: dict) -> Hierarchy:
+    def from_state(cls, state: dict[str, Any]) -> Hierarchy:
         """The inverse of :meth:`to_state`; a ValueError (or TypeError) when ``state`` does not
         have the shape of an index: wrong types, lengths, or synset ids out of range."""
         names = state["names"]
@@ -193,7 +194,7 @@ def _depths(parents: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
-def build_hierarchy(reader=None, source: str = "") -> Hierarchy:
+def build_hierarchy(reader: Any = None, source: str = "") -> Hierarchy:
     """Build the index from an NLTK WordNet reader (default :func:`load_wordnet`). Slow (~10 s).
 
     >>> build_hierarchy().names[0]  # doctest: +SKIP
@@ -245,7 +246,7 @@ def build_hierarchy(reader=None, source: str = "") -> Hierarchy:
     )
 
 
-def _noun_sense_counts(reader) -> dict[tuple[str, int], int]:
+def _noun_sense_counts(reader: Any) -> dict[tuple[str, int], int]:
     """``(lemma, synset offset) -> tag count`` of noun senses, from index.sense (lines
     ``lemma%1:lexfile:lexid:: offset sense_number tag_count``); empty when the file is absent."""
     out: dict[tuple[str, int], int] = {}

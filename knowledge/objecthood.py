@@ -42,4 +42,4 @@ def is_thing(synset: str | None) -> bool:
     >>> is_thing("dog.n.01"), is_thing("sky.n.01")
     (True, False)
     """
-    return bool(synset) and lexname(synset) in THINGS
+    return synset is not None and synset != "" and lexname(synset) in THINGS

@@ -288,7 +288,7 @@ def _authorise_for_nltk(folder: Path) -> None:
 def _reader_class() -> type[WordNetCorpusReader]:
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
-    class OfflineWordNetReader(WordNetCorpusReader):
+    class OfflineWordNetReader(WordNetCorpusReader):  # type: ignore[misc]  # nltk ships no types
         """NLTK's reader without the one look-up that needs ``nltk_data/corpora/wordnet``.
 
         On construction NLTK maps the loaded database to "the" NLTK WordNet 3.0 corpus (for

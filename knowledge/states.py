@@ -164,7 +164,7 @@ def states_exclude(a: str | None, b: str | None, animate: bool = True) -> bool:
     if a is None or b is None or a == b:
         return False
     x, y = _dimensions(BY_NAME[a], animate), _dimensions(BY_NAME[b], animate)
-    return any(p is not None and q is not None and p != q for p, q in zip(x, y))
+    return any(p is not None and q is not None and p != q for p, q in zip(x, y, strict=True))
 
 
 def is_animate(synset: str | None) -> bool:

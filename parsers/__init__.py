@@ -17,17 +17,23 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from parsers.annotations import (
-        AnnotationError,
-        from_coco,
-        from_labels,
-        from_references,
-        from_visual_genome,
-        to_scene_graph,
-    )
-    from parsers.caption import CaptionParser
-    from parsers.scene_graph import Concept, Relation, SceneGraph, Span
-    from parsers.spacy_model import ModelStatus, SpacyModelError, find_spacy_model, load_spacy
+    # The redundant aliases mark these as re-exports for type checkers and linters; at run time the
+    # names come from __getattr__ below.
+    from parsers.annotations import AnnotationError as AnnotationError
+    from parsers.annotations import from_coco as from_coco
+    from parsers.annotations import from_labels as from_labels
+    from parsers.annotations import from_references as from_references
+    from parsers.annotations import from_visual_genome as from_visual_genome
+    from parsers.annotations import to_scene_graph as to_scene_graph
+    from parsers.caption import CaptionParser as CaptionParser
+    from parsers.scene_graph import Concept as Concept
+    from parsers.scene_graph import Relation as Relation
+    from parsers.scene_graph import SceneGraph as SceneGraph
+    from parsers.scene_graph import Span as Span
+    from parsers.spacy_model import ModelStatus as ModelStatus
+    from parsers.spacy_model import SpacyModelError as SpacyModelError
+    from parsers.spacy_model import find_spacy_model as find_spacy_model
+    from parsers.spacy_model import load_spacy as load_spacy
 
 _HOME = {
     "AnnotationError": "annotations",

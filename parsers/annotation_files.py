@@ -87,7 +87,7 @@ def read_annotation_file(
                 return read_annotation_file(f, wanted, name or str(source))
         except OSError as exc:
             raise AnnotationsFileError(f"{name or source}: cannot read: {exc.strerror}") from None
-    name = name or getattr(source, "name", "<annotations>")
+    name = name or str(getattr(source, "name", "<annotations>"))
     head = source.read(CHUNK)
     if head.startswith(b"\xef\xbb\xbf"):
         head = head[3:]
@@ -161,7 +161,7 @@ class _ListReader(_Reader):
                 part = kind.split("_")[1]
                 self.file.by_image.setdefault(key, []).extend(rec.get(part) or [])
 
-    def _kind(self, rec: dict) -> str:
+    def _kind(self, rec: dict[str, Any]) -> str:
         if "image_id" in rec and ("objects" in rec and "relationships" in rec):
             self.file.kind = "visual_genome"
         else:
@@ -218,9 +218,9 @@ class _CocoReader(_Reader):
 
     def __init__(self, name: str, wanted: Container[str] | None) -> None:
         super().__init__(name, wanted)
-        self.anns: dict[str, list[dict]] = {}
+        self.anns: dict[str, list[dict[str, Any]]] = {}
         self.images: set[str] = set()
-        self.categories: list[dict] = []
+        self.categories: list[dict[str, Any]] = []
         self.captions = self.instances = 0
         self.coros = [
             ijson.items_coro(_Sink(self.annotation), "annotations.item", use_float=True),
@@ -259,7 +259,7 @@ class _CocoReader(_Reader):
             return f
         f.kind = "coco_instances"
         names = {c.get("id"): c for c in self.categories if isinstance(c, dict)}
-        for k, anns in self.anns.items():
+        for anns in self.anns.values():
             for a in anns:
                 if a["category_id"] not in names:
                     raise self.unknown(f"category_id {a['category_id']!r} is not in 'categories'")

@@ -5,10 +5,11 @@ COCO instances, label lists. (:mod:`parsers.annotations` dispatches on the shape
 ...                     "relationships": [["laptop", "on", "lap"], ["dog", "next to", "man"]]})
 >>> [c.synset for c in g.concepts], g.triples()
 (['man.n.01', 'dog.n.01', 'laptop.n.01', 'lap.n.01'], [('laptop', 'on', 'lap'), ('dog', 'next to', 'man')])
->>> from_visual_genome({"objects": [{"names": []}]})
+>>> from_visual_genome({"objects": [{"names": []}]})  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-parsers.annotation_formats.AnnotationError: annotation.objects[0].names: an object needs a name ('names', 'name' or 'label')
+parsers.annotation_formats.AnnotationError: annotation.objects[0].names: an object needs a name
+('names', 'name' or 'label')
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def relation(subject: int, predicate: str, obj: int, synsets: list[str] | None =
 
 
 # -- objects + relationships (Visual Genome and simpler forms) -------------------------------
-def from_visual_genome(record: dict, field: str = "annotation") -> SceneGraph:
+def from_visual_genome(record: dict[str, Any], field: str = "annotation") -> SceneGraph:
     """A Visual Genome scene-graph record, or the simpler ``{"objects": [...],
     "relationships": [...]}``: objects are names or dicts with ``names``/``name``/``label``
     (``object_id``/``id``, ``synsets``, ``attributes`` optional); relationships are dicts with
@@ -111,7 +112,7 @@ def from_visual_genome(record: dict, field: str = "annotation") -> SceneGraph:
     return g
 
 
-def _pick(rel: dict, role: str, field: str) -> tuple[Any, str]:
+def _pick(rel: dict[str, Any], role: str, field: str) -> tuple[Any, str]:
     """(the reference, its field name): ``subject_id`` or ``subject``."""
     for key in (f"{role}_id", role):
         if key in rel:
@@ -119,7 +120,7 @@ def _pick(rel: dict, role: str, field: str) -> tuple[Any, str]:
     return None, f"{field}.{role}_id"
 
 
-def _list(value: Any, field: str) -> list:
+def _list(value: Any, field: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
@@ -127,7 +128,7 @@ def _list(value: Any, field: str) -> list:
     return value
 
 
-def _name_of(obj: dict, field: str) -> str:
+def _name_of(obj: dict[str, Any], field: str) -> str:
     for key in _NAME_KEYS:
         value = obj.get(key)
         if isinstance(value, list) and value and isinstance(value[0], str) and value[0].strip():
@@ -137,7 +138,7 @@ def _name_of(obj: dict, field: str) -> str:
     raise AnnotationError(f"{field}.names", "an object needs a name ('names', 'name' or 'label')")
 
 
-def _add_object(g: SceneGraph, obj: Any, field: str, by_id: dict, by_name: dict) -> int:
+def _add_object(g: SceneGraph, obj: Any, field: str, by_id: dict[str, int], by_name: dict[str, int]) -> int:
     if isinstance(obj, str):
         if not obj.strip():
             raise AnnotationError(field, "an empty object name")
@@ -162,7 +163,7 @@ def _add_object(g: SceneGraph, obj: Any, field: str, by_id: dict, by_name: dict)
     return idx
 
 
-def _end(g: SceneGraph, ref: Any, field: str, by_id: dict, by_name: dict) -> int:
+def _end(g: SceneGraph, ref: Any, field: str, by_id: dict[str, int], by_name: dict[str, int]) -> int:
     """The node a relationship end refers to: an id, a nested object, or a name. A nested object
     or a name not listed among the objects is added (the relationship shows it is there)."""
     if isinstance(ref, bool) or ref is None:
@@ -225,7 +226,9 @@ def from_labels(labels: list[str], field: str = "annotation") -> SceneGraph:
     return g
 
 
-def load_json(path: str | os.PathLike, field: str = "annotation", base_dir: str | os.PathLike | None = None) -> Any:
+def load_json(
+    path: str | os.PathLike[str], field: str = "annotation", base_dir: str | os.PathLike[str] | None = None
+) -> Any:
     """The JSON value in a file; a relative path is looked up in ``base_dir`` first."""
     p = Path(path)
     if not p.is_absolute() and base_dir is not None and (Path(base_dir) / p).exists():

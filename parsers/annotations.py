@@ -7,10 +7,11 @@ these) or parses and merges reference captions. The format loaders live in
 
 >>> to_scene_graph(["dog", "tennis racket"]).concepts[1].synset
 'tennis_racket.n.01'
->>> to_scene_graph({"objects": [{"names": []}]})
+>>> to_scene_graph({"objects": [{"names": []}]})  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-parsers.annotation_formats.AnnotationError: annotation.objects[0].names: an object needs a name ('names', 'name' or 'label')
+parsers.annotation_formats.AnnotationError: annotation.objects[0].names: an object needs a name
+('names', 'name' or 'label')
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def to_scene_graph(
     references: list[str] | None = None,
     parser: CaptionParser | None = None,
     *,
-    base_dir: str | os.PathLike | None = None,
+    base_dir: str | os.PathLike[str] | None = None,
 ) -> SceneGraph:
     """The image-side graph. When both are given, the ``annotation`` is used and the
     ``references`` are ignored: an annotation states what is in the image, references only
@@ -89,7 +90,7 @@ def _dispatch(value: Any, field: str, base_dir: Any, depth: int = 0) -> SceneGra
     raise AnnotationError(field, f"unsupported annotation of type {type(value).__name__}")
 
 
-def _graph_from_dict(value: dict, field: str) -> SceneGraph:
+def _graph_from_dict(value: dict[str, Any], field: str) -> SceneGraph:
     if not isinstance(value.get("concepts"), list):
         raise AnnotationError(f"{field}.concepts", "expected a list of concepts")
     try:

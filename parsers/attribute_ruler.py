@@ -34,7 +34,7 @@ class Unsupported(ValueError):
     """The ruler uses a pattern feature this stand-in does not implement."""
 
 
-def _compile_value(field: int, spec: Any) -> Callable[[tuple], bool]:
+def _compile_value(field: int, spec: Any) -> Callable[[tuple[Any, ...]], bool]:
     if not isinstance(spec, dict):
         return lambda f: f[field] == spec
     if len(spec) != 1:
@@ -52,7 +52,7 @@ def _compile_value(field: int, spec: Any) -> Callable[[tuple], bool]:
     raise Unsupported(f"operator {op}")
 
 
-def _compile_token(pattern: dict) -> Callable[[tuple], bool]:
+def _compile_token(pattern: dict[str, Any]) -> Callable[[tuple[Any, ...]], bool]:
     checks = []
     for key, spec in pattern.items():
         if key not in _FIELDS:
@@ -66,17 +66,17 @@ class FastAttributeRuler:
 
     def __init__(self, name: str = "attribute_ruler") -> None:
         self.name = name
-        self.single: list[tuple[int, Callable[[tuple], bool]]] = []
-        self.multi: list[tuple[int, list[Callable[[tuple], bool]], int]] = []
-        self.attrs: list[dict] = []
-        self._memo: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-        self._merged: dict[tuple[int, ...], dict] = {}
+        self.single: list[tuple[int, Callable[[tuple[Any, ...]], bool]]] = []
+        self.multi: list[tuple[int, list[Callable[[tuple[Any, ...]], bool]], int]] = []
+        self.attrs: list[dict[str, Any]] = []
+        self._memo: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._merged: dict[tuple[int, ...], dict[str, Any]] = {}
         # A word no rule names (by value or IN list) fires the same rules as any other such word
         # that the LOWER regexes treat alike: one stand-in word per regex outcome keeps the memo
         # small (its key would otherwise hold every word of the corpus). None: rules test LOWER
         # in another way, every word is its own key.
         self._literals: set[str] | None = set()
-        self._regexes: list[re.Pattern] = []
+        self._regexes: list[re.Pattern[str]] = []
         self._stand_in: dict[tuple[bool, ...], str] = {}
         self._words: dict[str, str] = {}
 
@@ -122,7 +122,7 @@ class FastAttributeRuler:
             self._words[lower] = key
             return key
 
-    def _rules_for(self, feats: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def _rules_for(self, feats: tuple[Any, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(single-token rules that fire on a token, multi-token rules whose first token it can be)."""
         try:
             return self._memo[feats]
@@ -135,11 +135,11 @@ class FastAttributeRuler:
             )
             return hit
 
-    def _attrs_for(self, rule_ids: tuple[int, ...]) -> dict:
+    def _attrs_for(self, rule_ids: tuple[int, ...]) -> dict[str, Any]:
         try:
             return self._merged[rule_ids]
         except KeyError:
-            merged: dict = {}
+            merged: dict[str, Any] = {}
             for r in rule_ids:  # ascending rule id: later rules take precedence, as in spaCy
                 merged.update(self.attrs[r])
             self._merged[rule_ids] = merged
@@ -186,5 +186,6 @@ def install(nlp: Language) -> bool:
         FastAttributeRuler().load_from(stock)  # check every rule before touching the pipeline
     except Unsupported:
         return False
-    nlp.replace_pipe("attribute_ruler", "halcece_attribute_ruler").load_from(stock)
+    fast = nlp.replace_pipe("attribute_ruler", "halcece_attribute_ruler")
+    fast.load_from(stock)  # type: ignore[attr-defined]  # spaCy types every component as Doc -> Doc
     return True

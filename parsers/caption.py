@@ -53,14 +53,15 @@ class UpstreamOnDocs:
     def _feed(self, _text: str) -> Any:
         return self._doc
 
-    def parse_doc(self, doc: Any) -> dict:
+    def parse_doc(self, doc: Any) -> dict[str, Any]:
         """Upstream's ``{"entities": [...], "relations": [...]}`` for an already parsed Doc."""
         self._doc, chunker = doc, doc.noun_chunks_iterator
         if chunker is not None:  # upstream walks the noun chunks twice: find them once
             chunks = list(chunker(doc))
             doc.noun_chunks_iterator = lambda _doc: chunks
         try:
-            return self._backend.parse("")  # the text is unused: _feed returns the Doc
+            parsed: dict[str, Any] = self._backend.parse("")  # the text is unused: _feed returns the Doc
+            return parsed
         finally:
             self._doc, doc.noun_chunks_iterator = None, chunker
 
@@ -75,8 +76,9 @@ class CaptionParser:
 
     ``nlp`` is a loaded spaCy pipeline (default: the installed English model without NER, which
     the parser never uses, with the equivalent fast attribute ruler of
-    :mod:`parsers.attribute_ruler`, and with the participle repair of :mod:`parsers.participles`). ``recover`` adds the nouns spaCy mis-tagged back as concepts
-    (:mod:`parsers.recovery`). Results are deterministic and do not depend on batching.
+    :mod:`parsers.attribute_ruler`, and with the participle repair of :mod:`parsers.participles`).
+    ``recover`` adds the nouns spaCy mis-tagged back as concepts (:mod:`parsers.recovery`).
+    Results are deterministic and do not depend on batching.
     ``doc_memory`` is how many of the latest Docs :meth:`doc` hands back without parsing again
     (default: two batches); a caller that re-reads a batch's texts raises it to fit the batch.
     """
@@ -205,7 +207,7 @@ class CaptionParser:
         # WordNet looks the surface word up itself (plural-aware: "glasses" -> spectacles.n.01)
         base_synset = self._synset(root.lower_)
         base = self._lemma(root, base_synset)
-        run = []  # compound words directly before the head, and the parts of a hyphenated head
+        run: list[int] = []  # compound words directly before the head, and the parts of a hyphenated head
         j = root.i - 1
         while j >= m.start and (
             joins_next(doc, j)
@@ -229,10 +231,10 @@ class CaptionParser:
     def _lemma(self, tok: Any, synset: str | None) -> str:
         """spaCy's lemma (men -> man, shoes -> shoe), unless WordNet reads the surface form as
         another thing (glasses -> spectacles, not glass; fries -> french fries, not fry)."""
-        surface = tok.lower_
+        surface: str = tok.lower_
         if tok.pos_ in ("PROPN", "PRON"):
             return surface
-        lemma = tok.lemma_.lower() or surface
+        lemma: str = tok.lemma_.lower() or surface
         if lemma != surface and self._synset(lemma) != synset:
             return surface
         return lemma

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from knowledge.concepts import morphy_forms
 
@@ -74,7 +75,7 @@ class Mention:
     category: str
     span: tuple[int, int]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"word": self.word, "category": self.category, "span": list(self.span)}
 
 

@@ -119,7 +119,7 @@ class Draft:
         """Follow aliases to the mention that stands for ``idx`` (or DROPPED)."""
         seen = 0
         while idx >= 0 and self.mentions[idx].alias is not None and seen < 16:
-            idx = self.mentions[idx].alias  # type: ignore[assignment]
+            idx = self.mentions[idx].alias  # type: ignore[assignment]  # not None: the loop tests it
             seen += 1
         return idx
 
@@ -238,7 +238,7 @@ def _upstream_tokens(o: Any, inside: list[int]) -> list[int]:
 
 
 def from_upstream(
-    doc: Any, result: dict, joins: Callable[[str, str], bool] | None = None, text: str | None = None
+    doc: Any, result: dict[str, Any], joins: Callable[[str, str], bool] | None = None, text: str | None = None
 ) -> Draft:
     """Mentions from upstream entities (all of them, pronouns too: a repair step decides), links
     from its relations with their predicate tokens recovered.

@@ -108,9 +108,9 @@ def stop_words() -> frozenset[str]:
     """
     found = importlib.util.find_spec("spacy")  # finds the package, imports nothing
     try:
-        path = Path(found.submodule_search_locations[0], "lang", "en", "stop_words.py")  # type: ignore[union-attr,index]
+        path = Path(found.submodule_search_locations[0], "lang", "en", "stop_words.py")  # type: ignore[union-attr,index]  # None: caught below
         spec = importlib.util.spec_from_file_location("_spacy_en_stop_words", path)
-        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]  # None: caught below
         spec.loader.exec_module(module)  # type: ignore[union-attr]  # a plain list, no imports of its own
         return frozenset(module.STOP_WORDS)
     except (AttributeError, ImportError, IndexError, OSError, TypeError):  # laid out otherwise: import it
@@ -142,7 +142,7 @@ def _adjectives_and_adverbs() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(lemmas), frozenset(forms)
 
 
-def _lines(path, name: str) -> list[str]:
+def _lines(path: Path | None, name: str) -> list[str]:
     if path is None:
         return []
     try:

@@ -51,7 +51,7 @@ def is_definite(text: str, c: Concept) -> bool:
     if not c.phrase_span:
         return False
     m = re.match(r"\s*(\w+)", text[c.phrase_span[0] : c.phrase_span[1]])
-    return bool(m) and m.group(1).lower() in DEFINITE
+    return m is not None and m.group(1).lower() in DEFINITE
 
 
 def _antecedent(graph: SceneGraph, i: int) -> int | None:
@@ -77,7 +77,7 @@ def merge_definite_mentions(graph: SceneGraph) -> SceneGraph:
         return graph
     target: list[int] = []  # old index -> new index
     concepts: list[Concept] = []
-    for c, k in zip(graph.concepts, antecedents):
+    for c, k in zip(graph.concepts, antecedents, strict=True):
         if k is None:
             target.append(len(concepts))
             concepts.append(

@@ -31,7 +31,7 @@ def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], l
     are the object's name, not its modifiers. "close to", "full of" are relations, not attributes."""
     root = doc[m.root]
     counts: list[str] = []
-    mods = []
+    mods: list[Any] = []
     # the other words of a compound name carry modifiers too: "a white | school bus" hangs
     # "white" on "school"
     for c in [*root.children, *(x for h in sorted(heads) if h != m.root for x in doc[h].children if x.dep_ == "amod")]:
@@ -127,7 +127,7 @@ def _hedged_by_adverb(d: Draft, t: Any) -> list[Any]:
 
 
 def _hedged_by_verb(v: Any) -> list[Any]:
-    out = []
+    out: list[Any] = []
     for c in v.children:
         if c.dep_ == "prep" and c.lower_ == "like":  # "looks like a kite"
             out.extend(y for g in c.children if g.dep_ == "pobj" for y in flatten(g))

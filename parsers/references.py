@@ -37,7 +37,7 @@ it, where the graph keeps one copy).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -55,7 +55,7 @@ COREF_SENSES = 4
 
 
 def from_references(
-    references: list[str], parser: CaptionParser | None, graphs: Sequence[SceneGraph] | None = None
+    references: list[str], parser: CaptionParser | None, graphs: Iterable[SceneGraph] | None = None
 ) -> SceneGraph:
     """The entity graph of ``references`` (see the module docstring). Its text is the references
     joined by newlines, ``parts`` their char ranges in it, and every span indexes that text.
@@ -77,7 +77,7 @@ def from_references(
         if parser is None:
             raise ValueError("from_references needs a parser or the references' graphs")
         graphs = parser.parse_many(references)
-    for ref, graph in zip(references, graphs):
+    for ref, graph in zip(references, graphs, strict=True):
         merged.parts.append((offset, offset + len(ref)))
         claimed: set[int] = set()  # entities this reference has already named
         local: list[int] = []

@@ -139,7 +139,7 @@ def resolve_pronouns(d: Draft) -> None:
     (hedged) and gets the governing verb's relation ("holding what looks like a kite"); all
     other pronouns are dropped with their relations."""
     doc = d.doc
-    for idx, m in enumerate(d.mentions):
+    for m in d.mentions:
         root = doc[m.root]
         if root.pos_ != "PRON" or m.alias is not None:
             continue

@@ -195,9 +195,9 @@ class SceneGraph:
             parts=[tuple(p) for p in d.get("parts", [])],
         )
 
-    def to_networkx(self) -> nx.MultiDiGraph:
+    def to_networkx(self) -> nx.MultiDiGraph[int]:
         """A networkx view: node attributes are the concept fields, edge attributes the relation's."""
-        g = nx.MultiDiGraph()
+        g: nx.MultiDiGraph[int] = nx.MultiDiGraph()
         for i, c in enumerate(self.concepts):
             g.add_node(i, **c.to_dict())
         for r in self.relations:

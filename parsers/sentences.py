@@ -131,7 +131,7 @@ def _starts_cased(text: str) -> bool:
     return first.isupper() or not first.islower()  # a text with no cased letter counts as cased
 
 
-def _ends_here(text: str, m: re.Match, cased: bool) -> bool:
+def _ends_here(text: str, m: re.Match[str], cased: bool) -> bool:
     if not text[m.end() :].strip():
         return True  # the last terminator of the text
     mark = m.group().rstrip(_CLOSERS.replace("\\", ""))
@@ -140,14 +140,14 @@ def _ends_here(text: str, m: re.Match, cased: bool) -> bool:
     after = _WORD_AFTER.match(text, m.end())
     following = after.group(1) if after else ""
     if mark == ".":  # a single period: maybe an abbreviation's
-        word = _WORD_BEFORE.search(text, 0, m.start()).group().strip(".")
+        before = _WORD_BEFORE.search(text, 0, m.start())
+        word = (before.group() if before else "").strip(".")
         if word.lower() in _NEVER_END:
             return False
         if _INITIALISM.fullmatch(word):
             return following.lower() in _OPENERS and following[:1].isupper()
-    if cased and following[:1].islower():
-        return False  # '"Stop!" he said', 'wait... what': the sentence goes on
-    return True
+    # '"Stop!" he said', 'wait... what': the sentence goes on
+    return not (cased and following[:1].islower())
 
 
 def _add(text: str, start: int, end: int, sentences: list[Sentence]) -> None:

@@ -25,7 +25,7 @@ import networkx as nx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ("knowledge", "parsers", "cece", "detectors", "benchmarks", "cli")
+LAYERS = ("knowledge", "parsers", "cece", "detectors", "benchmarks", "halcece")
 
 
 def project_modules(root: Path, packages: tuple[str, ...]) -> dict[str, Path]:
@@ -114,7 +114,7 @@ def graph() -> dict[str, dict[str, int]]:
 
 
 def test_the_walk_sees_every_package(graph):
-    assert {m.split(".")[0] for m in graph} >= {"knowledge", "parsers", "cece", "detectors", "benchmarks", "cli"}
+    assert {m.split(".")[0] for m in graph} >= {"knowledge", "parsers", "cece", "detectors", "benchmarks", "halcece"}
     assert len(graph) > 100
     assert "knowledge.hierarchy" in graph["knowledge.distance"]
 
@@ -171,11 +171,11 @@ def test_checker_finds_upward_imports(tmp_path):
             "knowledge/k.py": "import os\n\ndef g():\n    import cece.core\n",
             "cece/__init__.py": "",
             "cece/core.py": "import knowledge\n",
-            "cli/__init__.py": "import detectors.d\n",
+            "halcece/__init__.py": "import detectors.d\n",
             "detectors/__init__.py": "",
             "detectors/d.py": "from cece.core import x\n",
         },
     )
-    g = import_graph(tmp_path, ("knowledge", "cece", "detectors", "cli"))
+    g = import_graph(tmp_path, ("knowledge", "cece", "detectors", "halcece"))
     assert upward(g, tmp_path) == ["knowledge/k.py:4: knowledge.k imports cece.core"]
     assert cycles(g) == []

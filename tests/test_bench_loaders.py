@@ -72,7 +72,10 @@ def test_no_image_path_leaves_its_root(tmp_path, bad):
 def test_foil_pairs_and_token_diff_spans():
     samples, gold = foil.load(FIXTURES / "bench_foil.json")
     assert [s["id"] for s in samples[:4]] == ["0:clean", "0:foil", "1:clean", "1:foil"]
-    text = lambda g: [g.caption[a:b] for a, b in g.spans]
+
+    def text(g):
+        return [g.caption[a:b] for a, b in g.spans]
+
     assert text(gold["0:foil"]) == ["eraser"]  # not "eraser." (punctuation is its own token)
     assert text(gold["1:foil"]) == ["golf ball"]  # the insertion widened to the foil word
     assert text(gold["2:foil"]) == ["rose", "rose"]  # every swapped occurrence
@@ -187,7 +190,9 @@ def test_dvb_synthetic_format_uses_applied_edits():
 
 
 def test_dvb_website_format_and_predictions(tmp_path):
-    variant = lambda tagged, labels: {"description_tag": tagged, "hallucination_labels": labels, "GT_description": ""}
+    def variant(tagged, labels):
+        return {"description_tag": tagged, "hallucination_labels": labels, "GT_description": ""}
+
     examples = [
         {
             "filename": "cat.png",

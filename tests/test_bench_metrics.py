@@ -160,7 +160,7 @@ def _verdict_gold():
             id=i,
             caption=caption,
             label=int(any(labels)),
-            spans=[w for w, y in zip(words, labels) if y],
+            spans=[w for w, y in zip(words, labels, strict=True) if y],
             words=words,
             word_labels=labels,
             group=group,
@@ -325,16 +325,16 @@ def _split_half_by_hand(gold_tagged: list[str], pred_tagged: list[str]) -> dict:
     cut at n // 2, per-caption P/R/F1/IoU (0 without gold tokens; IoU 1 when neither side
     flags anything), averaged; mean hallucinated tokens per half."""
     rows = {"first_half": [], "second_half": []}
-    for g_text, p_text in zip(gold_tagged, pred_tagged):
+    for g_text, p_text in zip(gold_tagged, pred_tagged, strict=True):
         g = _flags(g_text)
         p = [False] * len(g) if p_text.strip().upper() == "NO HALLUCINATION" else _flags(p_text)
         n = min(len(g), len(p))
         g, p = g[:n], p[:n]
         for half, (a, b) in (("first_half", (0, n // 2)), ("second_half", (n // 2, n))):
             gs, ps = g[a:b], p[a:b]
-            tp = sum(x and y for x, y in zip(gs, ps))
-            fp = sum(y and not x for x, y in zip(gs, ps))
-            fn = sum(x and not y for x, y in zip(gs, ps))
+            tp = sum(x and y for x, y in zip(gs, ps, strict=True))
+            fp = sum(y and not x for x, y in zip(gs, ps, strict=True))
+            fn = sum(x and not y for x, y in zip(gs, ps, strict=True))
             prec = tp / (tp + fp) if tp + fp else 0.0
             rec = tp / (tp + fn) if tp + fn else 0.0
             f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0

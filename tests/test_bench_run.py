@@ -13,17 +13,17 @@ import pytest
 from click.testing import CliRunner
 
 from benchmarks.loaders import detailverify
-from cli import main
 from detectors import registry
 from detectors.base import Detection, Detector, SpanScore
 from detectors.sentence_scores import sentence_scores
+from halcece import main
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CECE = Path(sys.executable).with_name("cece")
 
 
 from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
-from fixtures.processes import kill_after_lines  # noqa: E402
+from fixtures.processes import kill_after_lines  # noqa: E402  (tests/ is on sys.path under pytest)
 
 
 class Keyword(Detector):
@@ -231,7 +231,7 @@ def test_detectors_with_and_without_verdicts_in_one_leaderboard(tmp_path, keywor
         for x in board.splitlines()
         if x.startswith(("| detector |", "| keyword |", "| decider |"))
     ]
-    table = {row[0]: dict(zip(cells[0], row)) for row in cells[1:]}
+    table = {row[0]: dict(zip(cells[0], row, strict=True)) for row in cells[1:]}
     new = ["span P", "gold-word R", "verdict P", "verdict R", "flagged clean", "bal acc"]
     assert [table["keyword"][c] for c in new] == ["0.500", "0.667", "–", "–", "–", "–"]
     assert [table["decider"][c] for c in new] == ["0.600", "1.000", "0.600", "1.000", "0.667", "0.667"]

@@ -16,9 +16,9 @@ from benchmarks import dvb_metrics as dm
 from benchmarks.evaluate import evaluate
 from benchmarks.loaders import alignbench, detailverify
 from benchmarks.run import DATA_HELP, NoDataError, RunError, load_data, redact, run_benchmark
-from cli import main
 from detectors import registry
 from detectors.base import Detection, Detector, SpanScore
+from halcece import main
 
 FIXTURES = Path(__file__).parent / "fixtures"
 README = Path(__file__).parent.parent / "README.md"

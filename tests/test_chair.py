@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from benchmarks.chair_metrics import chair_i, chair_s
 from cece import metrics
-from cli import main
 from detectors.chair import CHAIRDetector
+from halcece import main
 from parsers.coco_objects import coco_categories, coco_mentions, synonyms
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli import main
+from halcece import main
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "cece" / "examples"
 GOOD = {"id": "ok", "caption": "A girl eating a pizza.", "annotation": ["woman", "pizza"]}

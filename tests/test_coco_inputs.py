@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from cece.annotation_sets import AnnotationSet
 from cece.inputs import Naming, normalize, open_inputs, wanted_images
-from cli import main
+from halcece import main
 from parsers.annotation_files import AnnotationsFileError, read_annotation_file
 
 FIXTURES = Path(__file__).parent / "fixtures" / "coco"

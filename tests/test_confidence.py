@@ -15,7 +15,7 @@ from benchmarks.metrics import expected_calibration_error
 from cece import Explainer
 from cece.confidence import FORMAT, ConfidenceModel, default_model, load_model, noisy_or
 from cece.edit_features import FEATURES, KINDS
-from cli import main
+from halcece import main
 
 REFS = [
     "A dog runs across the grass.",

@@ -6,9 +6,9 @@ import pytest
 
 from cece import CostModel, Explainer, Explanation, explain
 from cece.costs import relation_key
+from cece.counterfactuals.text import Change, apply
+from cece.counterfactuals.words import noun_form, verb_form
 from cece.ged import EdgeCosts
-from cece.rewrite_text import Change, apply
-from cece.rewrite_words import noun_form, verb_form
 
 PAPER_IMAGE = {
     "objects": ["man", "dog", "laptop", "lap"],

@@ -10,9 +10,9 @@ import pytest
 from fixtures.models import firm_model  # noqa: E402  (tests/ is on sys.path under pytest)
 
 from cece import Edit, Explainer, counterfactual, explain
-from cece.diff import added_ranges, word_diff
-from cece.grammar import grammar_problems as grammar_problems_of
-from cece.rewrite import rewrite
+from cece.counterfactuals.diff import added_ranges, word_diff
+from cece.counterfactuals.grammar import grammar_problems as grammar_problems_of
+from cece.counterfactuals.rewrite import rewrite
 from parsers import load_spacy
 
 
@@ -137,7 +137,8 @@ REWRITES = [
         "The image shows a living room with a sofa, a television and a lamp. A cat is sleeping on the sofa, and a dog "
         "is lying on the rug next to it. A window lets in sunlight.",
         A(["living room", "sofa", "television", "cat", "rug", "window", "sunlight"]),
-        "The image shows a living room with a sofa and a television. A cat is sleeping on the sofa. A window lets in sunlight.",
+        "The image shows a living room with a sofa and a television. A cat is sleeping on the sofa. "
+        "A window lets in sunlight.",
     ),
     # coordination and lists
     ("A dog, a cat and a bird on a bench.", A(["dog", "bench"]), "A dog on a bench."),
@@ -165,7 +166,8 @@ REWRITES = [
         "A pizza with pepperoni on a plate.",
     ),
     (
-        "A green and yellow train with multiple cars traveling down tracks next to a field with mountains and power lines.",
+        "A green and yellow train with multiple cars traveling down tracks next to a field with mountains "
+        "and power lines.",
         A(["train", "track", "track", "field", "mountain", "mountain"]),
         "A green and yellow train traveling down tracks next to a field with mountains.",
     ),
@@ -284,15 +286,17 @@ REWRITES = [
         "A man rides a bike. He wears a blue helmet.",
     ),
     (
-        "In the image, a young girl is standing on a sidewalk holding a red umbrella. Behind her, two pigeons are sitting "
-        "on a bench, and a bicycle is leaning against a lamp post. The sky is cloudy.",
+        "In the image, a young girl is standing on a sidewalk holding a red umbrella. "
+        "Behind her, two pigeons are sitting on a bench, and a bicycle is leaning against a lamp post. "
+        "The sky is cloudy.",
         A(["girl", "sidewalk", "umbrella", "pigeon", "pigeon", "bench", "lamp post", "sky"]),
-        "In the image, a young girl is standing on a sidewalk holding a red umbrella. Behind her, two pigeons are sitting "
-        "on a bench. The sky is cloudy.",
+        "In the image, a young girl is standing on a sidewalk holding a red umbrella. "
+        "Behind her, two pigeons are sitting on a bench. The sky is cloudy.",
     ),
     (
-        "The photo shows a kitchen with a wooden table in the center. On the table there is a bowl of apples and a vase "
-        "of flowers. A cat is sitting on a chair next to the table, and a dog is sleeping on the floor.",
+        "The photo shows a kitchen with a wooden table in the center. "
+        "On the table there is a bowl of apples and a vase of flowers. "
+        "A cat is sitting on a chair next to the table, and a dog is sleeping on the floor.",
         A(["kitchen", "table", "bowl", "apple", "apple", "vase", "flower", "flower", "cat", "chair", "floor"]),
         "The photo shows a kitchen with a wooden table. On the table there is a bowl of apples and a vase of flowers. "
         "A cat is sitting on a chair next to the table.",
@@ -583,7 +587,7 @@ def test_most_bundled_rewrites_are_fixed_points():
 
 
 def test_a_rewrite_that_breaks_english_is_withdrawn():
-    from cece.fixed_point import _refuse_broken
+    from cece.counterfactuals.fixed_point import _refuse_broken
 
     ex = Explainer()
     e = ex.explain("A woman is holding a knife.", annotation=A(["woman"]))

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli import main
 from detectors import registry
 from detectors.aloha import ALOHaDetector
 from detectors.base import Detection, Detector, SpanScore
@@ -16,6 +15,7 @@ from detectors.configure import parse_options
 from detectors.halcece import HalCECEDetector
 from detectors.lexical import LexicalDetector
 from detectors.runner import contract_problem, done_pairs, run_detectors
+from halcece import main
 
 FIXTURE = Path(__file__).parent / "fixtures" / "detect_samples.jsonl"
 SAMPLES = {s["id"]: s for s in map(json.loads, FIXTURE.read_text().splitlines())}
@@ -97,7 +97,7 @@ def test_halcece_detector_and_explain_agree(halcece, tmp_path):
     from click.testing import CliRunner
 
     from cece import explain
-    from cli import main
+    from halcece import main
 
     usable = [s for s in SAMPLES.values() if s.get("annotation") or s.get("references")]
     src = tmp_path / "in.jsonl"

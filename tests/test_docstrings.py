@@ -7,7 +7,7 @@ import configparser
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("cli", "cece", "parsers", "knowledge", "detectors", "benchmarks")
+PACKAGES = ("halcece", "cece", "parsers", "knowledge", "detectors", "benchmarks")
 
 
 def test_the_suite_collects_the_doctests_of_every_package():

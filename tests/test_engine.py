@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from cece.engine import EngineError, EngineOptions, run_ordered
-from cli import main
+from halcece import main
 from tests.fixtures.tasks import BadSetup, Pid, Poison, Slow, Splittable, Threads
 
 CAPTIONS = [
@@ -179,7 +179,7 @@ def test_two_workers_resume_a_killed_run_and_write_the_bytes_of_one(source: Path
 
 
 def _cece(*args: str) -> list[str]:
-    return [sys.executable, "-m", "cli", *args]
+    return [sys.executable, "-m", "halcece", *args]
 
 
 @pytest.fixture(scope="module")

@@ -39,11 +39,13 @@ def read(row):
 def test_free_text_answers_give_their_verdicts_or_none():
     assert len(ANSWERS) >= 50
     got = [read(r) for r in ANSWERS]
-    wrong = [(r["answer"], g, r["expect"]) for r, g in zip(ANSWERS, got) if g is not None and g != r["expect"]]
+    wrong = [
+        (r["answer"], g, r["expect"]) for r, g in zip(ANSWERS, got, strict=True) if g is not None and g != r["expect"]
+    ]
     assert wrong == []  # a missed verdict is counted; a wrong one would be a silent lie
-    with_verdict = [g == r["expect"] for r, g in zip(ANSWERS, got) if r["expect"] is not None]
+    with_verdict = [g == r["expect"] for r, g in zip(ANSWERS, got, strict=True) if r["expect"] is not None]
     assert sum(with_verdict) / len(with_verdict) >= 0.9
-    assert [g for r, g in zip(ANSWERS, got) if r["expect"] is None] == [None] * sum(
+    assert [g for r, g in zip(ANSWERS, got, strict=True) if r["expect"] is None] == [None] * sum(
         r["expect"] is None for r in ANSWERS
     )
 
@@ -58,7 +60,7 @@ def test_the_judge_scores_free_text_and_reports_the_rest_as_parse_failures():
             current["answer"] = r["answer"]
             out.append(det.detect({"id": str(i), "caption": r["sentence"], "references": ["a photo"]}))
     failures = 0
-    for r, d in zip(rows, out):
+    for r, d in zip(rows, out, strict=True):
         assert d.details["parse_failures"] == (read(r) is None)
         if read(r) is None:
             failures += 1

@@ -364,7 +364,7 @@ def test_recover_nouns_on_any_graph(text, spans):
 def test_references_merge_into_well_formed_entities(parser, refs):
     g = from_references(refs, parser)
     assert g.text == "\n".join(refs) and len(g.parts) == len(refs)
-    for (a, b), ref in zip(g.parts, refs):
+    for (a, b), ref in zip(g.parts, refs, strict=True):
         assert g.text[a:b] == ref
     for c in g.concepts:
         for a, b in c.spans:
@@ -457,7 +457,7 @@ def test_hyphen_caption_with_a_wrong_object_points_at_the_whole_word():
 
 
 def test_cli_run_survives_hyphens_and_lone_surrogates(tmp_path):
-    from cli import main
+    from halcece import main
 
     records = [
         {"id": "a", "caption": "A man holding an x- ray .", "annotation": ["man", "x-ray"]},

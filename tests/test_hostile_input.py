@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli import main
 from detectors.base import Detection, Detector
 from detectors.runner import run_detectors
+from halcece import main
 
 DOG = {"caption": "A dog on a sofa.", "annotation": ["dog", "sofa"]}
 

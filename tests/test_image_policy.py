@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 
-from cli import main
+from halcece import main
 
 
 @pytest.fixture

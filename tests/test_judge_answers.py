@@ -14,13 +14,13 @@ import pytest
 from click.testing import CliRunner
 from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
 
-from cli import main
 from detectors import prompts
 from detectors.faithscore import FaithScoreDetector
 from detectors.faithscore.grounding import ungrounded
 from detectors.faithscore.llm import DECOMPOSE_PROMPT, LABEL_PROMPT, parse_labels
 from detectors.runner import RunStats, run_detectors
 from detectors.vlm import VLMDetector
+from halcece import main
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

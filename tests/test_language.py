@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from cece import Explainer
-from cli import main
+from halcece import main
 from parsers.language import looks_english
 
 FOREIGN = [

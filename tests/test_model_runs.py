@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from fixtures import llm_server as llm  # noqa: E402  (tests/ is on sys.path under pytest)
-from fixtures.processes import kill_after_lines  # noqa: E402
+from fixtures.processes import kill_after_lines  # noqa: E402  (tests/ is on sys.path under pytest)
 
 from detectors.vlm import VLMDetector
 

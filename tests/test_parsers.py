@@ -78,7 +78,7 @@ def test_fast_pipeline_equals_spacys():
         for node in pipe.model.walk()
     )  # numpy's BLAS: the same tags, parses and lemmas
     for _ in range(2):  # the second time, every lemma comes from the memo
-        for a, b in zip(stock.pipe(texts), fast.pipe(texts)):
+        for a, b in zip(stock.pipe(texts), fast.pipe(texts), strict=True):
             assert [(t.tag_, t.pos_, str(t.morph), t.lemma_, t.dep_) for t in a] == [
                 (t.tag_, t.pos_, str(t.morph), t.lemma_, t.dep_) for t in b
             ]
@@ -304,7 +304,7 @@ def test_empty_and_foreign_captions(parser):
 
 def test_non_string_caption_is_a_type_error(parser):
     with pytest.raises(TypeError, match="caption must be a str"):
-        parser.parse(None)  # type: ignore[arg-type]
+        parser.parse(None)  # type: ignore[arg-type]  # the wrong type on purpose
 
 
 WORDS = st.sampled_from(

@@ -17,7 +17,7 @@ from fixtures.processes import wait_for_lines
 
 import cece.output
 from cece.output import JsonlWriter, OutputBusy, OutputError
-from cli import main
+from halcece import main
 
 CECE = str(Path(sys.executable).with_name("cece"))
 CAPTIONS = [

@@ -160,7 +160,7 @@ def test_a_third_party_detector_is_found_and_used(plugin_installed):
 
 
 def test_a_third_party_detector_runs_from_cece_detect(plugin_installed, tmp_path):
-    from cli import main
+    from halcece import main
 
     samples = tmp_path / "s.jsonl"
     samples.write_text('{"id": "a", "caption": "Stop!"}\n{"id": "b", "caption": "A dog."}\n')
@@ -211,7 +211,7 @@ def test_a_third_party_benchmark_is_found_loaded_and_scored(plugin_installed, tm
 
 
 def test_cece_lists_every_plugin(plugin_installed):
-    from cli import main
+    from halcece import main
 
     r = CliRunner().invoke(main, ["bench", "list"])
     assert r.exit_code == 0 and "shouts\n  --data    a JSON list of {id, caption, hallucinated}" in r.output

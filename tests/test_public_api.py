@@ -113,7 +113,7 @@ def test_register_backend_makes_a_kind_that_detectors_can_name():
 
 def test_bench_perf_prints_consistent_speed_figures(monkeypatch):
     import benchmarks.perf as perf
-    from cli import main
+    from halcece import main
 
     # The cold start is a fresh `cece explain` process (seconds): timed by `cece bench perf`, not here.
     monkeypatch.setattr(perf, "cold_start", lambda: 1.25)
@@ -157,7 +157,7 @@ def test_the_command_line_answers_help_without_loading_spacy_or_torch():
     import sys
 
     code = (
-        "import sys; from click.testing import CliRunner; from cli import main; "
+        "import sys; from click.testing import CliRunner; from halcece import main; "
         "r = CliRunner().invoke(main, ['--help']); "
         "print(r.exit_code, 'explain' in r.output, sorted(m for m in ('spacy', 'torch', 'thinc') if m in sys.modules))"
     )
@@ -167,4 +167,4 @@ def test_the_command_line_answers_help_without_loading_spacy_or_torch():
 
     assert {"CaptionParser", "SceneGraph", "to_scene_graph"} <= set(dir(parsers))
     with pytest.raises(AttributeError, match="no attribute 'Parser'"):
-        parsers.Parser  # noqa: B018
+        parsers.Parser  # noqa: B018 -- the attribute look-up is the test

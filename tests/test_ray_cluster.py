@@ -7,6 +7,7 @@ end (`ray stop` would stop every Ray of the machine). No timings are asserted.""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -23,7 +24,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli import main
+from halcece import main
 from tests.fixtures.processes import wait_for_lines
 from tests.test_engine import records
 
@@ -50,13 +51,11 @@ def _processes() -> dict[int, tuple[bytes, int]]:
     out = {}
     for p in Path("/proc").iterdir():
         if p.name.isdigit():
-            try:
+            with contextlib.suppress(OSError, ValueError, IndexError):
                 out[int(p.name)] = (
                     (p / "cmdline").read_bytes(),
                     int((p / "stat").read_text().rsplit(")", 1)[1].split()[1]),
                 )
-            except (OSError, ValueError, IndexError):
-                pass
     return out
 
 
@@ -73,10 +72,8 @@ def _stop(*folders: str) -> None:
     table = _processes()
     roots = {pid for pid, (cmd, _) in table.items() if pid != os.getpid() and any(f.encode() in cmd for f in folders)}
     for pid in _with_descendants(roots, table):
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 def _node_actors(node_dir: str) -> list[int]:
@@ -145,7 +142,7 @@ def test_a_lost_worker_of_a_two_node_cluster_costs_nothing_but_time(cluster: Clu
         [
             sys.executable,
             "-m",
-            "cli",
+            "halcece",
             "explain",
             str(source),
             "-q",

@@ -19,7 +19,7 @@ from cece.edits import Edit
 from cece.report import AnnotationsFileError, load_items
 from cece.report.captions import highlight
 from cece.report.figures import bins_for
-from cli import main
+from halcece import main
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "cece" / "examples"
 

@@ -3,6 +3,8 @@ DetailVerifyBench-style paragraphs, and the detectors that use it."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -125,7 +127,7 @@ def test_spans_are_ordered_disjoint_and_trimmed(text):
         assert 0 <= a < b <= len(text)
         assert not text[a].isspace() and not text[b - 1].isspace()
         assert any(ch.isalnum() for ch in text[a:b])
-    assert all(b1 <= a2 for (_, b1), (a2, _) in zip(spans, spans[1:]))
+    assert all(b1 <= a2 for (_, b1), (a2, _) in pairwise(spans))
     # every letter or digit lies in some sentence
     covered = {i for a, b in spans for i in range(a, b)}
     assert all(i in covered for i, ch in enumerate(text) if ch.isalnum())
@@ -146,7 +148,7 @@ def test_ensemble_sentences_never_overlap_even_when_members_cut_their_own_way():
             import re
 
             cuts = [0] + [m.end() for m in re.finditer(r"\. ", caption)] + [len(caption) + 1]
-            sents = [SentenceScore(a, b - 1, 1.0 if "fish" in caption[a:b] else 0.0) for a, b in zip(cuts, cuts[1:])]
+            sents = [SentenceScore(a, b - 1, 1.0 if "fish" in caption[a:b] else 0.0) for a, b in pairwise(cuts)]
             return Detection(id=s["id"], detector=self.name, score=1.0, sentences=sents)
 
     class Ours(Detector):

@@ -237,7 +237,7 @@ EXPECTED = {
 def test_faithscore_graph_verifier_on_annotations_and_references(parser):
     samples = [json.loads(line) for line in (FIXTURES / "llm_faithscore.jsonl").read_text().splitlines()]
     out = FaithScoreDetector(parser=parser).detect_batch(samples)
-    for sample, d in zip(samples, out):
+    for sample, d in zip(samples, out, strict=True):
         assert d.error is None and d.details["verifier"] == "graph"
         got = [(f["kind"], sample["caption"][f["start"] : f["end"]], f["verdict"]) for f in d.details["facts"]]
         assert got == EXPECTED[sample["id"]], sample["id"]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from itertools import pairwise
 from numbers import Real
 from typing import Any
 
@@ -153,7 +154,7 @@ def load(
     gold: dict[str, AlignBenchGold] = {}
     for (model, source, name, repo_path), rows in groups.items():
         rows.sort(key=lambda r: r["index"])
-        for prev, row in zip(rows, rows[1:]):
+        for prev, row in pairwise(rows):
             if row["index"] == prev["index"]:
                 raise DataError(
                     path,

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, NoReturn, overload
 
 from cece.record_checks import inside
 from cece.records import RecordError, iter_records
@@ -100,8 +100,14 @@ class Checker:
             self.fail("record", f"expected a JSON object, got {type(record).__name__}")
         self.record: dict[str, Any] = record
 
-    def fail(self, field: str, message: str) -> None:
+    def fail(self, field: str, message: str) -> NoReturn:
         raise DataError(self.file, self.where, field, message)
+
+    @overload
+    def string(self, key: str, optional: Literal[False] = False) -> str: ...
+
+    @overload
+    def string(self, key: str, optional: bool) -> str | None: ...
 
     def string(self, key: str, optional: bool = False) -> str | None:
         value = self.record.get(key)
@@ -110,6 +116,12 @@ class Checker:
         if not isinstance(value, str):
             self.fail(key, "missing" if key not in self.record else f"expected a string, got {_kind(value)}")
         return value
+
+    @overload
+    def strings(self, key: str, optional: Literal[False] = False) -> list[str]: ...
+
+    @overload
+    def strings(self, key: str, optional: bool) -> list[str] | None: ...
 
     def strings(self, key: str, optional: bool = False) -> list[str] | None:
         value = self.record.get(key)

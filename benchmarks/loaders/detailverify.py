@@ -60,8 +60,9 @@ class DVBGold:
 def parse_tagged(text: str) -> tuple[str, list[tuple[int, int]]]:
     """The text without tags (any case) and the tagged stretches' char spans in it; a nested,
     unclosed or unopened tag is a ValueError."""
-    clean, spans, pos, start = [], [], 0, None
-    length = 0
+    clean: list[str] = []
+    spans: list[tuple[int, int]] = []
+    pos, start, length = 0, None, 0
     for m in _TAG.finditer(text):
         piece = text[pos : m.start()]
         clean.append(piece)
@@ -72,7 +73,7 @@ def parse_tagged(text: str) -> tuple[str, list[tuple[int, int]]]:
                 f"{'closing' if closing else 'nested'} tag at char {m.start()} without "
                 f"{'an opening' if closing else 'closing the previous'} one"
             )
-        if closing:
+        if start is not None and closing:
             spans.append((start, length))
             start = None
         else:
@@ -136,7 +137,7 @@ def _gold(
         c.fail(field_name, str(exc))
     # The benchmark's converter upper-cases "<Hallucination>" tags; any case is accepted here.
     upper = _TAG.sub(lambda m: CLOSE if m.group().startswith("</") else OPEN, tagged)
-    typed = [(a, b, t) for (a, b), t in zip(spans, _types(caption, spans, records))]
+    typed = [(a, b, t) for (a, b), t in zip(spans, _types(caption, spans, records), strict=True)]
     return DVBGold(rid, split, caption, upper, typed, records)
 
 
@@ -159,7 +160,7 @@ def _real(c: Checker, root: ImageRoot | None) -> tuple[Sample, DVBGold]:
     gold = _gold(c, name, "real", c.string("description_tag"), "description_tag", records)
     if not records:  # the benchmark's converter then takes the tagged texts, without types
         gold.label_records = [{"text": gold.caption[a:b], "labels": []} for a, b, _ in gold.spans]
-    image = root and (root.path(f"{category}/{name}", c.file, c.where, "filename") or root.by_name(name))
+    image = (root.path(f"{category}/{name}", c.file, c.where, "filename") or root.by_name(name)) if root else None
     return _sample(gold, image), gold
 
 
@@ -173,14 +174,14 @@ def _synthetic(c: Checker, root: ImageRoot | None) -> tuple[Sample, DVBGold]:
         if e.get("applied", False) and e.get("final_replacement")
     ]
     gold = _gold(c, name, "synthetic", c.string("description_tag"), "description_tag", records)
-    image = root and (root.path(image_path, c.file, c.where, "image_path") or root.by_name(name))
+    image = (root.path(image_path, c.file, c.where, "image_path") or root.by_name(name)) if root else None
     return _sample(gold, image), gold
 
 
 def _website(c: Checker, root: ImageRoot | None) -> list[tuple[Sample, DVBGold]]:
     name = c.string("filename")
     rel = c.string("image", optional=True)
-    image = root and ((rel and root.path(rel, c.file, c.where, "image")) or root.by_name(name))
+    image = ((rel and root.path(rel, c.file, c.where, "image")) or root.by_name(name)) if root else None
     out = []
     for split, keys in WEBSITE_SPLITS:
         variant: Any = c.record
@@ -271,11 +272,11 @@ def website_predictions(path: str | os.PathLike) -> dict[str, dict[str, str]]:
 def read_tagged_predictions(path: str | os.PathLike) -> dict[str, str]:
     """``{id: tagged caption}`` from the benchmark's own inference output: records
     ``{"id", "hallucinated_caption_with_tags"}`` or ``{"data": {...}}`` (JSON list or JSONL)."""
-    out = {}
+    out: dict[str, str] = {}
     for where, rec in benchmark_records(path):
         item = rec.get("data") if isinstance(rec, dict) and isinstance(rec.get("data"), dict) else rec
         c = Checker(path, where, item)
-        if item.get("id") is None:
+        if not isinstance(item, dict) or item.get("id") is None:
             continue  # the script skips such records too
         out[str(item["id"])] = c.string("hallucinated_caption_with_tags")
     return out

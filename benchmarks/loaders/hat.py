@@ -65,7 +65,7 @@ def load(
             id=rid,
             caption=caption,
             label=int(label),
-            spans=[w for w, y in zip(words, word_labels) if y],
+            spans=[w for w, y in zip(words, word_labels, strict=True) if y],
             words=words,
             word_labels=word_labels,
         )

@@ -20,9 +20,10 @@ import csv
 import io
 import json
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from cece.explanation import Explanation
 from cece.records import RecordError
@@ -33,6 +34,11 @@ from cece.report.figures import GROUPS, PALETTE, distribution_svg, model_colors
 from cece.report.html import PageData, write_page
 from cece.report.intervals import Row, interval_tables
 from cece.report.linguistic import LinguisticReport, linguistic_report
+
+if TYPE_CHECKING:  # both bring the parser in: imported where a report runs
+    from cece.api import Explainer
+    from cece.engine import EngineOptions
+    from cece.report.inputs import ReportItem
 
 
 @dataclass
@@ -151,7 +157,7 @@ def build_report(
     return report
 
 
-def _csv(rows: list[dict]) -> str:
+def _csv(rows: list[dict[str, Any]]) -> str:
     buf = io.StringIO()
     if rows:
         w = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
@@ -161,7 +167,7 @@ def _csv(rows: list[dict]) -> str:
 
 
 def _linguistic_markdown(ling: LinguisticReport) -> str:
-    def f(x):
+    def f(x: float | None) -> str:
         return "-" if x is None else f"{x:.3f}"
 
     lines = [
@@ -198,9 +204,9 @@ def run_report(
     top: int = 10,
     on_error: Callable[[RecordError], None] | None = None,
     progress: bool | None = None,
-    explainer=None,
+    explainer: Explainer | None = None,
     title: str | None = None,
-    engine=None,
+    engine: EngineOptions | None = None,
     model: str | None = None,
 ) -> Report:
     """``cece report``: read, check, explain resumably into ``outdir/explanations.jsonl``, build.
@@ -225,7 +231,7 @@ def run_report(
     names = ", ".join(Path(f.path).name for f in inputs)
     entries = iter_items(inputs, found)
 
-    def good_items():
+    def good_items() -> Iterator[ReportItem]:
         """The usable records as they are read; the others reported at once."""
         for entry in entries:
             if isinstance(entry, RecordError):

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
+from itertools import pairwise
 
-from cece.diff import word_diff
+from cece.counterfactuals.diff import word_diff
 from cece.edits import Edit
 from cece.explanation import Explanation
 from cece.report.frequent import edit_label
@@ -49,7 +50,7 @@ def highlight(caption: str, edits: Sequence[Edit]) -> str:
         return escape(caption)
     bounds = sorted({0, len(caption), *(s for s, _, _ in marks), *(t for _, t, _ in marks)})
     out = []
-    for a, b in zip(bounds, bounds[1:]):
+    for a, b in pairwise(bounds):
         piece = escape(caption[a:b])
         covering = _unique([e for s, t, e in marks if s <= a and b <= t])
         if not covering or not caption[a:b].strip():
@@ -58,10 +59,8 @@ def highlight(caption: str, edits: Sequence[Edit]) -> str:
         sure = [e for e in covering if e.status != "unverified"] or covering
         objects = [e for e in sure if e.level == "object"]
         main = objects[0] if objects else sure[0]
-        if main.status == "unverified":
-            css = "e-unverified"
-        else:
-            css = f"e-{main.cls}" if objects else f"e-role-{main.cls}"
+        kind = "" if objects else "role-"
+        css = "e-unverified" if main.status == "unverified" else f"e-{kind}{main.cls}"
         title = escape("\n".join(describe(e) for e in covering))
         out.append(f'<mark class="{css}" title="{title}">{piece}</mark>')
     return "".join(out)
@@ -121,7 +120,8 @@ def caption_item(n: int, e: Explanation, color: str) -> str:
 def caption_list(explanations: Sequence[Explanation], colors: dict[str, str]) -> str:
     """The filter bar and the list of all captions."""
     items = "\n".join(caption_item(n, e, colors.get(str(e.model), "#555")) for n, e in enumerate(explanations))
-    return f"{caption_filters(list(dict.fromkeys(str(e.model) for e in explanations)))}{CAPTIONS_OPEN}\n{items}\n{CAPTIONS_CLOSE}"
+    filters = caption_filters(list(dict.fromkeys(str(e.model) for e in explanations)))
+    return f"{filters}{CAPTIONS_OPEN}\n{items}\n{CAPTIONS_CLOSE}"
 
 
 CAPTIONS_OPEN, CAPTIONS_CLOSE = '<ol class="captions" id="captions">', "</ol>"

@@ -20,9 +20,14 @@ import io
 import math
 import re
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from cece.explanation import Explanation
+from cece.report.tables import Captioned
+
+if TYPE_CHECKING:  # matplotlib is imported where a figure is drawn
+    from matplotlib.figure import Figure
 
 # Colour-blind-safe palette (Okabe-Ito), shared with the HTML's model badges.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
@@ -74,7 +79,7 @@ def model_colors(models: Sequence[str]) -> dict[str, str]:
     return {m: PALETTE[i % len(PALETTE)] for i, m in enumerate(models)}
 
 
-def panel_values(explanations: Iterable[Explanation], panel: Panel) -> dict[str, list[float]]:
+def panel_values(explanations: Iterable[Captioned], panel: Panel) -> dict[str, list[float]]:
     """model -> the panel's metric for each caption where it is defined."""
     out: dict[str, list[float]] = {}
     for e in explanations:
@@ -110,7 +115,7 @@ def _bin(kind: str, value: float, lo: int, n: int) -> int:
 
 
 def distribution_svg(
-    explanations: Sequence[Explanation], group: str, models: Sequence[str], colors: dict[str, str] | None = None
+    explanations: Sequence[Captioned], group: str, models: Sequence[str], colors: dict[str, str] | None = None
 ) -> str:
     """The group's small-multiple figure as an inline-ready ``<svg>`` element."""
     from matplotlib.figure import Figure
@@ -122,7 +127,8 @@ def distribution_svg(
     fig = Figure(figsize=(3.4 * cols, 2.5 * rows + 0.5), layout="constrained")
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     width = 0.8 / max(1, len(models))
-    for ax, panel in zip(axes, panels):
+    # The grid may hold more axes than panels (hidden below): zip stops at the last panel.
+    for ax, panel in zip(axes, panels, strict=False):
         values = panel_values(explanations, panel)
         lo, n, labels = bins_for(panel.kind, [v for vs in values.values() for v in vs])
         for k, model in enumerate(models):
@@ -153,7 +159,7 @@ def distribution_svg(
     return _svg(fig, group)
 
 
-def _svg(fig, group: str) -> str:
+def _svg(fig: Figure, group: str) -> str:
     """The figure as bare SVG markup: no XML prolog, scalable, ids unique to the figure."""
     buf = io.StringIO()
     # Text stays text (smaller, searchable); a fixed salt and no date make the output reproducible.
@@ -172,7 +178,8 @@ def _svg(fig, group: str) -> str:
     return re.sub(r'(id="|url\(#|href="#)([A-Za-z_][\w.-]*)', rf"\1{group}-\2", svg)
 
 
-def _rc(params: dict):
+def _rc(params: dict[str, Any]) -> AbstractContextManager[None]:
     import matplotlib
 
-    return matplotlib.rc_context(params)
+    # Keys are rcParams names, which matplotlib checks when it applies them.
+    return matplotlib.rc_context(params)  # type: ignore[arg-type]  # see above

@@ -71,7 +71,7 @@ class EditCounter:
 
     def __init__(self, examples: int = 3) -> None:
         self.examples = examples
-        self.counts: dict[str, dict[str, Counter]] = {}
+        self.counts: dict[str, dict[str, Counter[tuple[str, str]]]] = {}
         self.where: dict[tuple[str, str, str, str], list[int]] = {}
 
     def add(self, n: int, model: Any, edits: Iterable[Edit]) -> None:

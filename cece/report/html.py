@@ -18,7 +18,7 @@ from cece.report.captions import CAPTIONS_CLOSE, CAPTIONS_OPEN, CLASS_NAMES, cap
 from cece.report.figures import GROUPS
 from cece.report.frequent import KINDS, FrequentEdit
 from cece.report.linguistic import HALCECE, LINGUISTIC, LinguisticReport
-from cece.report.tables import Table
+from cece.report.tables import Captioned, Table
 
 
 @dataclass
@@ -29,7 +29,7 @@ class PageData:
     (e.g. read from a file)."""
 
     title: str
-    explanations: Sequence[Explanation]
+    explanations: Sequence[Captioned]
     models: list[str]
     colors: dict[str, str]
     tables: list[Table]
@@ -159,6 +159,8 @@ def page_parts(d: PageData) -> Iterator[str]:
         yield from d.items
     else:
         for n, e in enumerate(d.explanations):
+            if not isinstance(e, Explanation):  # a CaptionRow has no edits to mark
+                raise TypeError("PageData: captions given as CaptionRows need their list items in `items`")
             yield ("\n" if n else "") + caption_item(n, e, d.colors.get(str(e.model), "#555"))
     yield f"""
 {CAPTIONS_CLOSE}

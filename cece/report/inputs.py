@@ -44,9 +44,9 @@ class ReportItem:
 def open_captions(paths: str | Path | Iterable[str | Path], model: str | None = None) -> list[InputFile]:
     """The captions files of a report (each one model unless its records name theirs); one that
     cannot be read raises :class:`AnnotationsFileError` naming it."""
-    paths = [str(paths)] if isinstance(paths, (str, Path)) else [str(p) for p in paths]
+    names = [str(paths)] if isinstance(paths, (str, Path)) else [str(p) for p in paths]
     try:
-        return open_inputs(paths, model=model, every=True)
+        return open_inputs(names, model=model, every=True)
     except OSError as exc:
         raise AnnotationsFileError(f"{exc.filename}: cannot read: {exc.strerror}") from None
 
@@ -69,7 +69,10 @@ def load_items(
     items: list[ReportItem] = []
     errors: list[RecordError] = []
     for entry in iter_items(open_captions(path), annotations):
-        (errors if isinstance(entry, RecordError) else items).append(entry)
+        if isinstance(entry, RecordError):
+            errors.append(entry)
+        else:
+            items.append(entry)
     return items, errors
 
 

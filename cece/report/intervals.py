@@ -69,7 +69,7 @@ class Paired:
     p_value: float
 
 
-def _mean(x: np.ndarray, axis: int = -1) -> np.ndarray:
+def _mean(x: np.ndarray, axis: int = -1) -> Any:  # the means along axis: an array, or one number
     return np.mean(x, axis=axis)
 
 
@@ -101,7 +101,7 @@ def model_intervals(rows: Iterable[Row]) -> dict[str, dict[str, Interval]]:
     return {m: {k: _interval([getattr(r, k) for r in rs]) for k in METRICS} for m, rs in by_model.items()}
 
 
-def _diff(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
+def _diff(a: np.ndarray, b: np.ndarray, axis: int = -1) -> Any:  # as _mean
     return np.mean(a - b, axis=axis)
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from cece.explanation import Explanation
+from cece.report.tables import Captioned
 
 LINGUISTIC = ("rouge1", "rouge2", "rougeL", "bleu")
 # (label, level, key): the HalCECE per-caption metrics correlated with the linguistic ones.
@@ -74,7 +74,7 @@ class LinguisticReport:
 
 
 @lru_cache(maxsize=1)
-def _scorer():
+def _scorer() -> Any:  # a rouge_score RougeScorer (the package has no type information)
     from rouge_score import rouge_scorer
 
     return rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
@@ -117,7 +117,7 @@ def correlate(xs: Sequence[float], ys: Sequence[float]) -> tuple[float | None, .
 
 
 def linguistic_report(
-    explanations: Sequence[Explanation], references: Sequence[list[str] | None]
+    explanations: Sequence[Captioned], references: Sequence[list[str] | None]
 ) -> LinguisticReport | None:
     """Scores per model and correlations; None when no caption has references.
 
@@ -125,7 +125,7 @@ def linguistic_report(
     """
     from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
 
-    pairs = [(e, refs) for e, refs in zip(explanations, references) if refs]
+    pairs = [(e, refs) for e, refs in zip(explanations, references, strict=True) if refs]
     if not pairs:
         return None
     scores = [caption_scores(e.caption, refs) for e, refs in pairs]
@@ -137,11 +137,14 @@ def linguistic_report(
             [tokens(pairs[i][0].caption) for i in idx],
             smoothing_function=SmoothingFunction().method1,
         )
+        rouge1, rouge2, rouge_l = (_mean([getattr(scores[i], k) for i in idx]) for k in ("rouge1", "rouge2", "rougeL"))
         models.append(
             ModelLinguistic(
                 model,
                 len(idx),
-                *(_mean([getattr(scores[i], k) for i in idx]) for k in ("rouge1", "rouge2", "rougeL")),
+                rouge1,
+                rouge2,
+                rouge_l,
                 float(bleu),
                 _mean([scores[i].bleu for i in idx]),
             )
@@ -150,7 +153,7 @@ def linguistic_report(
     for label, level, key in HALCECE:
         for ling in LINGUISTIC:
             xs, ys = [], []
-            for (e, _), s in zip(pairs, scores):
+            for (e, _), s in zip(pairs, scores, strict=True):
                 value = getattr(getattr(e, level), key)
                 if value is None or (level == "roles" and not e.roles.judged):
                     continue

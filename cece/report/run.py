@@ -22,7 +22,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, overload
 
 from cece.api import Explainer
 from cece.engine import EngineOptions
@@ -111,7 +111,8 @@ def explain_items(
         )
         where = engine or EngineOptions(workers=1)
         if where.parallel:
-            records, size = (it.record for it in todo()), min(explainer.batch_size, PARALLEL_BATCH)
+            records: Iterator[dict[str, Any]] = (it.record for it in todo())
+            size = min(explainer.batch_size, PARALLEL_BATCH)
         else:
             records, size = _with_image_graphs(todo(), explainer), explainer.batch_size
         try:
@@ -180,7 +181,7 @@ def read_explanations(path: Path, keys: Iterable[Key]) -> list[Explanation]:
     return list(ExplanationsFile(path, keys))
 
 
-class ExplanationsFile(Sequence):
+class ExplanationsFile(Sequence[Explanation]):
     """The explanations of ``keys`` in a JSONL file, in the order of ``keys`` (missing ones and
     error rows left out; the last row of a key wins), read from the file when used: only each
     row's place in the file is held, so a report over many captions stays small in memory."""
@@ -207,7 +208,13 @@ class ExplanationsFile(Sequence):
     def __len__(self) -> int:
         return len(self.offsets)
 
-    def __getitem__(self, index):  # type: ignore[override]
+    @overload
+    def __getitem__(self, index: int) -> Explanation: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Explanation]: ...
+
+    def __getitem__(self, index: int | slice) -> Explanation | list[Explanation]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         with self.path.open("rb") as f:
@@ -219,6 +226,6 @@ class ExplanationsFile(Sequence):
                 yield self._read(f, offset)
 
     @staticmethod
-    def _read(f, offset: int) -> Explanation:
+    def _read(f: IO[bytes], offset: int) -> Explanation:
         f.seek(offset)
         return Explanation.from_dict(json.loads(f.readline()))

@@ -75,7 +75,12 @@ class CaptionRow:
         )
 
 
-def model_metrics(explanations: Iterable[Explanation | CaptionRow]) -> list[ModelMetrics]:
+#: What the tables, figures, linguistic scores and page read of a caption: its whole Explanation,
+#: or the CaptionRow a report over many captions keeps instead.
+Captioned = Explanation | CaptionRow
+
+
+def model_metrics(explanations: Iterable[Captioned]) -> list[ModelMetrics]:
     """Per-model metrics, models in order of first appearance."""
     objects: dict[str, list[dict[str, Any]]] = {}
     roles: dict[str, list[dict[str, Any]]] = {}
@@ -92,7 +97,7 @@ def model_metrics(explanations: Iterable[Explanation | CaptionRow]) -> list[Mode
             bucket.append(e.roles.to_dict())
     out = [ModelMetrics.of(m, objects[m], roles[m]) for m in objects]
     for m in out:
-        hal, total = zip(*chair[m.model])
+        hal, total = zip(*chair[m.model], strict=True)
         m.chair = {"CHAIRs": chair_s(h > 0 for h in hal), "CHAIRi": chair_i(hal, total)}
     return out
 

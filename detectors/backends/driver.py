@@ -38,7 +38,7 @@ def drive(jobs: Sequence[Job], backend: Backend | None) -> list[Any]:
 
     def advance(i: int, answers: list[Answer] | None) -> None:
         try:
-            requests = jobs[i].send(answers)  # type: ignore[arg-type]  (None starts a generator)
+            requests = jobs[i].send(answers)  # type: ignore[arg-type]  # None starts a generator
         except StopIteration as stop:
             results[i] = stop.value
         except Exception as exc:  # the job's failure is its sample's error, not the batch's

@@ -207,7 +207,7 @@ def facts_from_graph(graph: SceneGraph, subs: list[SubSentence]) -> list[Fact]:
         if _skip(s) or _skip(o):
             continue
         where = [x for x in (_head(s), r.span, _head(o)) if x]
-        i = sub_of(subs, (r.span or _head(s))[0])  # type: ignore[index]
+        i = sub_of(subs, (r.span or _head(s))[0])  # type: ignore[index]  # assumes a span: graphs here come from the caption parser
         if i is None or subs[i].label != "descriptive":
             continue
         facts.append(

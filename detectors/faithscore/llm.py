@@ -89,7 +89,8 @@ def parse_labels(text: str, n: int) -> list[str] | None:
     labels = obj.get("labels") if isinstance(obj, dict) else obj
     if isinstance(labels, list):
         out = [_LABEL_WORD.get(str(label).strip().strip("[]").lower()) for label in labels]
-        return out if len(out) == n and None not in out else None
+        found = [label for label in out if label is not None]
+        return found if len(found) == len(out) == n else None
     plain = strip_thinking(text)
     numbered: dict[int, set[str]] = {}
     for m in _NUMBERED.finditer(plain):

@@ -413,9 +413,7 @@ def _infers(words: list[Any], lower: list[str], lemmas: set[str]) -> bool:
     if EVALUATIVE & lemmas or any(_evaluates(t) for t in words if t.lower_ in MILD_EVALUATIVE):
         return True
     subject = next((t for t in words if t.dep_ in ("nsubj", "nsubjpass")), None)
-    if subject is not None and subject.lemma_.lower() in ABSTRACT_SUBJECTS:
-        return True
-    return False
+    return bool(subject is not None and subject.lemma_.lower() in ABSTRACT_SUBJECTS)
 
 
 def _interprets(verb: Any) -> bool:

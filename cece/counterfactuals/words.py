@@ -1,4 +1,4 @@
-"""Word forms for the counterfactual (:mod:`cece.rewrite`): nouns in a number, verbs in a
+"""Word forms for the counterfactual (:mod:`cece.counterfactuals.rewrite`): nouns in a number, verbs in a
 Penn tag's form, numbers as words, "a" / "an". Forms come from lemminflect, never from suffix
 rules.
 

@@ -2,10 +2,10 @@
 
 Only hallucinated edits change text (or the subset asked for); unverified claims, consequences
 and suggestions leave it alone, and a caption with no hallucination comes back byte for byte.
-Each edit kind has its rewrite, made on the caption's dependency tree (:mod:`cece.rewrite_tree`):
+Each edit kind has its rewrite, made on the caption's dependency tree (:mod:`cece.counterfactuals.tree`):
 
 - object R / O: the image's word, in the caption's number ("cats" -> "dogs"), "a" / "an" fitted;
-- object D: the noun phrase and every word that only depended on it (:func:`cece.rewrite_tree.removal`);
+- object D: the noun phrase and every word that only depended on it (:func:`cece.counterfactuals.tree.removal`);
 - attribute R: the image's value ("red" -> "blue");
 - count R: the image's count, with the noun's number and its verb made to agree ("Three giraffes
   are" -> "Two giraffes are", "Two horses are" -> "A horse is");
@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from cece.counterfactuals.text import Change, apply
+from cece.counterfactuals.tree import agreement, members_of, modifier_removal, removal, token_at
+from cece.counterfactuals.words import article, case_like, noun_form, number_word, plural_only, verb_form
 from cece.edits import Edit
 from cece.evidence import salience, stand_ins
-from cece.rewrite_text import Change, apply
-from cece.rewrite_tree import agreement, members_of, modifier_removal, removal, token_at
-from cece.rewrite_words import article, case_like, noun_form, number_word, plural_only, verb_form
 from knowledge import (
     PREPOSITIONS,
     is_hypernym,
@@ -92,9 +92,9 @@ def rewrite(
     """The counterfactual of ``caption`` (parsed as spaCy ``doc``) for the hallucinated ``edits``,
     or the ``chosen`` edit indices (see the module docstring)."""
     picked = sorted(set(chosen)) if chosen is not None else [k for k, e in enumerate(edits) if e.hallucinated]
-    removed = {edits[k].source_index for k in picked if edits[k].level == "object" and edits[k].op == "delete"}
+    removed = {edits[k].caption_index for k in picked if edits[k].level == "object" and edits[k].op == "delete"}
     removed |= {
-        caption.relations[edits[k].source_index].object
+        caption.relations[edits[k].caption_index].object
         for k in picked
         if edits[k].level == "relation" and edits[k].op == "delete"
     }
@@ -127,10 +127,10 @@ def rewrite(
 def _inside_cut(ctx: _Text, e: Edit, changes: list[Change]) -> bool:
     """Whether the noun edit ``e`` speaks of (or, for a triple, an end of it) was cut away."""
     if e.level == "relation":
-        r = ctx.caption.relations[e.source_index]
+        r = ctx.caption.relations[e.caption_index]
         ends = [r.subject, r.object]
     else:
-        ends = [e.source_index]
+        ends = [e.caption_index]
     heads = [t for i in ends if (t := ctx.head(i)) is not None]
     return any(c.new == "" and c.start <= t.idx < c.end for t in heads for c in changes)
 
@@ -145,14 +145,14 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
         return []
     text = ctx.caption.text
     if e.level == "object":
-        c = ctx.caption.concepts[e.source_index]
+        c = ctx.caption.concepts[e.caption_index]
         if e.op == "delete":
             cut = _remove(ctx, c)
-            g = _stand_in(ctx, e.source_index) if cut is None else None
+            g = _stand_in(ctx, e.caption_index) if cut is None else None
             # a subject the sentence cannot lose is said as what the image has instead, without
             # the words that described the wrong thing ("a cooked beer" -> "a turkey")
             return cut if g is None else [x for a, b in c.spans for x in _noun(ctx.doc, *_bare(ctx.doc, a, b), c, g)]
-        g = ctx.image.concepts[e.target_index]
+        g = ctx.image.concepts[e.image_index]
         if _listed(ctx, c, g):  # "cars, buses and people" where the buses are cars: "cars and people"
             return _remove(ctx, c)
         return [x for a, b in c.spans for x in _noun(ctx.doc, a, b, c, g)]
@@ -293,7 +293,7 @@ def _names_with(x: Any, t: Any) -> bool:
 
 
 def _count(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None:
-    c = caption.concepts[e.source_index]
+    c = caption.concepts[e.caption_index]
     head = token_at(doc, *c.spans[0]) if c.spans else None
     target = str(e.target).split("/")[0]
     if head is None or not e.spans:
@@ -335,13 +335,13 @@ def _quantifier(doc: Any, a: int, b: int) -> tuple[int, int]:
 
 def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
     caption, doc = ctx.caption, ctx.doc
-    r = caption.relations[e.source_index]
+    r = caption.relations[e.caption_index]
     if e.op == "delete":  # an annotation's triple between two faithful objects: drop its object
         return _drop_object(ctx, r)
     if (e.evidence.get("agreement") or {}).get("kind") in ("state", "exclusive"):
         # the subject's posture or motion: only the predicate changes, its ends stay
         return [Change(*r.span, predicate_like(e.target[1], doc, *r.span))] if r.span else None
-    t = ctx.image.relations[e.target_index]
+    t = ctx.image.relations[e.image_index]
     out = []
     for end, other in ((r.subject, t.subject), (r.object, t.object)):
         c, g = caption.concepts[end], ctx.image.concepts[other]
@@ -401,7 +401,7 @@ def predicate_like(target: str, doc: Any, start: int, end: int) -> str:
     tokens = [t for t in doc if start <= t.idx < end]
     verb = next((t for t in tokens if t.pos_ in ("VERB", "AUX")), None)
     if not words:
-        return doc.text[start:end]
+        return str(doc.text[start:end])
     if words[0] in PREPOSITIONS or " ".join(words) in PREPOSITIONS:
         return f"{verb.text} {target}" if verb is not None and tokens and tokens[0].i == verb.i else target
     # a verb in the caption's verb's form; in place of a bare preposition, a participle ("A woman

@@ -3,7 +3,7 @@
 A rewrite that cuts words out of a caption can leave a bare auxiliary ("A woman is."), a verb
 without its subject ("while runs behind him"), a sentence opening on "and" or an article with no
 noun. :func:`grammar_problems` names such problems in a parsed text; a counterfactual with a
-problem its caption did not have is not offered (:func:`cece.fixed_point.settle`).
+problem its caption did not have is not offered (:func:`cece.counterfactuals.fixed_point.settle`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``cece bench run | show | list``: the benchmark commands (added to ``cece bench`` by :mod:`cli.main`).
+"""``cece bench run | show | list``: the benchmark commands (added to ``cece bench`` by :mod:`halcece.main`).
 
 Heavy imports (detectors, numpy, matplotlib) happen inside the commands, so ``cece --help``
 stays fast.
@@ -12,8 +12,8 @@ from pathlib import Path
 import click
 
 from benchmarks.loaders import BENCHMARKS
-from cece.engine import click_options
-from cli.weights import detector_weights, weights_option
+from halcece.engine_options import engine_options
+from halcece.weights import detector_weights, weights_option
 
 
 @click.command("run")
@@ -61,7 +61,7 @@ from cli.weights import detector_weights, weights_option
 @click.option("--limit", type=int, help="Only the first N samples (a quick look).")
 @click.option("--overwrite", is_flag=True, help="Start RUNDIR afresh instead of resuming it.")
 @weights_option("For -d halcece: a confidence model")
-@click_options
+@engine_options
 def bench_run(
     benchmark: str,
     data: str | None,
@@ -129,7 +129,7 @@ def bench_run(
     except OSError as exc:  # e.g. a full disk while writing predictions
         raise click.ClickException(f"{exc.filename or rundir}: cannot write: {exc.strerror or exc}") from None
     except KeyboardInterrupt as exc:
-        from cli.stopping import interrupted_status
+        from halcece.stopping import interrupted_status
 
         click.echo(f"interrupted: what was done is in {rundir}/predictions; run again to resume", err=True)
         sys.exit(interrupted_status(exc))
@@ -211,6 +211,6 @@ def bench_list() -> None:
 
 bench_run_group = click.Group(
     "bench",
-    commands={c.name: c for c in (bench_run, bench_show, bench_list)},
+    commands=[bench_run, bench_show, bench_list],
     help="Benchmarks: run detectors, merge leaderboards, list benchmarks.",
 )

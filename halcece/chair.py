@@ -38,9 +38,9 @@ def chair(results: tuple[str, ...], annotations: tuple[str, ...], model: str | N
     scored (an image id in no annotation file...) is reported as FILE:LINE: FIELD: message and
     left out; the exit status is then 2.
     """
-    from cli.inputs import run_inputs, safe_text
     from detectors.chair_eval import ChairEvaluation
     from detectors.runner import read_inputs
+    from halcece.inputs import run_inputs, safe_text
 
     inputs, found = run_inputs(results, annotations, model, every=True)
     evals: dict[str, ChairEvaluation] = {}

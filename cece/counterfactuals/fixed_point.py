@@ -1,9 +1,9 @@
 """The counterfactual as a fixed point: each rewrite explained again against the same image.
 
 :func:`settle` fills in ``counterfactual``, ``counterfactual_note`` and ``fixed_point`` of a
-batch of explanations: the rewrite (:mod:`cece.rewrite`), one more explanation of it, a follow-up
+batch of explanations: the rewrite (:mod:`cece.counterfactuals.rewrite`), one more explanation of it, a follow-up
 for what the rewrite itself put in wrong, and the withdrawal of a rewrite whose English is broken
-where its caption's was not (:func:`cece.grammar.grammar_problems`).
+where its caption's was not (:func:`cece.counterfactuals.grammar.grammar_problems`).
 """
 
 from __future__ import annotations
@@ -11,17 +11,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from cece.diff import added_ranges
+from cece.counterfactuals.diff import added_ranges
+from cece.counterfactuals.grammar import grammar_problems
+from cece.counterfactuals.rewrite import rewrite_safely
 from cece.edits import Edit
-from cece.grammar import grammar_problems
-from cece.rewrite import rewrite_safely
 from parsers import SceneGraph
 
 #: How many times a rewrite whose own new words are still wrong is put right again.
 FOLLOW_UPS = 1
 
 
-def settle(explainer: Any, explanations: list) -> None:
+def settle(explainer: Any, explanations: list[Any]) -> None:
     """Fill in ``counterfactual``, ``counterfactual_note`` and ``fixed_point`` of each of the
     ``explanations`` (in place), the rewrites of a batch parsed together.
 
@@ -46,7 +46,7 @@ def settle(explainer: Any, explanations: list) -> None:
             break
         graphs = explainer.parser.parse_many([text for _, text in pending])
         later: list[tuple[Any, str]] = []
-        for (e, text), graph in zip(pending, graphs):
+        for (e, text), graph in zip(pending, graphs, strict=True):
             again = explainer.explain_graphs(graph, e.image_graph, rewrite_caption=False)
             e.counterfactual, e.fixed_point = text, not again.hallucinated
             if again.hallucinated and round_ < FOLLOW_UPS:
@@ -66,9 +66,9 @@ def settle(explainer: Any, explanations: list) -> None:
     _refuse_broken(explainer.parser, [e for e in explanations if e.counterfactual not in (None, e.caption)])
 
 
-def _refuse_broken(parser: Any, explanations: list) -> None:
+def _refuse_broken(parser: Any, explanations: list[Any]) -> None:
     """No counterfactual rather than broken English: a rewrite with a grammar problem its caption
-    did not have (:func:`cece.grammar.grammar_problems`) is withdrawn, the note says which."""
+    did not have (:func:`cece.counterfactuals.grammar.grammar_problems`) is withdrawn, the note says which."""
     for e in explanations:
         before, after = grammar_problems(parser.doc(e.caption)), grammar_problems(parser.doc(e.counterfactual))
         broken = [p for p in after if p not in before]

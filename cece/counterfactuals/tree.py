@@ -1,5 +1,5 @@
 """Cuts on the caption's spaCy dependency tree: the building blocks of the counterfactual
-(:mod:`cece.rewrite`). Each returns :class:`~cece.rewrite_text.Change` s, or None when no
+(:mod:`cece.counterfactuals.rewrite`). Each returns :class:`~cece.counterfactuals.text.Change` s, or None when no
 grammatical cut exists.
 
 - :func:`removal`: what to cut so that a noun phrase disappears with every word that only
@@ -8,7 +8,7 @@ grammatical cut exists.
   has others -- keeping the main verb and its other arguments;
 - :func:`agreement`: the verb forms that change when a subject changes number.
 
->>> from cece.rewrite_text import apply
+>>> from cece.counterfactuals.text import apply
 >>> nlp = __import__("parsers").load_spacy()
 >>> doc = nlp("A dog and a cat sitting on a couch.")
 >>> apply("A dog and a cat sitting on a couch.", removal(doc, doc[4]))
@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from cece.rewrite_text import Change
-from cece.rewrite_words import case_like, verb_form
+from cece.counterfactuals.text import Change
+from cece.counterfactuals.words import case_like, verb_form
 from knowledge import PREPOSITIONS, is_hypernym, noun_senses
 
 _SUBJECTS = ("nsubj", "nsubjpass")
@@ -79,12 +79,12 @@ def removal(
     "a bowl of carrots" -> "carrots" when the noun is a ``holder``: a container, a group or a
     piece, not "a picture of a cat"). ``gone`` are the nouns removed with it: a coordination
     whose every member goes, goes whole."""
-    keep = [doc[k] for k in set(keep) if k != noun.i]
-    held = {t.i for t in keep} if holder else set()
+    kept = [doc[k] for k in set(keep) if k != noun.i]
+    held = {t.i for t in kept} if holder else set()
     options = [o for o in _options(doc, noun, set(gone) - {noun.i}, held) if o is not None]
     if not options:
         return None
-    return next((o for o in options if not any(_cut(o, t) for t in keep)), options[0])
+    return next((o for o in options if not any(_cut(o, t) for t in kept)), options[0])
 
 
 def _cut(changes: list[Change], t: Any) -> bool:
@@ -287,7 +287,7 @@ def _prep_object(t: Any) -> Any | None:
 
 def _preposition_start(doc: Any, prep: Any) -> int:
     """Where the multiword preposition ending in ``prep`` starts ("next to", "in front of")."""
-    start = prep.idx
+    start: int = prep.idx
     for k in (1, 2, 3):
         if prep.i - k >= 0 and doc[prep.i - k : prep.i + 1].text.lower() in PREPOSITIONS:
             start = doc[prep.i - k].idx

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cece.rewrite_words import article
+from cece.counterfactuals.words import article
 
 
 @dataclass
@@ -67,7 +67,7 @@ def tidy(text: str, capital: bool = True) -> str:
 def articles(text: str) -> str:
     """Every "a" / "an" made to fit the word after it ("a apple" -> "an apple")."""
 
-    def fix(m: re.Match) -> str:
+    def fix(m: re.Match[str]) -> str:
         word = article(m.group(3))
         return (word.capitalize() if m.group(1)[:1].isupper() else word) + m.group(2) + m.group(3)
 

@@ -1,5 +1,5 @@
-"""The `cece` command: explain, detect, report, doctor, calibrate (:mod:`cli.calibrate`) and bench
-(with :mod:`cli.bench`)."""
+"""The `cece` command: explain, detect, report, doctor, calibrate (:mod:`halcece.calibrate`) and bench
+(with :mod:`halcece.bench`)."""
 
 from __future__ import annotations
 
@@ -9,32 +9,16 @@ import sys
 import click
 
 from cece.output import OutputBusy, OutputError
-from cli.inputs import run_inputs as _inputs
-from cli.inputs import safe_text as _safe
-from cli.runs import finish as _finish
-from cli.runs import open_writer as _open_writer
-from cli.runs import write_row as _write
-from cli.stopping import stop_on_sigterm
-from cli.weights import detector_weights, load_weights, weights_option
+from halcece.engine_options import engine_of, engine_options
+from halcece.inputs import run_inputs as _inputs
+from halcece.inputs import safe_text as _safe
+from halcece.runs import finish as _finish
+from halcece.runs import open_writer as _open_writer
+from halcece.runs import write_row as _write
+from halcece.stopping import stop_on_sigterm
+from halcece.weights import detector_weights, load_weights, weights_option
 
 EXIT_BAD_INPUT = 2
-
-
-def engine_options(command):
-    """The ``--workers``, ``--engine`` and ``--address`` options (:func:`cece.engine.click_options`)."""
-    from cece.engine import click_options
-
-    return click_options(command)
-
-
-def _engine(engine: str, workers: int | None, address: str | None):
-    """The EngineOptions of a command, or a usage error (e.g. --address without --engine ray)."""
-    from cece.engine import EngineOptions
-
-    try:
-        return EngineOptions(engine, workers, address)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -159,7 +143,7 @@ def explain(
     from cece.records import RecordError
     from cece.render import render
 
-    options = _engine(engine, workers, address)
+    options = engine_of(engine, workers, address)
     explainer = Explainer(batch_size=batch_size, threshold=threshold, weights=load_weights(weights))
     inputs, found = _inputs(files, annotations, model)
     writer = _open_writer(output, _explained_id, files, overwrite, keep_errors) if output else None
@@ -327,7 +311,7 @@ def detect(
     from detectors.configure import confine_images, create_detectors
     from detectors.runner import RunStats, detect_to_file, read_inputs
 
-    where = _engine(engine, workers, address)
+    where = engine_of(engine, workers, address)
     try:
         detectors = create_detectors(names, detector_weights(names, weights) + options)
     except ValueError as exc:
@@ -425,7 +409,7 @@ def report(
     from cece.output import Summary
     from cece.report import AnnotationsFileError, run_report
 
-    where = _engine(engine, workers, address)
+    where = engine_of(engine, workers, address)
     errors = []
 
     def on_error(err) -> None:
@@ -473,10 +457,10 @@ def bench_perf(captions: int) -> None:
 
 
 def _add_benchmark_commands() -> None:
-    """`cece bench run | show | list` live in cli.bench, `cece chair` in cli.chair (light imports
+    """`cece bench run | show | list` live in halcece.bench, `cece chair` in halcece.chair (light imports
     until they run)."""
-    from cli.bench import bench_run_group
-    from cli.chair import chair
+    from halcece.bench import bench_run_group
+    from halcece.chair import chair
 
     for command in bench_run_group.commands.values():
         bench.add_command(command)
@@ -487,8 +471,8 @@ _add_benchmark_commands()
 
 
 def _add_calibrate_command() -> None:
-    """`cece calibrate` lives in cli.calibrate."""
-    from cli.calibrate import calibrate
+    """`cece calibrate` lives in halcece.calibrate."""
+    from halcece.calibrate import calibrate
 
     main.add_command(calibrate)
 

@@ -8,8 +8,8 @@ import sys
 import click
 
 from cece.output import OutputError
-from cli.inputs import safe_text as _safe
-from cli.stopping import Terminated, interrupted_status
+from halcece.inputs import safe_text as _safe
+from halcece.stopping import Terminated, interrupted_status
 
 
 def open_writer(output: str, key, inputs, overwrite: bool, keep_errors: bool, ascii: bool = True):
@@ -50,7 +50,7 @@ def write_row(writer, row: dict | bytes, summary, line: int | None = None, name:
             "line": line,
         }
         click.echo(_safe(f"{name}:{line}: output: not JSON: {exc}"), err=True)
-        writer.write({"id": row.get("id"), "error": error})
+        writer.write({"id": row.get("id") if isinstance(row, dict) else None, "error": error})
     summary.written += 1
 
 
