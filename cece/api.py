@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import islice
-from typing import Any
+from typing import Any, Literal
 
 from cece.attributes import attribute_edits
 from cece.confidence import ConfidenceModel, resolve
@@ -30,6 +30,9 @@ from cece.rewrite import Counterfactual, rewrite_safely
 from cece.senses import disambiguate
 from knowledge import num_ancestors
 from parsers import AnnotationError, CaptionParser, SceneGraph, from_references, to_scene_graph
+
+#: How concepts get their WordNet sense (:class:`Explainer`).
+Senses = Literal["context", "first"]
 
 #: Reference-caption graphs kept across batches (a quarter as many merged reference sets).
 REFERENCE_CACHE = 4096
@@ -54,8 +57,9 @@ class Explainer:
         self,
         costs: CostModel | None = None,
         parser: CaptionParser | None = None,
+        *,
         batch_size: int = 256,
-        senses: str = "context",
+        senses: Senses = "context",
         threshold: float | None = None,
         weights: ConfidenceModel | str | os.PathLike | None = None,
         counterfactuals: bool = True,
@@ -140,19 +144,24 @@ class Explainer:
             sub,
             dele,
             ins,
-            edges(caption_graph) if judge_roles else [],
-            edges(image_graph),
-            self.costs.relation,
+            edges_a=edges(caption_graph) if judge_roles else [],
+            edges_b=edges(image_graph),
+            edge_costs=self.costs.relation,
             anchors=anchors,
         )
-        obj_edits, classes = object_edits(caption_graph, image_graph, m, sub, dele)
+        obj_edits, classes = object_edits(caption_graph, image_graph, m, sub=sub, dele=dele)
         if image_graph.kind == "references":
             obj_edits, classes, m = settle_by_support(caption_graph, image_graph, obj_edits, classes, m)
         unknown = [i for i, c in classes.items() if c == "?"]
         attr_edits = attribute_edits(caption_graph, image_graph, m.mapping, skip=set(unknown))
         rel_edits = (
             role_edits(
-                caption_graph, image_graph, m, classes, self.costs.relation.substitute, self.costs.relation.delete
+                caption_graph,
+                image_graph,
+                m,
+                classes=classes,
+                substitute_cost=self.costs.relation.substitute,
+                delete_cost=self.costs.relation.delete,
             )
             if judge_roles
             else []

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from cece.evidence import same_thing
 from cece.ged import Match
@@ -51,10 +51,18 @@ from knowledge import (
 from parsers import Concept, SceneGraph, Span
 from parsers.attributes import HEDGE_ADVERBS
 
-HALLUCINATED_OBJECT_CLASSES = frozenset({"D", "R", "O"})
+#: What an edit does to the caption.
+Op = Literal["replace", "delete", "insert"]
+#: What an edit changes: a concept, a (subject, predicate, object) triple, a modifier, a number.
+Level = Literal["object", "relation", "attribute", "count"]
+#: The edit's class (module docstring): Delete, Replace, Over-/Under-specialisation, Insert.
+EditClass = Literal["D", "R", "O", "U", "I"]
 #: What an edit is, once judged: a hallucination; a claim the image side neither supports nor
 #: contradicts; a consequence of another edit; or a suggestion (U, I) that is no claim at all.
-STATUSES = ("hallucinated", "unverified", "consequence", "suggestion")
+Status = Literal["hallucinated", "unverified", "consequence", "suggestion"]
+STATUSES: tuple[Status, ...] = get_args(Status)
+
+HALLUCINATED_OBJECT_CLASSES: frozenset[EditClass] = frozenset({"D", "R", "O"})
 
 
 @dataclass
@@ -74,9 +82,9 @@ class Edit:
     this one only follows from.
     """
 
-    op: str  # "replace" | "delete" | "insert"
-    level: str  # "object" | "relation" | "attribute" | "count"
-    cls: str  # "D" | "R" | "O" | "U" | "I"
+    op: Op
+    level: Level
+    cls: EditClass
     source: Any = None
     target: Any = None
     cost: float = 0.0
@@ -87,7 +95,7 @@ class Edit:
     target_index: int | None = None  # image node / relation index
     confidence: float = 0.0
     hallucinated: bool = False
-    status: str = "unverified"
+    status: Status = "unverified"
     evidence: dict[str, Any] = field(default_factory=dict)
     caused_by: int | None = None
 
@@ -206,7 +214,7 @@ def _spans(text: str, c: Concept) -> list[Span]:
 
 
 def object_edits(
-    caption: SceneGraph, image: SceneGraph, match: Match, sub, dele
+    caption: SceneGraph, image: SceneGraph, match: Match, *, sub: Any, dele: Any
 ) -> tuple[list[Edit], dict[int, str | None]]:
     """Object-level edits, and the class of every caption node (None when faithful)."""
     edits: list[Edit] = []
@@ -266,6 +274,7 @@ def role_edits(
     caption: SceneGraph,
     image: SceneGraph,
     match: Match,
+    *,
     classes: dict[int, str | None],
     substitute_cost: float = 1.0,
     delete_cost: float = 1.0,
@@ -298,7 +307,7 @@ def role_edits(
             reached.add(next((f for f in forward + backward if f not in reached), (forward + backward)[0]))
             continue
         if partial:
-            judged = judge_against_references(caption, image, r, s, o, forward, backward)
+            judged = judge_against_references(caption, image, r, s=s, o=o, forward=forward, backward=backward)
             if judged.target is None and judged.tally is None:
                 reached.update(judged.agree[:1])
                 if judged.agree:

@@ -44,10 +44,13 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from cece.scheduler import IN_FLIGHT_PER_WORKER, EngineError, schedule
 from cece.workers import THREAD_VARIABLES, Actors, Processes, set_models_aside, threads_set_by_user
+
+#: Where batches run (the keys of :data:`ENGINES`).
+EngineName = Literal["local", "ray"]
 
 B = TypeVar("B")
 R = TypeVar("R")
@@ -77,7 +80,7 @@ class EngineOptions:
     False
     """
 
-    engine: str = "local"
+    engine: EngineName = "local"
     workers: int | None = None  # None: every usable core (local) or every cluster CPU (ray)
     address: str | None = None  # ray only: a running cluster to join ("auto" or host:port)
 
@@ -107,7 +110,7 @@ def run_ordered(
     task: Task,
     batches: Iterable[B],
     *,
-    engine: str = "local",
+    engine: EngineName = "local",
     workers: int | None = None,
     address: str | None = None,
     size: Callable[[B], int] = len,
@@ -276,7 +279,7 @@ def click_options(command: Callable) -> Callable:
     )(command)
 
 
-ENGINES: dict[str, Callable[[Task, Iterator[Any], EngineOptions, Callable[[Any], int]], Iterator[Any]]] = {
+ENGINES: dict[EngineName, Callable[[Task, Iterator[Any], EngineOptions, Callable[[Any], int]], Iterator[Any]]] = {
     "local": _local,
     "ray": _ray,
 }

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 Sample = dict[str, Any]  # {"id", "caption", "references"?, "image"?, "annotation"?}
+#: What a detector may need a sample to carry besides its caption.
+SampleField = Literal["references", "image", "annotation"]
 
 
 @dataclass
@@ -105,7 +107,7 @@ class Detector:
     """Base class of all detectors. Subclasses set ``name`` and ``requires`` and implement ``detect``."""
 
     name: ClassVar[str] = ""
-    requires: ClassVar[tuple[str, ...]] = ()  # fields a sample must carry, e.g. ("references",)
+    requires: ClassVar[tuple[SampleField, ...]] = ()  # fields a sample must carry, e.g. ("references",)
 
     def missing(self, sample: Sample) -> str | None:
         """Why this sample cannot be scored by this detector, or None."""

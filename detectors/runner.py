@@ -245,6 +245,7 @@ def run_detectors(
     detectors: dict[str, Detector],
     samples: Iterable[Sample | RecordError],
     sink: TextIO | JsonlWriter,
+    *,
     done: set | None = None,
     batch_size: int = 64,
     progress: Any = None,
@@ -417,7 +418,16 @@ def detect_to_file(
         total = pending(samples, detectors, writer.done) if isinstance(samples, Sequence) else None
         bar = progress(total) if progress else None
         try:
-            return run_detectors(detectors, samples, writer, writer.done, batch_size, bar, stats, engine)
+            return run_detectors(
+                detectors,
+                samples,
+                writer,
+                done=writer.done,
+                batch_size=batch_size,
+                progress=bar,
+                stats=stats,
+                engine=engine,
+            )
         finally:
             if bar is not None:
                 bar.close()
