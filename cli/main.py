@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import deque
+from collections.abc import Iterator
+from typing import Any
 
 import click
 
@@ -155,7 +158,7 @@ def explain(
     from cece.api import Explainer
     from cece.engine import EngineError, run_ordered
     from cece.output import Summary
-    from cece.pipeline import PARALLEL_BATCH, ExplainTask, batches, explain_inputs
+    from cece.pipeline import PARALLEL_BATCH, ExplainTask, Skipped, batches, explain_inputs
     from cece.records import RecordError
     from cece.render import render
 
@@ -165,18 +168,28 @@ def explain(
     writer = _open_writer(output, _explained_id, files, overwrite, keep_errors) if output else None
     summary, flagged = Summary(), 0
     tables = not quiet and not writer and fmt == "table"
-    task = ExplainTask(explainer, keep=tables)
+    task = ExplainTask(explainer, keep=tables, checked=True)
     console = Console(highlight=False)
-    lines: dict[int, tuple[str, int]] = {}
-    records = explain_inputs(inputs, writer.done if writer else set(), summary, lines, found)
+    in_flight: deque = deque()  # records handed to the engine, not yet answered (in order)
+
+    def todo() -> Iterator[Any]:
+        for item in explain_inputs(inputs, writer.done if writer else set(), annotations=found):
+            if isinstance(item, Skipped):
+                summary.skipped += 1
+                continue
+            in_flight.append(item)
+            yield item.record
+
+    records = todo()
     size = min(batch_size, PARALLEL_BATCH) if options.parallel else batch_size
     bar = tqdm(unit="caption", file=sys.stderr, disable=True if quiet or not writer else None)
     try:
         for done in run_ordered(
             task, batches(records, size), engine=options.engine, workers=options.workers, address=options.address
         ):
-            for index, result in done:
-                name, line = lines.pop(index)
+            for _, result in done:
+                item = in_flight.popleft()
+                name, line = item.file, item.line
                 bar.update(1)
                 if isinstance(result, RecordError):
                     result.file, result.line = name, line

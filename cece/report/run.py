@@ -111,7 +111,7 @@ def explain_items(
         )
         where = engine or EngineOptions(workers=1)
         if where.parallel:
-            records, size = (it.record for it in todo()), min(explainer.batch_size, PARALLEL_BATCH)
+            records, size = (it.to_explain() for it in todo()), min(explainer.batch_size, PARALLEL_BATCH)
         else:
             records, size = _with_image_graphs(todo(), explainer), explainer.batch_size
         try:
@@ -140,15 +140,15 @@ def explain_items(
     return ExplanationsFile(out_path, keys), errors, stats
 
 
-def _with_image_graphs(items: Iterable[ReportItem], explainer: Explainer) -> Iterator[dict[str, Any]]:
+def _with_image_graphs(items: Iterable[ReportItem], explainer: Explainer) -> Iterator[dict[str, Any] | RecordError]:
     """The items' records with each distinct image side built once into a SceneGraph.
 
     A side that fails to build is left as it was, so the explainer reports it in its usual words.
     """
     cache: OrderedDict[str, SceneGraph | None] = OrderedDict()
     for item in items:
-        rec = item.record
-        key = _image_key(rec)
+        rec = item.to_explain()
+        key = None if isinstance(rec, RecordError) else _image_key(rec)
         if key is None:
             yield rec
             continue
