@@ -44,7 +44,7 @@ class SentenceScore:
 
 @dataclass
 class Detection:
-    """What every detector returns for one sample (the Detection contract in DESIGN.md).
+    """What every detector returns for one sample (its contract: README.md, "Command line", `cece detect`).
 
     ``score`` is in [0, 1], higher = more likely hallucinated; offsets index the caption string.
     ``details`` holds detector-specific evidence (facts and verdicts, parse-failure counts...).

@@ -184,7 +184,7 @@ def read_inputs(inputs: list, annotations: Any = None, resolve: bool = True) -> 
 
 
 def contract_problem(d: Detection, caption: str) -> str | None:
-    """What is wrong with a Detection under the contract (DESIGN.md), or None.
+    """What is wrong with a Detection under its contract (:class:`detectors.base.Detection`), or None.
 
     >>> contract_problem(Detection("a", "x", score=1.5), "A dog.")
     'score 1.5 is not in [0, 1]'
