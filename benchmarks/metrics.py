@@ -115,7 +115,6 @@ def expected_calibration_error(y_true: Iterable[int], y_prob: Iterable[float], *
     if np.any(~np.isfinite(p)) or p.min() < 0 or p.max() > 1:
         raise ValueError("y_prob must lie in [0, 1]")
     bins = np.searchsorted(np.linspace(0.0, 1.0, n_bins + 1)[1:-1], p)  # as calibration_curve bins
-    n = np.bincount(bins, minlength=n_bins)
     acc = np.bincount(bins, weights=y, minlength=n_bins)
     conf = np.bincount(bins, weights=p, minlength=n_bins)
     # sum_b (n_b / N) |acc_b / n_b - conf_b / n_b| = sum_b |sum of labels - sum of scores| / N
