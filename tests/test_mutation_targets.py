@@ -220,3 +220,58 @@ def test_refinement_keeps_every_anchored_pair():
     anchors[0, 0] = True
     same = _twins([(0, 2, "on"), (1, 3, "on")], [(0, 2, "on"), (1, 3, "on")], anchors=anchors)
     assert (same.mapping, same.cost) == ([0, 1, 2, 3], 0.0)
+
+
+# -- the judge, through its public behaviour (its fitted numbers change with each refit) ---------
+
+
+def _explain(caption, **side):
+    from cece import explain
+
+    return explain(caption, **side)
+
+
+def test_judge_against_an_annotation_is_certain_and_reports_one_mistake_once():
+    from cece.judge import DOUBT, HEDGED
+
+    e = _explain(
+        "A guitar on a sofa.", annotation={"objects": ["dog", "sofa"], "relationships": [["dog", "on", "sofa"]]}
+    )
+    deleted, missing, triple = e.edits
+    assert (deleted.cls, deleted.confidence, deleted.hallucinated, deleted.status) == ("D", 1.0, True, "hallucinated")
+    assert (missing.cls, missing.confidence, missing.hallucinated, missing.status) == ("I", 0.0, False, "suggestion")
+    # The triple is wrong only because its subject is: a consequence, caused by edit 0, a doubt.
+    assert (triple.status, triple.caused_by, triple.confidence, triple.hallucinated) == ("consequence", 0, DOUBT, False)
+    assert e.hallucinated and e.score == 1.0
+    hedged = _explain("Possibly a cat on a sofa.", annotation=["dog", "sofa"])
+    (cat,) = hedged.edits
+    assert (cat.confidence, cat.status, cat.hallucinated) == (HEDGED, "unverified", False)
+    assert not hedged.hallucinated and hedged.score == pytest.approx(HEDGED)
+    colour = _explain("A red car.", annotation={"objects": [{"names": ["car"], "attributes": ["blue"]}]})
+    assert [(x.level, x.cls, x.confidence, x.status) for x in colour.edits] == [("attribute", "R", 1.0, "hallucinated")]
+    clean = _explain(
+        "A dog on a sofa.", annotation={"objects": ["dog", "sofa"], "relationships": [["dog", "on", "sofa"]]}
+    )
+    assert clean.edits == [] and clean.score == 0.0 and not clean.hallucinated
+
+
+def test_judge_against_references_marks_what_the_verdict_rests_on():
+    e = _explain(
+        "A cat sleeping on a sofa.",
+        references=["A dog sleeping on a sofa.", "A brown dog lying on a couch.", "A dog on a sofa."],
+    )
+    flagged = [x for x in e.edits if x.hallucinated]
+    assert e.hallucinated == bool(flagged) and e.score >= e.threshold
+    (cat,) = flagged
+    assert (cat.level, cat.source, cat.status) == ("object", "cat", "hallucinated") and 0 < cat.confidence <= 1
+    assert cat.evidence["reasons"] and all(isinstance(name, str) for name, _ in cat.evidence["reasons"])
+    triple = next(x for x in e.edits if x.level == "relation" and x.op != "insert")
+    assert (triple.status, triple.caused_by, triple.hallucinated) == ("consequence", e.edits.index(cat), False)
+    assert all(x.status == "suggestion" and x.confidence == 0.0 for x in e.edits if x.op == "insert")
+    # Undo the flagged edits and nothing is left to call the caption hallucinated.
+    cf = _explain(
+        e.counterfactual, references=["A dog sleeping on a sofa.", "A brown dog lying on a couch.", "A dog on a sofa."]
+    )
+    assert not cf.hallucinated and e.fixed_point is True
+    supported = _explain("A dog on a couch.", references=["A dog sleeping on a sofa.", "A dog on a sofa."])
+    assert not supported.hallucinated and not any(x.level == "object" and x.op != "insert" for x in supported.edits)
