@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any
 
+from cece.edit_kinds import EditClass, Level, Op, Status
 from cece.evidence import same_thing
 from cece.ged import Match
 from cece.roles import Judged, judge_against_references
@@ -51,17 +52,6 @@ from knowledge import (
 from parsers import Concept, SceneGraph, Span
 from parsers.attributes import HEDGE_ADVERBS
 
-#: What an edit does to the caption.
-Op = Literal["replace", "delete", "insert"]
-#: What an edit changes: a concept, a (subject, predicate, object) triple, a modifier, a number.
-Level = Literal["object", "relation", "attribute", "count"]
-#: The edit's class (module docstring): Delete, Replace, Over-/Under-specialisation, Insert.
-EditClass = Literal["D", "R", "O", "U", "I"]
-#: What an edit is, once judged: a hallucination; a claim the image side neither supports nor
-#: contradicts; a consequence of another edit; or a suggestion (U, I) that is no claim at all.
-Status = Literal["hallucinated", "unverified", "consequence", "suggestion"]
-STATUSES: tuple[Status, ...] = get_args(Status)
-
 HALLUCINATED_OBJECT_CLASSES: frozenset[EditClass] = frozenset({"D", "R", "O"})
 
 
@@ -76,7 +66,7 @@ class Edit:
     noun phrase without its determiner, the modifier, or the predicate.
 
     ``confidence`` (0-1) is how likely the source words are hallucinated; ``hallucinated`` is
-    ``confidence >= threshold`` of the record; ``status`` one of :data:`STATUSES`; ``evidence``
+    ``confidence >= threshold`` of the record; ``status`` one of :data:`cece.edit_kinds.STATUSES`; ``evidence``
     what the judgement rests on (annotation object ids, or reference indices and the words they
     used, and a ``note``); ``caused_by`` the index (in the explanation's edit list) of the edit
     this one only follows from.

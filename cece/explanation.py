@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from cece.edits import Edit, EditClass, Level, Status
+from cece.edit_kinds import EditClass, Level, Status
+from cece.edits import Edit
 from cece.judge import DEFAULT_THRESHOLD
 from cece.metrics import ObjectMetrics, RoleMetrics
 from parsers import SceneGraph
