@@ -62,7 +62,7 @@ def time_ged(size: int, seed: int = 0) -> float:
     costs = CostModel()
     t = time.perf_counter()
     sub, dele, ins = costs.node_costs(a, b)
-    match(sub, dele, ins, edges(a), edges(b), costs.relation)
+    match(sub, dele, ins, edges_a=edges(a), edges_b=edges(b), edge_costs=costs.relation)
     return round(time.perf_counter() - t, 4)
 
 

@@ -26,6 +26,7 @@ _EXPORTS = {
     "ObjectMetrics": "cece.metrics",
     "RoleMetrics": "cece.metrics",
     "aggregate_metrics": "cece.metrics",
+    "clear_caches": "knowledge.caches",
     "SceneGraph": "parsers",
     "Concept": "parsers",
     "Relation": "parsers",

@@ -13,9 +13,10 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import islice
-from typing import Any
+from typing import Any, Literal
 
 from cece.attributes import attribute_edits
+from cece.batching import doc_memory, parse_each, passed, references_of
 from cece.confidence import ConfidenceModel, resolve
 from cece.costs import CostModel, edges
 from cece.counterfactuals.fixed_point import settle
@@ -30,6 +31,9 @@ from cece.records import RecordError
 from cece.senses import disambiguate
 from knowledge import num_ancestors
 from parsers import AnnotationError, CaptionParser, SceneGraph, from_references, to_scene_graph
+
+#: How concepts get their WordNet sense (:class:`Explainer`).
+Senses = Literal["context", "first"]
 
 #: Reference-caption graphs kept across batches (a quarter as many merged reference sets).
 REFERENCE_CACHE = 4096
@@ -54,8 +58,9 @@ class Explainer:
         self,
         costs: CostModel | None = None,
         parser: CaptionParser | None = None,
+        *,
         batch_size: int = 256,
-        senses: str = "context",
+        senses: Senses = "context",
         threshold: float | None = None,
         weights: ConfidenceModel | str | os.PathLike[str] | None = None,
         counterfactuals: bool = True,
@@ -78,13 +83,12 @@ class Explainer:
         # and merged sets, survive from batch to batch (bounded: memory stays flat).
         self._reference_graphs: OrderedDict[str, SceneGraph | Exception] = OrderedDict()
         self._merged_references: OrderedDict[tuple[str, ...], SceneGraph] = OrderedDict()
-        self._batch_refs: dict[str, SceneGraph | Exception] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         """An Explainer travels (to a worker process, :mod:`cece.engine`) as its settings: the
         parser is loaded again where it lands, and the caches start empty."""
         state = dict(self.__dict__)
-        state.update(_parser=None, _reference_graphs=OrderedDict(), _merged_references=OrderedDict(), _batch_refs={})
+        state.update(_parser=None, _reference_graphs=OrderedDict(), _merged_references=OrderedDict())
         return state
 
     @property
@@ -140,19 +144,24 @@ class Explainer:
             sub,
             dele,
             ins,
-            edges(caption_graph) if judge_roles else [],
-            edges(image_graph),
-            self.costs.relation,
+            edges_a=edges(caption_graph) if judge_roles else [],
+            edges_b=edges(image_graph),
+            edge_costs=self.costs.relation,
             anchors=anchors,
         )
-        obj_edits, classes = object_edits(caption_graph, image_graph, m, sub, dele)
+        obj_edits, classes = object_edits(caption_graph, image_graph, m, sub=sub, dele=dele)
         if image_graph.kind == "references":
             obj_edits, classes, m = settle_by_support(caption_graph, image_graph, obj_edits, classes, m)
         unknown = [i for i, c in classes.items() if c == "?"]
         attr_edits = attribute_edits(caption_graph, image_graph, m.mapping, skip=set(unknown))
         rel_edits = (
             role_edits(
-                caption_graph, image_graph, m, classes, self.costs.relation.substitute, self.costs.relation.delete
+                caption_graph,
+                image_graph,
+                m,
+                classes=classes,
+                substitute_cost=self.costs.relation.substitute,
+                delete_cost=self.costs.relation.delete,
             )
             if judge_roles
             else []
@@ -218,22 +227,32 @@ class Explainer:
         while batch := list(islice(it, self.batch_size)):
             yield from self.explain_batch(batch)
 
-    def explain_batch(self, batch: list[tuple[int, Any]]) -> list[Explanation | RecordError]:
+    def explain_batch(self, batch: list[tuple[int, Any]], *, checked: bool = False) -> list[Explanation | RecordError]:
         """Results for ``(index, record)`` pairs, in order (``index`` numbers the record in its
         stream, for error messages). The captions and the reference captions of the whole batch
         are parsed in one ``nlp.pipe`` call, each distinct reference text once; reference graphs
         and merged reference sets are kept for the records that follow (``REFERENCE_CACHE``).
-        The results do not depend on how records are batched."""
-        checked = [(i, _passed(r, i) if isinstance(r, RecordError) else check_record(r, i)) for i, r in batch]
-        # Rewriting re-reads each caption's Doc, its rewrite's and a follow-up's: keep them all, or
-        # a big batch would parse its captions a second time, one by one.
-        self.parser.doc_memory = max(self.parser.doc_memory, 4 * len(batch))
-        good = [(i, r) for (i, r), (_, err) in zip(batch, checked, strict=True) if err is None]
-        graphs = iter(
-            self._parse_with_references([r["caption"] for _, r in good], [_references_of(r) for _, r in good])
+        The results do not depend on how records are batched. ``checked``: the caller checked
+        the records already (:func:`cece.record_checks.check_record`), so they are not checked again.
+        """
+        problems = [
+            passed(r, i) if isinstance(r, RecordError) else None if checked else check_record(r, i) for i, r in batch
+        ]
+        # Rewriting re-reads each caption's Doc, its rewrite's and a follow-up's: keep them all while
+        # this batch lasts, or a big batch would parse its captions a second time, one by one.
+        with doc_memory(self.parser, 4 * len(batch)):
+            return self._explain_checked(batch, problems)
+
+    def _explain_checked(
+        self, batch: list[tuple[int, Any]], problems: list[RecordError | None]
+    ) -> list[Explanation | RecordError]:
+        good = [(i, r) for (i, r), err in zip(batch, problems, strict=True) if err is None]
+        parsed, batch_refs = self._parse_with_references(
+            [r["caption"] for _, r in good], [references_of(r) for _, r in good]
         )
+        graphs = iter(parsed)
         results: list[Explanation | RecordError] = []
-        for (i, record), (_, err) in zip(batch, checked, strict=True):
+        for (i, record), err in zip(batch, problems, strict=True):
             if err is not None:
                 results.append(err)
                 continue
@@ -250,7 +269,7 @@ class Explainer:
                 )
                 continue
             try:
-                image = self._image_graph_of(record)
+                image = self._image_graph_of(record, batch_refs)
                 results.append(
                     self.explain_graphs(
                         graph, image, id=record.get("id"), model=record.get("model"), rewrite_caption=False
@@ -260,67 +279,53 @@ class Explainer:
                 results.append(RecordError(i, getattr(exc, "field", "annotation"), str(exc), record.get("id")))
             except Exception as exc:  # noqa: BLE001 -- one record's failure is its own
                 results.append(RecordError.from_exception(i, exc, record.get("id")))
-        self._batch_refs = {}
         if self.counterfactuals:
             self._rewrite_batch(results)
         return results
 
-    def _parse_with_references(self, captions: list[str], references: list[list[str] | None]) -> list[Any]:
+    def _parse_with_references(
+        self, captions: list[str], references: list[list[str] | None]
+    ) -> tuple[list[SceneGraph | Exception], dict[str, SceneGraph | Exception]]:
         """The captions' graphs (or exceptions), parsed in one batch with every reference text of
-        ``references`` not yet known; those graphs are kept for :meth:`_image_graph_of`. The
-        references go first so that the captions are the parser's most recent Docs (the
-        counterfactuals re-read them)."""
+        ``references`` not yet known, and those reference graphs (the batch's own: they are also
+        kept across batches, while ``REFERENCE_CACHE`` holds them). The references go first so
+        that the captions are the parser's most recent Docs (the counterfactuals re-read them)."""
         known = self._reference_graphs
         todo = list(dict.fromkeys(t for refs in references if refs for t in refs if t not in known))
-        parsed = self._parse_batch(todo + captions)
-        # parsed holds the references' graphs, then the captions' (returned): zip stops at the former.
-        self._batch_refs = dict(zip(todo, parsed, strict=False))
-        for text, graph in self._batch_refs.items():
+        parsed = parse_each(self.parser, todo + captions)
+        batch_refs = dict(zip(todo, parsed, strict=False))  # parsed: the captions follow
+        for text, graph in batch_refs.items():
             known[text] = graph
             while len(known) > REFERENCE_CACHE:
                 known.popitem(last=False)
-        return parsed[len(todo) :]
+        return parsed[len(todo) :], batch_refs
 
-    def _image_graph_of(self, record: dict[str, Any]) -> SceneGraph:
+    def _image_graph_of(self, record: dict[str, Any], batch_refs: dict[str, SceneGraph | Exception]) -> SceneGraph:
         """The record's image side; merged reference sets are cached by their texts (the merge
         only reads the reference graphs, and nothing downstream changes a graph)."""
-        refs = _references_of(record)
+        refs = references_of(record)
         if refs is None:
             return self.image_graph(record.get("annotation"), record.get("references"))
         key = tuple(refs)
         merged = self._merged_references.get(key)
         if merged is None:
-            graphs = [self._reference_graph(t) for t in refs]
+            graphs = [self._reference_graph(t, batch_refs) for t in refs]
             merged = self._merged_references[key] = from_references(refs, self.parser, graphs=graphs)
             while len(self._merged_references) > REFERENCE_CACHE // 4:
                 self._merged_references.popitem(last=False)
         return merged
 
-    def _reference_graph(self, text: str) -> SceneGraph:
-        graph = self._batch_refs.get(text)
+    def _reference_graph(self, text: str, batch_refs: dict[str, SceneGraph | Exception]) -> SceneGraph:
+        graph = batch_refs.get(text)
         if graph is None:
             graph = self._reference_graphs.get(text)
         if graph is None:  # evicted since the batch was parsed (a huge batch): parse it again
-            graph = self._batch_refs[text] = self._parse_batch([text])[0]
+            graph = batch_refs[text] = parse_each(self.parser, [text])[0]
         if isinstance(graph, Exception):
             raise graph  # the reference's own parse failure, as an unbatched parse would raise it
         return graph
 
-    def _parse_batch(self, captions: list[str]) -> list[SceneGraph | Exception]:
-        """The captions' graphs, parsed together; if that fails, one by one, so a caption the
-        parser cannot take costs only its own record (its exception in its place)."""
-        try:
-            return list(self.parser.parse_many(captions))
-        except Exception:  # noqa: BLE001
-            out: list[SceneGraph | Exception] = []
-            for caption in captions:
-                try:
-                    out.append(self.parser.parse(caption))
-                except Exception as exc:  # noqa: BLE001
-                    out.append(exc)
-            return out
-
-    def _rewrite_batch(self, results: list[Any]) -> None:
+    def _rewrite_batch(self, results: list[Explanation | RecordError]) -> None:
         """Counterfactuals of a batch together; if that fails, record by record, so one caption
         that cannot be rewritten costs only its own counterfactual."""
         done = [r for r in results if isinstance(r, Explanation)]
@@ -333,21 +338,6 @@ class Explainer:
                 except Exception as exc:  # noqa: BLE001
                     e.counterfactual, e.fixed_point = None, None
                     e.counterfactual_note = f"no rewrite: {type(exc).__name__}: {exc}"
-
-
-def _references_of(record: dict[str, Any]) -> list[str] | None:
-    """The reference captions the record's image side is built from, or None (an annotation
-    wins over references; a malformed list is left to :func:`parsers.to_scene_graph` to name)."""
-    refs = record.get("references")
-    if record.get("annotation") is not None or not isinstance(refs, list):
-        return None
-    return refs if all(isinstance(t, str) for t in refs) else None
-
-
-def _passed(error: RecordError, index: int) -> RecordError:
-    """A record the caller already found bad, passed through the stream at its place."""
-    error.index = index
-    return error
 
 
 @lru_cache(maxsize=1)

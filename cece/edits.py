@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from cece.edit_kinds import EditClass, Level, Op, Status
 from cece.evidence import same_thing
 from cece.ged import Match
 from cece.roles import Judged, judge_against_references
@@ -53,10 +54,7 @@ from knowledge import (
 from parsers import Concept, Relation, SceneGraph, Span
 from parsers.attributes import HEDGE_ADVERBS
 
-HALLUCINATED_OBJECT_CLASSES = frozenset({"D", "R", "O"})
-#: What an edit is, once judged: a hallucination; a claim the image side neither supports nor
-#: contradicts; a consequence of another edit; or a suggestion (U, I) that is no claim at all.
-STATUSES = ("hallucinated", "unverified", "consequence", "suggestion")
+HALLUCINATED_OBJECT_CLASSES: frozenset[EditClass] = frozenset({"D", "R", "O"})
 
 
 @dataclass
@@ -70,15 +68,15 @@ class Edit:
     noun phrase without its determiner, the modifier, or the predicate.
 
     ``confidence`` (0-1) is how likely the source words are hallucinated; ``hallucinated`` is
-    ``confidence >= threshold`` of the record; ``status`` one of :data:`STATUSES`; ``evidence``
+    ``confidence >= threshold`` of the record; ``status`` one of :data:`cece.edit_kinds.STATUSES`; ``evidence``
     what the judgement rests on (annotation object ids, or reference indices and the words they
     used, and a ``note``); ``caused_by`` the index (in the explanation's edit list) of the edit
     this one only follows from.
     """
 
-    op: str  # "replace" | "delete" | "insert"
-    level: str  # "object" | "relation" | "attribute" | "count"
-    cls: str  # "D" | "R" | "O" | "U" | "I"
+    op: Op
+    level: Level
+    cls: EditClass
     source: Any = None
     target: Any = None
     cost: float = 0.0
@@ -89,7 +87,7 @@ class Edit:
     target_index: int | None = None  # image node / relation index
     confidence: float = 0.0
     hallucinated: bool = False
-    status: str = "unverified"
+    status: Status = "unverified"
     evidence: dict[str, Any] = field(default_factory=dict)
     caused_by: int | None = None
 
@@ -202,7 +200,7 @@ def phrase_span(text: str, c: Concept) -> Span | None:
     return (a, b)
 
 
-def object_class(a: Concept, b: Concept) -> str | None:
+def object_class(a: Concept, b: Concept) -> EditClass | None:
     """Class of matching caption concept ``a`` to image concept ``b``: None (same), O, U or R."""
     if same_thing(a, b):
         return None
@@ -222,7 +220,7 @@ def _spans(text: str, c: Concept) -> list[Span]:
 
 
 def object_edits(
-    caption: SceneGraph, image: SceneGraph, match: Match, sub: np.ndarray, dele: np.ndarray
+    caption: SceneGraph, image: SceneGraph, match: Match, *, sub: np.ndarray, dele: np.ndarray
 ) -> tuple[list[Edit], dict[int, str | None]]:
     """Object-level edits, and the class of every caption node (None when faithful)."""
     edits: list[Edit] = []
@@ -282,6 +280,7 @@ def role_edits(
     caption: SceneGraph,
     image: SceneGraph,
     match: Match,
+    *,
     classes: dict[int, str | None],
     substitute_cost: float = 1.0,
     delete_cost: float = 1.0,
@@ -314,7 +313,7 @@ def role_edits(
             reached.add(next((f for f in forward + backward if f not in reached), (forward + backward)[0]))
             continue
         if partial:
-            judged = judge_against_references(caption, image, r, s, o, forward, backward)
+            judged = judge_against_references(caption, image, r, s=s, o=o, forward=forward, backward=backward)
             if judged.target is None and judged.tally is None:
                 reached.update(judged.agree[:1])
                 if judged.agree:

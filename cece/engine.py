@@ -44,11 +44,14 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from cece.scheduler import IN_FLIGHT_PER_WORKER, schedule
 from cece.scheduler import EngineError as EngineError  # raised by the engines: callers import it from here
 from cece.workers import THREAD_VARIABLES, Actors, Processes, set_models_aside, threads_set_by_user
+
+#: Where batches run (the keys of :data:`ENGINES`).
+EngineName = Literal["local", "ray"]
 
 B = TypeVar("B")
 
@@ -77,7 +80,7 @@ class EngineOptions:
     False
     """
 
-    engine: str = "local"
+    engine: EngineName = "local"
     workers: int | None = None  # None: every usable core (local) or every cluster CPU (ray)
     address: str | None = None  # ray only: a running cluster to join ("auto" or host:port)
 
@@ -107,7 +110,7 @@ def run_ordered(
     task: Task,
     batches: Iterable[B],
     *,
-    engine: str = "local",
+    engine: EngineName = "local",
     workers: int | None = None,
     address: str | None = None,
     size: Callable[[B], int] | None = None,

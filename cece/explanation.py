@@ -7,12 +7,16 @@ writes, one object per caption.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from cece.edit_kinds import EditClass, Level, Status
 from cece.edits import Edit
 from cece.judge import DEFAULT_THRESHOLD
 from cece.metrics import ObjectMetrics, RoleMetrics
 from parsers import SceneGraph
+
+#: What the image side is: an annotation (objects, a scene graph) or reference captions.
+Mode = Literal["annotation", "references"]
 
 
 @dataclass
@@ -44,11 +48,13 @@ class Explanation:
     score: float = 0.0
     hallucinated: bool = False
     threshold: float = DEFAULT_THRESHOLD
-    mode: str = "annotation"
+    mode: Mode = "annotation"
     counterfactual_note: str | None = None
     fixed_point: bool | None = None
 
-    def edits_of(self, level: str | None = None, cls: str | None = None, status: str | None = None) -> list[Edit]:
+    def edits_of(
+        self, level: Level | None = None, cls: EditClass | None = None, status: Status | None = None
+    ) -> list[Edit]:
         """Edits filtered by level ("object", "relation", "attribute", "count"), class and/or
         status ("hallucinated", "unverified", "consequence", "suggestion")."""
         return [

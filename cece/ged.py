@@ -22,7 +22,7 @@ the map is optimal.
 
 >>> import numpy as np
 >>> sub = np.array([[0.0, 5.0], [5.0, 0.0]])
->>> m = match(sub, np.array([3.0, 3.0]), np.zeros(2), [(0, 1, "on")], [(0, 1, "on")])
+>>> m = match(sub, np.array([3.0, 3.0]), np.zeros(2), edges_a=[(0, 1, "on")], edges_b=[(0, 1, "on")])
 >>> m.mapping, m.cost
 ([0, 1], 0.0)
 """
@@ -84,7 +84,7 @@ def _pred_counts(n: int, edges: Sequence[Edge], vocab: dict[str, int], end: int)
 
 
 def local_edge_costs(
-    n: int, m: int, edges_a: Sequence[Edge], edges_b: Sequence[Edge], edge_costs: EdgeCosts
+    n: int, m: int, edges_a: Sequence[Edge], edges_b: Sequence[Edge], *, edge_costs: EdgeCosts
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Estimate the edge edits implied by each node operation from the nodes' incident edges.
 
@@ -151,8 +151,9 @@ def induced_cost(
     sub: np.ndarray,
     dele: np.ndarray,
     ins: np.ndarray,
-    edges_a: Sequence[Edge],
-    edges_b: Sequence[Edge],
+    *,
+    edges_a: Sequence[Edge] = (),
+    edges_b: Sequence[Edge] = (),
     edge_costs: EdgeCosts = EdgeCosts(),
 ) -> tuple[float, float]:
     """Exact ``(node cost, edge cost)`` of the edit path induced by a node map.
@@ -257,6 +258,7 @@ def match(
     sub: np.ndarray,
     dele: np.ndarray,
     ins: np.ndarray,
+    *,
     edges_a: Sequence[Edge] = (),
     edges_b: Sequence[Edge] = (),
     edge_costs: EdgeCosts = EdgeCosts(),
@@ -273,7 +275,7 @@ def match(
     n, m = sub.shape
     if n == 0 and m == 0:
         return Match([], [], 0.0, 0.0, 0.0)
-    e_sub, e_del, e_ins = local_edge_costs(n, m, edges_a, edges_b, edge_costs)
+    e_sub, e_del, e_ins = local_edge_costs(n, m, edges_a, edges_b, edge_costs=edge_costs)
     matrix = assignment_matrix(sub + e_sub, np.asarray(dele) + e_del, np.asarray(ins) + e_ins)
     anchors = None if anchors is None else np.asarray(anchors, dtype=bool).reshape(n, m)
     bonus = _anchor_bonus(anchors, matrix)
@@ -287,7 +289,9 @@ def match(
     mapping = [int(j) if j < m else -1 for j in rows[:n]]
     if refine and n + m <= _REFINE_MAX_NODES and (edges_a or edges_b):
         mapping = _refine(mapping, sub, dele, ins, edges_a, edges_b, edge_costs, anchors)
-    node_cost, edge_cost = induced_cost(mapping, sub, dele, ins, edges_a, edges_b, edge_costs)
+    node_cost, edge_cost = induced_cost(
+        mapping, sub, dele, ins, edges_a=edges_a, edges_b=edges_b, edge_costs=edge_costs
+    )
     taken = set(mapping)
     return Match(
         mapping=mapping,

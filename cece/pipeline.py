@@ -5,16 +5,15 @@ already done skipped -- nothing is read ahead beyond the batches in flight -- an
 >>> import tempfile
 >>> from pathlib import Path
 >>> from cece.inputs import open_inputs
->>> from cece.output import Summary
->>> s, lines = Summary(), {}
 >>> src = Path(tempfile.mkdtemp()) / "in.jsonl"
 >>> _ = src.write_text('{"id": 1, "caption": "A dog.", "annotation": ["dog"]}\\n'
 ...                    '{"id": 1, "caption": "A cat.", "annotation": ["cat"]}\\n'
 ...                    '{"id": 2, "caption": "A cat.", "annotation": ["cat"]}\\n')
->>> [getattr(r, "field", None) or r["id"] for r in explain_inputs(open_inputs([str(src)]), {(None, "2")}, s, lines)]
-[1, 'id']
->>> [line for _, line in lines.values()], s.skipped
-([1, 2], 1)
+>>> found = list(explain_inputs(open_inputs([str(src)]), {(None, "2")}))
+>>> [(type(f).__name__, f.line) for f in found]
+[('Found', 1), ('Found', 2), ('Skipped', 3)]
+>>> found[0].record["id"], found[1].record.field
+(1, 'id')
 """
 
 from __future__ import annotations
@@ -27,25 +26,38 @@ from typing import Any
 
 from cece.annotation_sets import AnnotationSet
 from cece.inputs import InputFile
-from cece.output import Summary, encode_row
-from cece.record_checks import check_record, resolve_paths
+from cece.output import encode_row
+from cece.record_checks import check_image_side, check_own_fields, refused_path, resolve_paths, with_model
 from cece.records import RecordError
 
 
+@dataclass
+class Found:
+    """A record to explain -- checked, its paths and ``image_id`` resolved -- or its
+    :class:`RecordError` (file and line set), with the input file and line it was read from."""
+
+    record: dict[str, Any] | RecordError
+    file: str
+    line: int
+
+
+@dataclass
+class Skipped:
+    """A record of the input already done in the output (a resumed run), where it was read."""
+
+    file: str
+    line: int
+
+
 def explain_inputs(
-    inputs: list[InputFile],
-    done: Container[Key],
-    summary: Summary,
-    lines: dict[int, tuple[str, int]],
-    annotations: AnnotationSet | None = None,
-) -> Iterator[dict[str, Any] | RecordError]:
-    """The records of ``inputs`` (:func:`cece.inputs.open_inputs`) to explain, in order, each a
-    record or its :class:`RecordError` (file and line set). A record whose key
-    (:func:`record_key`: model and id) is in ``done`` is skipped (counted in
-    ``summary.skipped``); a repeated key is an error. ``lines`` maps each yielded position to its
-    input file and line (the caller pops them as results come back, so it stays small). Relative
+    inputs: list[InputFile], done: Container[Key], *, annotations: AnnotationSet | None = None
+) -> Iterator[Found | Skipped]:
+    """What the records of ``inputs`` (:func:`cece.inputs.open_inputs`) are, in order: a
+    :class:`Found` record to explain (or its error), or :class:`Skipped` when its key
+    (:func:`record_key`: model and id) is in ``done``; a repeated key is an error. Relative
     annotation paths are resolved under each file's folder and may not leave it; ``image_id`` is
-    resolved against ``annotations``.
+    resolved against ``annotations``. Each record is checked here, once
+    (:class:`ExplainTask` is told so).
     """
     seen: dict[Key, int] = {}
     k = 0
@@ -60,17 +72,16 @@ def explain_inputs(
                     else:
                         seen[key] = entry.line
                         if key in done:
-                            summary.skipped += 1
+                            yield Skipped(f.name, entry.line)
                             continue
                 if err is not None:
                     if err.field != "id" and err.id is not None and (_model(err.model), str(err.id)) in done:
-                        summary.skipped += 1  # its error row is kept (--keep-errors)
+                        yield Skipped(f.name, entry.line)  # its error row is kept (--keep-errors)
                         continue
                     err.file, err.line = f.name, entry.line
                     rec = err
-            lines[k] = (f.name, entry.line)
             k += 1
-            yield rec
+            yield Found(rec, f.name, entry.line)
 
 
 Key = tuple[str | None, str]
@@ -90,16 +101,20 @@ def _model(value: Any) -> str | None:
 
 
 def checked(rec: Any, index: int, f: InputFile, annotations: AnnotationSet | None) -> tuple[Any, RecordError | None]:
-    """A record with its paths and ``image_id`` resolved, and its first problem (or None)."""
-    if isinstance(rec, dict):
-        rec = resolve_paths(rec, f.base)
-        if annotations:
-            found = annotations.resolve(rec)
-            if isinstance(found, str):
-                err = check_record({**rec, "references": ["-"]}, index)  # its own fields first
-                return rec, err or RecordError(index, "image_id", found, rec.get("id"), model=rec.get("model"))
-            rec = found
-    return rec, check_record(rec, index)
+    """A record with its paths and ``image_id`` resolved, and its first problem (or None): its own
+    fields, then an annotation path that leaves its folder, then its ``image_id``, then its image side."""
+    err = check_own_fields(rec, index)
+    if err is not None or not isinstance(rec, dict):
+        return rec, err
+    rec, refused = resolve_paths(rec, f.base)
+    if refused is not None:
+        return rec, with_model(refused_path(index, refused, rec.get("id")), rec)
+    if annotations:
+        found = annotations.resolve(rec)
+        if isinstance(found, str):
+            return rec, RecordError(index, "image_id", found, rec.get("id"), model=rec.get("model"))
+        rec = found
+    return rec, check_image_side(rec, index)
 
 
 #: Records per batch when batches go to several workers: small enough to spread a short input
@@ -137,7 +152,8 @@ class ExplainTask:
     """What a worker does with a batch of ``(index, record)`` pairs: explain them with
     ``explainer`` (:meth:`cece.api.Explainer.explain_batch`; it travels as its settings, see
     ``Explainer.__getstate__``) and return ``(index, Explained | RecordError)`` pairs in order.
-    ``setup()`` loads the models once per worker.
+    ``setup()`` loads the models once per worker. ``checked``: the records were checked already
+    (:func:`explain_inputs`), so the explainer does not check them again.
 
     >>> from cece.api import Explainer
     >>> task = ExplainTask(Explainer(batch_size=8))
@@ -148,6 +164,7 @@ class ExplainTask:
 
     explainer: Any
     keep: bool = False
+    checked: bool = False
 
     def setup(self) -> None:
         self.explainer.load()  # spaCy, WordNet, inflections: now, not inside the first batch
@@ -160,7 +177,7 @@ class ExplainTask:
         from cece.explanation import Explanation
 
         out = []
-        for (index, _), result in zip(batch, self.explainer.explain_batch(batch), strict=True):
+        for (index, _), result in zip(batch, self.explainer.explain_batch(batch, checked=self.checked), strict=True):
             if isinstance(result, Explanation):
                 fields = result.to_dict()
                 row: dict[str, Any] | bytes = fields

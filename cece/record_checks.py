@@ -51,52 +51,73 @@ def id_problem(value: Any) -> str | None:
 
 
 def check_record(record: Any, index: int) -> RecordError | None:
-    """The first problem with a record's own fields, or None. Annotation shapes are checked later."""
+    """The first problem with a record's own fields, or None. Annotation shapes are checked later.
+
+    The same as :func:`check_own_fields`, then :func:`check_image_side` (a reader that resolves
+    paths or ``image_id`` between the two calls them itself, so each record is checked once)."""
+    return check_own_fields(record, index) or check_image_side(record, index)
+
+
+def check_own_fields(record: Any, index: int) -> RecordError | None:
+    """The first problem with a record's id and caption, or None."""
     if not isinstance(record, dict):
         return RecordError(index, "record", f"expected a JSON object, got {type(record).__name__}")
     problem = id_problem(record.get("id"))
-    rid = record.get("id") if problem is None else None
-    given = record.get("model")
-    model = given if isinstance(given, (str, int)) and not isinstance(given, bool) else None
-    err = _field_problem(record, index, rid, problem)
-    if err is not None:
-        err.model = model
-    return err
+    if problem is not None:
+        return with_model(RecordError(index, "id", problem), record)
+    problem = caption_problem(record)
+    if problem is None and (not_english := looks_english(record["caption"])):
+        # its words would match nothing on the image side: "clean" would be a lie
+        problem = f"{not_english}; only English captions are explained"
+    return None if problem is None else with_model(RecordError(index, "caption", problem, record["id"]), record)
 
 
-def _field_problem(record: dict[str, Any], index: int, rid: Any, id_problem: str | None) -> RecordError | None:
-    if id_problem is not None:
-        return RecordError(index, "id", id_problem)
+def check_image_side(record: dict[str, Any], index: int) -> RecordError | None:
+    """The first problem with what a record's caption is compared with (an annotation or
+    non-empty references), or None."""
+    rid, refs = record.get("id"), record.get("references")
+    if record.get("annotation") is None and refs is None:
+        err = RecordError(index, "annotation", "missing: give 'annotation' or 'references'", rid)
+    elif references_problem(refs):
+        err = RecordError(index, "references", "expected a list of strings", rid)
+    elif record.get("annotation") is None and not any(r.strip() for r in refs or ()):
+        err = RecordError(index, "references", "empty and no annotation: nothing to compare the caption with", rid)
+    else:
+        return None
+    return with_model(err, record)
+
+
+def refused_path(index: int, path: str, id: Any = None) -> RecordError:
+    """The error of a record whose annotation ``path`` leaves its input file's folder."""
+    return RecordError(index, "annotation", f"path {path!r} leaves the input file's folder: give a path inside it", id)
+
+
+def caption_problem(record: dict[str, Any]) -> str | None:
+    """What is wrong with a record's caption as text (missing, not a string, too long), or None.
+
+    >>> caption_problem({"caption": None}), caption_problem({"caption": "A dog."})
+    ('expected a string, got NoneType', None)
+    """
     if "caption" not in record:
-        return RecordError(index, "caption", "missing", rid)
+        return "missing"
     caption = record["caption"]
     if not isinstance(caption, str):
-        return RecordError(index, "caption", f"expected a string, got {type(caption).__name__}", rid)
+        return f"expected a string, got {type(caption).__name__}"
     if len(caption) > MAX_CAPTION_CHARS:
-        return RecordError(
-            index,
-            "caption",
-            f"{len(caption):,} characters: longer than the {MAX_CAPTION_CHARS:,} the parser takes",
-            rid,
-        )
-    not_english = looks_english(caption)
-    if not_english:  # its words would match nothing on the image side: "clean" would be a lie
-        return RecordError(index, "caption", f"{not_english}; only English captions are explained", rid)
-    refs = record.get("references")
-    if "annotation_refused" in record:
-        return RecordError(
-            index,
-            "annotation",
-            f"path {record['annotation_refused']!r} leaves the input file's folder: give a path inside it",
-            rid,
-        )
-    if record.get("annotation") is None and refs is None:
-        return RecordError(index, "annotation", "missing: give 'annotation' or 'references'", rid)
-    if refs is not None and not (isinstance(refs, list) and all(isinstance(r, str) for r in refs)):
-        return RecordError(index, "references", "expected a list of strings", rid)
-    if record.get("annotation") is None and not any(r.strip() for r in refs or ()):
-        return RecordError(index, "references", "empty and no annotation: nothing to compare the caption with", rid)
+        return f"{len(caption):,} characters: longer than the {MAX_CAPTION_CHARS:,} the parser takes"
     return None
+
+
+def references_problem(refs: Any) -> bool:
+    """Whether ``references`` is given but not a list of strings."""
+    return refs is not None and not (isinstance(refs, list) and all(isinstance(r, str) for r in refs))
+
+
+def with_model(err: RecordError, record: dict[str, Any]) -> RecordError:
+    """``err`` naming the record's model (when it names one as a string or integer)."""
+    model = record.get("model")
+    err.model = model if isinstance(model, (str, int)) and not isinstance(model, bool) else None
+    return err
 
 
 def inside(root: str | os.PathLike[str], relative: str | os.PathLike[str]) -> Path | None:
@@ -113,16 +134,19 @@ def inside(root: str | os.PathLike[str], relative: str | os.PathLike[str]) -> Pa
     return target if target == base or target.is_relative_to(base) else None
 
 
-def resolve_paths(record: dict[str, Any], base: Path) -> dict[str, Any]:
-    """Make a relative ``annotation`` path relative to the input file's folder.
+def resolve_paths(record: dict[str, Any], base: Path) -> tuple[dict[str, Any], str | None]:
+    """The record with a relative ``annotation`` path made relative to the input file's folder,
+    and the path refused (None when none was): one that leaves that folder (``..``, absolute, a
+    symlink out) is taken out of the record and returned as given, for the record's error
+    (:func:`refused_path`).
 
-    A path that leaves that folder (``..``, absolute, a symlink out) is kept as given, as
-    ``record["annotation_refused"]``, which :func:`check_record` turns into the record's error.
+    >>> resolve_paths({"id": 1, "annotation": "../x.json"}, Path("/data"))
+    ({'id': 1, 'annotation': None}, '../x.json')
     """
     ann = record.get("annotation")
     if isinstance(ann, str):
         target = inside(base, ann)
         if target is None:
-            return {**record, "annotation": None, "annotation_refused": ann}
-        return {**record, "annotation": str(target)}
-    return record
+            return {**record, "annotation": None}, ann
+        return {**record, "annotation": str(target)}, None
+    return record, None

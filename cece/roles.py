@@ -134,7 +134,14 @@ def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, forward:
 
 
 def judge_against_references(
-    caption: SceneGraph, image: SceneGraph, r: Relation, s: int, o: int, forward: list[int], backward: list[int]
+    caption: SceneGraph,
+    image: SceneGraph,
+    r: Relation,
+    *,
+    s: int,
+    o: int,
+    forward: list[int],
+    backward: list[int],
 ) -> Judged:
     """The outcome (:class:`Judged`) for caption triple ``r`` whose ends map to image entities
     ``s`` and ``o``; ``forward`` / ``backward`` are the image relations from ``s`` to ``o`` and

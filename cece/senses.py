@@ -45,7 +45,7 @@ def _shared_sense(c: Concept, g: Concept, c_senses: list[str], g_senses: list[st
 
 
 def disambiguate(
-    caption: SceneGraph, image: SceneGraph, max_senses: int = 8, max_distance: int = 2, min_count: int = 1
+    caption: SceneGraph, image: SceneGraph, *, max_senses: int = 8, max_distance: int = 2, min_count: int = 1
 ) -> tuple[SceneGraph, SceneGraph]:
     """Copies of both graphs with context-chosen senses (see the module docstring).
 

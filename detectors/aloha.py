@@ -36,7 +36,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from detectors.aloha_objects import ObjectMention, extract_objects
-from detectors.base import BatchDetector, Detection, Sample, SpanScore
+from detectors.base import BatchDetector, Detection, Sample, SampleField, SpanScore
 from detectors.sentence_scores import sentence_scores
 from parsers import load_spacy
 
@@ -93,7 +93,7 @@ class ALOHaDetector(BatchDetector):
     """
 
     name: ClassVar[str] = "aloha"
-    requires: ClassVar[tuple[str, ...]] = ("references",)
+    requires: ClassVar[tuple[SampleField, ...]] = ("references",)
 
     def __init__(
         self,

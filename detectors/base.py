@@ -18,9 +18,11 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 Sample = dict[str, Any]  # {"id", "caption", "references"?, "image"?, "annotation"?}
+#: What a detector may need a sample to carry besides its caption.
+SampleField = Literal["references", "image", "annotation"]
 
 
 @dataclass
@@ -46,7 +48,7 @@ class SentenceScore:
 
 @dataclass
 class Detection:
-    """What every detector returns for one sample (the Detection contract in DESIGN.md).
+    """What every detector returns for one sample (its contract: README.md, "Command line", `cece detect`).
 
     ``score`` is in [0, 1], higher = more likely hallucinated; offsets index the caption string.
     ``details`` holds detector-specific evidence (facts and verdicts, parse-failure counts...).
@@ -112,7 +114,7 @@ class Detector:
     """Base class of all detectors. Subclasses set ``name`` and ``requires`` and implement ``detect``."""
 
     name: ClassVar[str] = ""
-    requires: ClassVar[tuple[str, ...]] = ()  # fields a sample must carry, e.g. ("references",)
+    requires: ClassVar[tuple[SampleField, ...]] = ()  # fields a sample must carry, e.g. ("references",)
 
     def missing(self, sample: Sample) -> str | None:
         """Why this sample cannot be scored by this detector, or None."""

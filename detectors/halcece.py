@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from cece.api import Explainer
+from cece.api import Explainer, Senses
 from cece.confidence import ConfidenceModel
 from cece.costs import CostModel
 from cece.explanation import Explanation
@@ -67,7 +67,7 @@ class HalCECEDetector(BatchDetector):
         weights: ConfidenceModel | str | dict[str, Any] | None = None,
         explain: bool = False,
         costs: CostModel | None = None,
-        senses: str = "context",
+        senses: Senses = "context",
     ) -> None:
         if isinstance(weights, dict):
             weights = ConfidenceModel.from_dict(weights, "option halcece.weights")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from detectors.base import BatchDetector, Detection, Sample, SpanScore
+from detectors.base import BatchDetector, Detection, Sample, SampleField, SpanScore
 from detectors.sentence_scores import sentence_scores
 from parsers import load_spacy
 
@@ -28,7 +28,7 @@ class LexicalDetector(BatchDetector):
     """Content words of the caption missing from every reference (a baseline; needs references)."""
 
     name: ClassVar[str] = "lexical"
-    requires: ClassVar[tuple[str, ...]] = ("references",)
+    requires: ClassVar[tuple[SampleField, ...]] = ("references",)
 
     def __init__(self, aggregate: str = "fraction", nlp: Any = None, batch_size: int = 256) -> None:
         if aggregate not in ("fraction", "max"):

@@ -39,7 +39,7 @@ from typing import IO, Any, TextIO
 
 from cece.engine import EngineOptions
 from cece.output import JsonlWriter, OutputBusy, Summary
-from cece.record_checks import MAX_CAPTION_CHARS, id_problem, resolve_paths
+from cece.record_checks import caption_problem, id_problem, references_problem, refused_path, resolve_paths
 from cece.records import RecordError
 from detectors.base import Detection, Detector, Sample, SentenceScore, SpanScore, load_or_defer
 from detectors.configure import keep_answers
@@ -89,11 +89,12 @@ class RunStats:
         )
 
 
-def check_sample(record: Any, index: int) -> RecordError | None:
+def check_sample(record: Any, index: int, refused: str | None = None) -> RecordError | None:
     """The first problem with a sample's own fields (see the Sample contract), or None.
 
     What a particular detector needs (references, image...) is not checked here: a sample without
-    it still gets scored by the detectors that can, and an error line from the others.
+    it still gets scored by the detectors that can, and an error line from the others. ``refused``
+    is an annotation path :func:`cece.record_checks.resolve_paths` took out of the sample.
 
     >>> check_sample({"id": 1, "caption": "A dog."}, 0) is None
     True
@@ -106,27 +107,14 @@ def check_sample(record: Any, index: int) -> RecordError | None:
     if problem:
         return RecordError(index, "id", problem)
     rid = str(record["id"])
-    caption = record.get("caption")
-    if not isinstance(caption, str):
-        what = "missing" if "caption" not in record else f"expected a string, got {type(caption).__name__}"
-        return RecordError(index, "caption", what, rid)
-    if len(caption) > MAX_CAPTION_CHARS:
-        return RecordError(
-            index,
-            "caption",
-            f"{len(caption):,} characters: longer than the {MAX_CAPTION_CHARS:,} the parser takes",
-            rid,
-        )
+    problem = caption_problem(record)
+    if problem:
+        return RecordError(index, "caption", problem, rid)
     refs = record.get("references")
-    if refs is not None and not (isinstance(refs, list) and all(isinstance(r, str) for r in refs)):
+    if references_problem(refs):
         return RecordError(index, "references", "expected a list of strings", rid)
-    if "annotation_refused" in record:
-        return RecordError(
-            index,
-            "annotation",
-            f"path {record['annotation_refused']!r} leaves the input file's folder: give a path inside it",
-            rid,
-        )
+    if refused is not None:
+        return refused_path(index, refused, rid)
     if (
         refs is not None
         and not any(r.strip() for r in refs)
@@ -162,13 +150,14 @@ def read_inputs(inputs: list, annotations: Any = None, resolve: bool = True) -> 
     for f in inputs:
         for entry, rec in f.records():
             line = entry.line
+            refused = None
             if not isinstance(rec, RecordError) and isinstance(rec, dict):
                 if resolve:
-                    rec = resolve_paths(rec, f.base)
+                    rec, refused = resolve_paths(rec, f.base)
                 if annotations:
                     found = annotations.resolve(rec)
                     if isinstance(found, str):
-                        unresolved = check_sample(rec, k) or RecordError(
+                        unresolved = check_sample(rec, k, refused) or RecordError(
                             k, "image_id", found, rec.get("id"), model=rec.get("model")
                         )
                         unresolved.file, unresolved.line = f.name, line
@@ -176,7 +165,7 @@ def read_inputs(inputs: list, annotations: Any = None, resolve: bool = True) -> 
                         yield unresolved
                         continue
                     rec = found
-            err: RecordError | None = rec if isinstance(rec, RecordError) else check_sample(rec, k)
+            err = rec if isinstance(rec, RecordError) else check_sample(rec, k, refused)
             if err is None:
                 key = (rec.get("model"), str(rec["id"]))
                 if key in seen:
@@ -195,7 +184,7 @@ def read_inputs(inputs: list, annotations: Any = None, resolve: bool = True) -> 
 
 
 def contract_problem(d: Detection, caption: str) -> str | None:
-    """What is wrong with a Detection under the contract (DESIGN.md), or None.
+    """What is wrong with a Detection under its contract (:class:`detectors.base.Detection`), or None.
 
     >>> contract_problem(Detection("a", "x", score=1.5), "A dog.")
     'score 1.5 is not in [0, 1]'
@@ -246,6 +235,7 @@ def run_detectors(
     detectors: dict[str, Detector],
     samples: Iterable[Sample | RecordError],
     sink: TextIO | JsonlWriter,
+    *,
     done: set | None = None,
     batch_size: int = 64,
     progress: Any = None,
@@ -420,7 +410,16 @@ def detect_to_file(
         total = pending(samples, detectors, writer.done) if isinstance(samples, Sequence) else None
         bar = progress(total) if progress else None
         try:
-            return run_detectors(detectors, samples, writer, writer.done, batch_size, bar, stats, engine)
+            return run_detectors(
+                detectors,
+                samples,
+                writer,
+                done=writer.done,
+                batch_size=batch_size,
+                progress=bar,
+                stats=stats,
+                engine=engine,
+            )
         finally:
             if bar is not None:
                 bar.close()

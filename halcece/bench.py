@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from benchmarks.loaders import BENCHMARKS
+from cece.engine import EngineName
 from halcece.engine_options import engine_options
 from halcece.weights import detector_weights, weights_option
 
@@ -75,7 +76,7 @@ def bench_run(
     overwrite: bool,
     weights: str | None,
     workers: int | None,
-    engine: str,
+    engine: EngineName,
     address: str | None,
 ) -> None:
     """Score detectors on BENCHMARK and write a leaderboard.
@@ -113,8 +114,8 @@ def bench_run(
             benchmark,
             data,
             rundir,
-            detectors,
-            parsed,
+            detectors=detectors,
+            options=parsed,
             images=images,
             batch_size=batch_size,
             threshold=threshold,

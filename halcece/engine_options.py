@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from cece.engine import ENGINES, EngineOptions
+from cece.engine import ENGINES, EngineName, EngineOptions
 
 
 def engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -43,7 +43,7 @@ def engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
 
 
-def engine_of(engine: str, workers: int | None, address: str | None) -> EngineOptions:
+def engine_of(engine: EngineName, workers: int | None, address: str | None) -> EngineOptions:
     """The EngineOptions of a command, or a usage error (e.g. --address without --engine ray)."""
     try:
         return EngineOptions(engine, workers, address)

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import deque
+from collections.abc import Iterator
+from typing import Any
 
 import click
 
+from cece.engine import EngineName
 from cece.output import OutputBusy, OutputError
 from halcece.engine_options import engine_of, engine_options
 from halcece.inputs import run_inputs as _inputs
@@ -109,7 +113,7 @@ def explain(
     annotations: tuple[str, ...],
     model: str | None,
     workers: int | None,
-    engine: str,
+    engine: EngineName,
     address: str | None,
 ) -> None:
     """Explain the hallucinations in the captions of FILES.
@@ -139,7 +143,7 @@ def explain(
     from cece.api import Explainer
     from cece.engine import EngineError, run_ordered
     from cece.output import Summary
-    from cece.pipeline import PARALLEL_BATCH, ExplainTask, batches, explain_inputs
+    from cece.pipeline import PARALLEL_BATCH, ExplainTask, Skipped, batches, explain_inputs
     from cece.records import RecordError
     from cece.render import render
 
@@ -149,18 +153,28 @@ def explain(
     writer = _open_writer(output, _explained_id, files, overwrite, keep_errors) if output else None
     summary, flagged = Summary(), 0
     tables = not quiet and not writer and fmt == "table"
-    task = ExplainTask(explainer, keep=tables)
+    task = ExplainTask(explainer, keep=tables, checked=True)
     console = Console(highlight=False)
-    lines: dict[int, tuple[str, int]] = {}
-    records = explain_inputs(inputs, writer.done if writer else set(), summary, lines, found)
+    in_flight: deque = deque()  # records handed to the engine, not yet answered (in order)
+
+    def todo() -> Iterator[Any]:
+        for item in explain_inputs(inputs, writer.done if writer else set(), annotations=found):
+            if isinstance(item, Skipped):
+                summary.skipped += 1
+                continue
+            in_flight.append(item)
+            yield item.record
+
+    records = todo()
     size = min(batch_size, PARALLEL_BATCH) if options.parallel else batch_size
     bar = tqdm(unit="caption", file=sys.stderr, disable=True if quiet or not writer else None)
     try:
         for done in run_ordered(
             task, batches(records, size), engine=options.engine, workers=options.workers, address=options.address
         ):
-            for index, result in done:
-                name, line = lines.pop(index)
+            for _, result in done:
+                item = in_flight.popleft()
+                name, line = item.file, item.line
                 bar.update(1)
                 if isinstance(result, RecordError):
                     result.file, result.line = name, line
@@ -285,7 +299,7 @@ def detect(
     annotations: tuple[str, ...],
     model: str | None,
     workers: int | None,
-    engine: str,
+    engine: EngineName,
     address: str | None,
 ) -> None:
     """Score the captions of SAMPLES with hallucination detectors.
@@ -389,7 +403,7 @@ def report(
     annotations: tuple[str, ...],
     model: str | None,
     workers: int | None,
-    engine: str,
+    engine: EngineName,
     address: str | None,
 ) -> None:
     """Per-model edit report of the captions in CAPTIONS (JSONL or JSON lists), with 95 % bootstrap

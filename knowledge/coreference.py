@@ -49,7 +49,7 @@ def people_clash(a: str, b: str) -> bool:
 
 @lru_cache(maxsize=1 << 16)  # a pure function of two names, asked for every pair of reference mentions
 def corefer_distance(
-    a: str, b: str, max_distance: int = 3, min_depth: int = 3, max_person_distance: int = 6
+    a: str, b: str, *, max_distance: int = 3, min_depth: int = 3, max_person_distance: int = 6
 ) -> int | None:
     """How far apart two synsets are if they may name one thing (see the module docstring), else
     None. 0 for the same synset; smaller is the likelier pairing."""

@@ -18,7 +18,7 @@ Unknown synset names raise :class:`UnknownSynsetError` (a ``KeyError``); use
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 
 import numpy as np
 
@@ -51,7 +51,7 @@ def _id(name: str) -> int:
         raise UnknownSynsetError(f"not a WordNet noun/verb synset: {name!r}") from None
 
 
-@cache  # bounded by the ~96k synsets; each entry is a few dozen ints
+@lru_cache(maxsize=1 << 17)  # one entry per synset (~96k); each a few dozen ints
 def _ancestor_dists(i: int) -> dict[int, int]:
     """Shortest hypernym distance from synset ``i`` to each ancestor (itself at 0), by BFS in
     NLTK's ``_shortest_hypernym_paths`` order."""
@@ -75,7 +75,7 @@ def _root_id() -> int:
     return len(get_hierarchy())  # the virtual root's id: one past the last synset
 
 
-@cache
+@lru_cache(maxsize=1 << 17)  # one entry per synset (~96k)
 def _ancestor_arrays(i: int) -> tuple[np.ndarray, np.ndarray]:
     """Ancestor ids and distances as arrays; verbs also reach the simulated root."""
     dist = _ancestor_dists(i)

@@ -71,7 +71,7 @@ def test_no_data_names_the_expected_file_and_the_readme(tmp_path, content):
     if content is not None:
         data.write_text(content)
     with pytest.raises(NoDataError) as err:
-        run_benchmark("alignbench", data, tmp_path / "run", {})
+        run_benchmark("alignbench", data, tmp_path / "run", detectors={})
     message = str(err.value)
     assert "halcap_bench.jsonl of omron-sinicx/AlignBench" in message and DATA_HELP in message
     assert ("does not exist" if content is None else "no rows") in message
@@ -409,12 +409,18 @@ def test_library_runs_and_old_manifests_are_redacted_too(tmp_path, flagger):
             }
         )
     )
-    run_benchmark("hat", FIXTURES / "bench_hat.json", out, {"flagger": Flagger()}, {"flagger": secret})
+    run_benchmark(
+        "hat", FIXTURES / "bench_hat.json", out, detectors={"flagger": Flagger()}, options={"flagger": secret}
+    )
     everything = _everything_under(out)
     for s in (b"tok-LIB-555", b"pw-LIB-777", b"k-LIB-999"):
         assert s not in everything
     with pytest.raises(RunError) as err:
         run_benchmark(
-            "hat", FIXTURES / "bench_hat.json", out, {"flagger": Flagger()}, {"flagger": secret | {"words": ["blue"]}}
+            "hat",
+            FIXTURES / "bench_hat.json",
+            out,
+            detectors={"flagger": Flagger()},
+            options={"flagger": secret | {"words": ["blue"]}},
         )
     assert "tok-LIB-555" not in str(err.value) and "***" in str(err.value)

@@ -102,9 +102,16 @@ def test_unknown_word_is_not_judged():
 
 
 def test_non_english_text_has_no_judged_objects():
-    e = explain("Ein Hund sitzt auf dem Sofa.", annotation=["dog", "sofa"])
-    assert e.objects.hal == 0
-    assert isinstance(e.counterfactual, str)
+    from cece.record_checks import check_record
+
+    caption = "Ein Hund sitzt auf dem Sofa."
+    e = explain(caption, annotation=["dog", "sofa"])
+    assert e.objects.hal == 0 and not e.hallucinated and e.score == 0.0
+    assert e.counterfactual == caption and e.fixed_point is None  # nothing to rewrite
+    assert any("Hund" in w for w in e.warnings)  # the word it cannot judge is named, not guessed
+    # A record (cece explain, the pipeline) is refused instead, saying why.
+    err = check_record({"id": 1, "caption": caption, "annotation": ["dog", "sofa"]}, 0)
+    assert err.field == "caption" and "only English captions are explained" in err.message
 
 
 def test_explanation_round_trips_through_json():

@@ -407,7 +407,7 @@ def _by_hand(caption, objects, make):
     """The rewrite of ``caption`` against ``objects`` for the edits ``make(graph)`` returns."""
     ex = Explainer()
     graph, image = ex.parser.parse(caption), ex.image_graph(objects)
-    return rewrite(graph, image, make(graph), ex.parser.doc(caption))
+    return rewrite(graph, image, make(graph), doc=ex.parser.doc(caption))
 
 
 def _concept(graph, word):

@@ -46,7 +46,7 @@ def approx(a, b):
     sub = distance_matrix(la, lb)
     dele = np.array([float(root_distance(s)) for s in la])
     ins = np.zeros(len(lb))
-    return match(sub, dele, ins, ea, eb, EDGE)
+    return match(sub, dele, ins, edges_a=ea, edges_b=eb, edge_costs=EDGE)
 
 
 def exact(a, b) -> float:
@@ -131,7 +131,7 @@ def test_reported_cost_is_the_induced_edit_path(a, b):
     m = approx(a, b)
     sub = distance_matrix(a[0], b[0])
     dele = np.array([float(root_distance(s)) for s in a[0]])
-    node, edge = induced_cost(m.mapping, sub, dele, np.zeros(len(b[0])), a[1], b[1], EDGE)
+    node, edge = induced_cost(m.mapping, sub, dele, np.zeros(len(b[0])), edges_a=a[1], edges_b=b[1], edge_costs=EDGE)
     assert m.cost == pytest.approx(node + edge)
     assert sorted([j for j in m.mapping if j >= 0] + m.inserted) == list(range(len(b[0])))
 

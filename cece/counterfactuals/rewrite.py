@@ -87,7 +87,7 @@ class _Text:
 
 
 def rewrite(
-    caption: SceneGraph, image: SceneGraph, edits: list[Edit], doc: Any, chosen: Iterable[int] | None = None
+    caption: SceneGraph, image: SceneGraph, edits: list[Edit], *, doc: Any, chosen: Iterable[int] | None = None
 ) -> Counterfactual:
     """The counterfactual of ``caption`` (parsed as spaCy ``doc``) for the hallucinated ``edits``,
     or the ``chosen`` edit indices (see the module docstring)."""
@@ -219,7 +219,7 @@ def _remove(ctx: _Text, c: Any) -> list[Change] | None:
     out: list[Change] = []
     for a, b in c.spans:
         t = token_at(ctx.doc, a, b)
-        cut = removal(ctx.doc, t, ctx.keep, ctx.gone, holder=holds_things(c.lemma)) if t is not None else None
+        cut = removal(ctx.doc, t, keep=ctx.keep, gone=ctx.gone, holder=holds_things(c.lemma)) if t is not None else None
         if cut is None:
             return None
         out += cut
@@ -369,7 +369,7 @@ def _drop_object(ctx: _Text, r: Any) -> list[Change] | None:
     if any(x is not r and r.object in (x.subject, x.object) for x in ctx.caption.relations):
         return None
     t = ctx.head(r.object)
-    return removal(ctx.doc, t, ctx.keep, ctx.gone) if t is not None else None
+    return removal(ctx.doc, t, keep=ctx.keep, gone=ctx.gone) if t is not None else None
 
 
 def _unrelate(ctx: _Text, r: Any) -> list[Change] | None:
@@ -418,6 +418,6 @@ def rewrite_safely(parser: Any, e: Any, chosen: Iterable[int] | None = None) -> 
     """:func:`rewrite` of explanation ``e``; a rewrite that cannot be made (an edit pointing at
     what the tree does not have) is a None with a note, never a failure of the record."""
     try:
-        return rewrite(e.caption_graph, e.image_graph, e.edits, parser.doc(e.caption_graph.text), chosen)
+        return rewrite(e.caption_graph, e.image_graph, e.edits, doc=parser.doc(e.caption_graph.text), chosen=chosen)
     except (IndexError, KeyError, ValueError, AttributeError) as exc:
         return Counterfactual(None, f"no rewrite: {type(exc).__name__}: {exc}")

@@ -70,7 +70,7 @@ def _sentence(doc: Any, t: Any) -> tuple[int, int] | None:
 
 
 def removal(
-    doc: Any, noun: Any, keep: Iterable[int] = (), gone: Iterable[int] = (), holder: bool = False
+    doc: Any, noun: Any, *, keep: Iterable[int] = (), gone: Iterable[int] = (), holder: bool = False
 ) -> list[Change] | None:
     """The cuts that remove noun phrase ``noun`` and the words that only depended on it (module
     docstring); None when the noun carries the sentence and nothing else can. ``keep`` are the

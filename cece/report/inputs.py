@@ -19,7 +19,7 @@ from typing import Any
 
 from cece.annotation_sets import AnnotationSet, AnnotationsFileError
 from cece.inputs import InputFile, open_inputs
-from cece.record_checks import resolve_paths
+from cece.record_checks import check_own_fields, refused_path, resolve_paths, with_model
 from cece.records import RecordError
 
 Key = tuple[str, str]  # (model, id): what identifies a caption in a report and in its resume file
@@ -35,6 +35,16 @@ class ReportItem:
     record: dict[str, Any]
     references: list[str] | None = None
     source: str = "<input>"  # the captions file it came from
+    refused: str | None = None  # an annotation path that leaves its file's folder: the record's error
+
+    def to_explain(self, index: int = 0) -> dict[str, Any] | RecordError:
+        """What the explainer receives: the record, or its error when its annotation path was refused
+        (its own fields are checked first, as :func:`cece.record_checks.check_record` would)."""
+        if self.refused is None:
+            return self.record
+        return check_own_fields(self.record, index) or with_model(
+            refused_path(index, self.refused, self.record.get("id")), self.record
+        )
 
     @property
     def key(self) -> Key:
@@ -90,7 +100,7 @@ def iter_items(inputs: list[InputFile], annotations: AnnotationSet | None = None
                 continue
             err = _check(rec, index, seen)
             if err is None:
-                rec = resolve_paths(rec, f.base)
+                rec, refused = resolve_paths(rec, f.base)
                 found = annotations.resolve(rec) if annotations else rec
                 if isinstance(found, str):
                     err = RecordError(index, "image_id", found, rec["id"], model=str(rec["model"]))
@@ -109,7 +119,11 @@ def iter_items(inputs: list[InputFile], annotations: AnnotationSet | None = None
                 yield err
                 continue
             item = ReportItem(
-                line, rec, rec.get("references") if _is_refs(rec.get("references")) else None, source=f.name
+                line,
+                rec,
+                rec.get("references") if _is_refs(rec.get("references")) else None,
+                source=f.name,
+                refused=refused,
             )
             seen[item.key] = line
             yield item

@@ -110,9 +110,9 @@ def explain_items(
             disable=None if progress is None else not progress,
         )
         where = engine or EngineOptions(workers=1)
+        records: Iterator[dict[str, Any] | RecordError]
         if where.parallel:
-            records: Iterator[dict[str, Any]] = (it.record for it in todo())
-            size = min(explainer.batch_size, PARALLEL_BATCH)
+            records, size = (it.to_explain() for it in todo()), min(explainer.batch_size, PARALLEL_BATCH)
         else:
             records, size = _with_image_graphs(todo(), explainer), explainer.batch_size
         try:
@@ -141,16 +141,16 @@ def explain_items(
     return ExplanationsFile(out_path, keys), errors, stats
 
 
-def _with_image_graphs(items: Iterable[ReportItem], explainer: Explainer) -> Iterator[dict[str, Any]]:
+def _with_image_graphs(items: Iterable[ReportItem], explainer: Explainer) -> Iterator[dict[str, Any] | RecordError]:
     """The items' records with each distinct image side built once into a SceneGraph.
 
     A side that fails to build is left as it was, so the explainer reports it in its usual words.
     """
     cache: OrderedDict[str, SceneGraph | None] = OrderedDict()
     for item in items:
-        rec = item.record
-        key = _image_key(rec)
-        if key is None:
+        rec = item.to_explain()
+        key = None if isinstance(rec, RecordError) else _image_key(rec)
+        if isinstance(rec, RecordError) or key is None:
             yield rec
             continue
         if key in cache:

@@ -193,7 +193,7 @@ ROLE_COLUMNS = [
 ]
 
 
-def build_table(name: str, title: str, columns: list[Column], models: list[ModelMetrics], note: str = "") -> Table:
+def build_table(name: str, title: str, *, columns: list[Column], models: list[ModelMetrics], note: str = "") -> Table:
     fields = [f for c in columns for f in c.fields]
     return Table(
         name,
@@ -210,9 +210,9 @@ def objects_table(models: list[ModelMetrics]) -> Table:
     return build_table(
         "objects",
         "Objects",
-        OBJECT_COLUMNS,
-        models,
-        "Means per caption. HalRate = (D+R+O) / #objects, (#hal) = hallucinated objects in all; "
+        columns=OBJECT_COLUMNS,
+        models=models,
+        note="Means per caption. HalRate = (D+R+O) / #objects, (#hal) = hallucinated objects in all; "
         "Granularity = 1 - missing / image objects; U = under-specialisation rate (mean count); "
         "CHAIRs = share of captions naming a COCO object the image lacks, CHAIRi = share of "
         "COCO object mentions that are (Rohrbach et al., 2018).",
@@ -223,9 +223,9 @@ def object_edits_table(models: list[ModelMetrics]) -> Table:
     return build_table(
         "object_edits",
         "Object edits",
-        OBJECT_EDIT_COLUMNS,
-        models,
-        "Rates per caption object (mean count per caption): D delete, O over-specialise, "
+        columns=OBJECT_EDIT_COLUMNS,
+        models=models,
+        note="Rates per caption object (mean count per caption): D delete, O over-specialise, "
         "R replace; Similarity of R = mean over captions with a replacement of their mean "
         "Wu-Palmer similarity.",
     )
@@ -235,9 +235,9 @@ def roles_table(models: list[ModelMetrics]) -> Table:
     return build_table(
         "roles",
         "Roles",
-        ROLE_COLUMNS,
-        models,
-        "Triples, over the captions whose image side has relations. D, R = mean count per "
+        columns=ROLE_COLUMNS,
+        models=models,
+        note="Triples, over the captions whose image side has relations. D, R = mean count per "
         "caption; HalRate = (D+R) / #roles.",
     )
 
