@@ -41,8 +41,8 @@ from benchmarks.perturb_words import (
     replace_token,
     verb_lemma,
 )
-from cece.counterfactuals.words import NUMBER_WORDS, article, noun_form, verb_form
-from parsers.attributes import COLOURS, MATERIALS, SIZE_OPPOSITES, base_colour, materials_clash
+from cece.counterfactuals.words import article, noun_form, verb_form
+from parsers.attributes import COLOURS, MATERIALS, NUMBER_WORDS, SIZE_OPPOSITES, base_colour, materials_clash
 
 KINDS = ("object", "attribute", "count", "state", "relation", "added")
 

@@ -172,7 +172,8 @@ MATERIALS = frozenset(
 )
 
 # Count words -> canonical count value (digits for exact counts, a word for vague ones).
-_NUMBERS = [
+#: The number words from zero to twenty, each at its value.
+NUMBER_WORDS = [
     "zero",
     "one",
     "two",
@@ -195,7 +196,7 @@ _NUMBERS = [
     "nineteen",
     "twenty",
 ]
-COUNT_WORDS: dict[str, str] = {w: str(i) for i, w in enumerate(_NUMBERS)}
+COUNT_WORDS: dict[str, str] = {w: str(i) for i, w in enumerate(NUMBER_WORDS)}
 COUNT_WORDS.update(
     {
         "thirty": "30",

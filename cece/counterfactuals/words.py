@@ -11,29 +11,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-NUMBER_WORDS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-]
+from parsers.attributes import NUMBER_WORDS
+
 # Plurals lemminflect also reads as singular nouns of their own ("a people").
 _SINGULAR = {"people": "person", "men": "man", "women": "woman", "children": "child"}
 

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from parsers.attributes import NUMBER_WORDS
 from parsers.sentences import split_sentences
 
 _THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
@@ -80,28 +81,7 @@ def parse_yes_no(text: str, echo: tuple[str, ...] = ()) -> bool | None:
 
 
 # -- numbers -------------------------------------------------------------------------------------
-_UNITS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
+_UNITS = NUMBER_WORDS[:20]
 _TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 _NUMBER_WORDS = re.compile(
     rf"\b(?:(?:a|one)\s+)?hundred\b|\b({'|'.join(_TENS)})(?:[\s-]+({'|'.join(_UNITS[1:10])}))?\b"
