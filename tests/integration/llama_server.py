@@ -270,7 +270,7 @@ def _literal(fact: str, caption: str) -> bool:
 
 
 def check_variation(name: str, found: list, stats: Any, checks: Checks) -> None:
-    from detectors.model_judge import detection_answers, judge_variation
+    from detectors.model_judge import MIN_ANSWERS, detection_answers, judge_variation
 
     answers = [a for d in found for a in detection_answers(d)]
     note = judge_variation(answers)
@@ -278,7 +278,8 @@ def check_variation(name: str, found: list, stats: Any, checks: Checks) -> None:
     shown = sorted({str(a) for a in answers})[:12]
     checks.check(
         bool(note) == said,
-        f"{len(answers)} answers ({', '.join(shown)}): " + (f"the run says so: {note}" if note else "they vary"),
+        f"{len(answers)} answers ({', '.join(shown)}): "
+        + (f"the run says so: {note}" if note else "they vary" if len(answers) >= MIN_ANSWERS else "too few to tell"),
     )
     checks.check(
         all(d.error is not None or d.score is not None or d.details.get("not_judged") for d in found),
