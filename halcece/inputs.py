@@ -5,6 +5,25 @@ from __future__ import annotations
 import click
 
 
+def input_options(command):
+    """``--annotations FILE`` (repeatable) and ``--model NAME``: the files users already have."""
+    command = click.option(
+        "--model",
+        metavar="NAME",
+        help="The model of records that name none  [default: with several files or COCO results / "
+        "LLaVA answers, each file's stem]",
+    )(command)
+    return click.option(
+        "--annotations",
+        multiple=True,
+        type=click.Path(exists=True, dir_okay=False),
+        metavar="FILE",
+        help="Resolve records' image_id (repeatable): COCO captions or instances, nocaps captions, Visual "
+        "Genome scene_graphs.json (or objects.json / relationships.json / attributes.json), or "
+        "{image id: [reference captions]}. Read once as a stream, keeping only the images asked for.",
+    )(command)
+
+
 def run_inputs(paths: tuple[str, ...], annotations: tuple[str, ...], model: str | None, every: bool = False):
     """(the input files, the annotation set) of a command; an unreadable or unknown file is a
     one-line error naming it (exit 1)."""
