@@ -22,6 +22,7 @@ from cece.costs import CostModel, edges
 from cece.counterfactuals.fixed_point import settle
 from cece.counterfactuals.rewrite import Counterfactual, rewrite_safely
 from cece.edits import object_edits, role_edits
+from cece.evidence import prefer_stand_ins
 from cece.explanation import Explanation
 from cece.ged import match
 from cece.judge import judge, settle_by_support
@@ -149,6 +150,7 @@ class Explainer:
             edge_costs=self.costs.relation,
             anchors=anchors,
         )
+        m = prefer_stand_ins(caption_graph, image_graph, m)
         obj_edits, classes = object_edits(caption_graph, image_graph, m, sub=sub, dele=dele)
         if image_graph.kind == "references":
             obj_edits, classes, m = settle_by_support(caption_graph, image_graph, obj_edits, classes, m)

@@ -16,15 +16,22 @@ words an edit rests on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from knowledge import is_hypernym, noun_synset, path_distance, wup_similarity
+from knowledge import is_hypernym, noun_synset, objecthood, path_distance, wup_similarity
 from knowledge.concepts import morphy_forms
 from parsers import Concept, SceneGraph
+
+if TYPE_CHECKING:
+    from cece.ged import Match
+
+#: Wu-Palmer similarity from which two things are close kin: siblings, as in a swapped object
+#: ("cat" where they all see a dog), rather than unrelated things.
+NEAR = 0.8
 
 
 class _Names(NamedTuple):
@@ -195,6 +202,48 @@ def stand_ins(bad: list[int], concepts: list[Concept], image: SceneGraph, sal: l
         for r, k in zip(*linear_sum_assignment(m, maximize=True), strict=True):
             out[bad[r]] = free[k]
     return out
+
+
+def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Match:
+    """Against references: the match with each caption concept the references do not support
+    re-paired to the image concept it most likely stands in for (:func:`stand_ins`), when the
+    match paired it with a thing that is no close kin of it (Wu-Palmer below ``NEAR``), the
+    stand-in is a thing no one is paired with, of the same kind (a thing, a part, stuff ...), and
+    the references name it at least as often. Between distant pairs the edit distance's costs
+    hardly differ, so its choice is near arbitrary; what the caption leaves unnamed of what
+    most references see is what its wrong word took the place of ("A little cookie is holding
+    on to an adult" where the references see a girl: cookie -> girl, not -> the references'
+    "ice" of ice skating).
+
+    >>> from cece.ged import Match
+    >>> cap = SceneGraph([Concept("cookie", "cookie", "cookie.n.01")])
+    >>> img = SceneGraph([Concept("ice", "ice", "ice.n.01", spans=[(0, 3)]),
+    ...                   Concept("girl", "girl", "girl.n.01", spans=[(4, 8), (9, 13)])],
+    ...                  text="ice girl girl", kind="references", parts=[(0, 8), (9, 13)])
+    >>> prefer_stand_ins(cap, img, Match([0], [1], 1.0, 1.0, 0.0)).mapping
+    [1]
+    """
+    if image.kind != "references":
+        return match
+    mapping = list(match.mapping)
+    bad = [i for i, j in enumerate(mapping) if j >= 0 and type_support(caption.concepts[i], image).kind is None]
+    if not bad:
+        return match
+    sal = salience(image)
+    moved = False
+    for i, j in stand_ins(bad, caption.concepts, image, sal).items():
+        t = mapping[i]
+        c, g, was = caption.concepts[i], image.concepts[j] if j is not None else None, image.concepts[t]
+        if g is None or j in mapping or sal[j] < sal[t] or objecthood(c.synset) != objecthood(g.synset):
+            continue
+        if c.synset and was.synset and wup_similarity(c.synset, was.synset) >= NEAR:
+            continue
+        mapping[i] = j
+        moved = True
+    if not moved:
+        return match
+    inserted = [j for j in range(len(image.concepts)) if j not in mapping]
+    return replace(match, mapping=mapping, inserted=inserted)
 
 
 def evidence_of(image: SceneGraph, indices: list[int], note: str | None = None) -> dict[str, Any]:

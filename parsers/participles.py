@@ -20,9 +20,17 @@ WordNet, nothing tuned to a caption):
 - ``n`` can be a subject that does something: a noun whose first sense is a visible thing
   (:func:`knowledge.is_thing`: a person, an animal, an artifact...), not also an adjective when
   tagged as one;
-- the phrase the tagger built around them heads the sentence or its subject (not a prepositional
-  object: "a woman in a coat playing harp" is left to the parser), and ``v`` has something after
-  it to govern (an object or a prepositional phrase).
+- the phrase the tagger built around them heads the sentence or its subject, and ``v`` has
+  something after it to govern (an object or a prepositional phrase).
+
+Inside a prepositional object the tagger makes the same mistake ("A man in a helmet skiing down a
+hill": the noun "helmet skiing"; "in a black jacket and helmet skiing down"). There the
+participle says what the one wearing or holding the object does, as the parser reads "a woman in
+a coat playing harp": ``n`` stays the object (or joins the coordination before it), ``v`` modifies
+the noun the preposition hangs from, when that noun names a person or an animal and ``v`` is
+followed by a preposition or particle. For the same reason a participle the parser hangs from
+such an object that is no person or animal is hung from the person or animal ("two men in
+wetsuits surfing on waves": the men surf).
 
 >>> from parsers.spacy_model import load_spacy
 >>> doc = load_spacy(exclude=("ner",), fast_attributes=True, participles=True)("A kid playing baseball.")
@@ -125,6 +133,74 @@ def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
     return n, v, h
 
 
+def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] | None:
+    """``(noun, participle, (noun's new head, dep), owner)`` when token ``i`` is a participle the
+    tagger joined to the noun before it inside a prepositional object (module docstring)."""
+    v = doc[i]
+    if v.tag_ not in ("NN", "VBG") or not v.lower_.endswith("ing") or i == 0 or i + 1 >= len(doc):
+        return None
+    n = doc[i - 1]
+    if n.tag_ not in ("NN", "NNS") or n.head.i != v.i or n.dep_ not in _INSIDE:
+        return None
+    if doc[i + 1].tag_ not in ("IN", "RP"):
+        return None
+    before = [t for t in doc[: n.i] if t.head.i == v.i]
+    cc = doc[before[0].i - 1] if before else doc[n.i - 1]
+    if v.dep_ == "pobj":
+        place: tuple[Any, str] = (v.head, "pobj")
+    elif cc.dep_ == "cc" and cc.head.dep_ == "pobj":  # "in a black jacket and helmet skiing down"
+        place = (cc.head, "conj")
+    else:
+        return None
+    owner = _owner(place[0] if place[1] == "pobj" else place[0].head)
+    if owner is None:
+        return None
+    if _names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_) or not doer(n.lower_, False):
+        return None
+    return n, v, place, owner
+
+
+def _owner(prep: Any) -> Any | None:
+    """The person or animal preposition ``prep`` hangs from ("a man *in* a helmet"), else None."""
+    from knowledge import is_animate, noun_synset
+
+    owner = prep.head
+    if prep.dep_ != "prep" or owner.tag_ not in ("NN", "NNS", "NNP") or not is_animate(noun_synset(owner.lower_)):
+        return None
+    return owner
+
+
+def _worn_doer(t: Any) -> Any | None:
+    """For a participle the parser hung from a prepositional object that is no person or animal
+    ("two men in wetsuits *surfing* on waves", "a dog with a frisbee *running* across the lawn"),
+    the person or animal that preposition hangs from: who does it."""
+    from knowledge import is_animate, noun_synset
+
+    x = t.head
+    if t.tag_ != "VBG" or t.dep_ != "acl" or x.dep_ not in ("pobj", "conj") or x.i > t.i:
+        return None
+    while x.dep_ == "conj":
+        x = x.head
+    if x.dep_ != "pobj" or is_animate(noun_synset(t.head.lower_)):
+        return None
+    return _owner(x.head)
+
+
+def _relink_object(n: Any, v: Any, place: tuple[Any, str], owner: Any) -> None:
+    """Make ``n`` the prepositional object (or coordinated member) ``place`` says, ``v`` a
+    participle modifying ``owner``; the words before ``n`` that hung from ``v`` hang from ``n``,
+    and the preposition right after ``v`` from ``v``."""
+    doc = n.doc
+    movers = [t for t in doc[: n.i] if t.head.i == v.i]
+    n.head, n.dep_ = place
+    v.head, v.dep_, v.tag_ = owner, "acl", "VBG"
+    for t in movers:
+        t.head = n
+    nxt = doc[v.i + 1]
+    if nxt.head.i != v.i and nxt.dep_ in ("prep", "prt"):
+        nxt.head = v
+
+
 def _relink(n: Any, v: Any, h: Any) -> None:
     """Make ``n`` the head of the phrase, ``v`` a participle modifying it, ``h`` (when it is not
     ``v``) the participle's object; what hung before ``n`` hangs from ``n``, prepositions after
@@ -153,6 +229,14 @@ def repair(doc: Any) -> Any:
         found = _candidate(doc, i)
         if found is not None:
             _relink(*found)
+            continue
+        inside = _object_candidate(doc, i)
+        if inside is not None:
+            _relink_object(*inside)
+            continue
+        doer_ = _worn_doer(doc[i])
+        if doer_ is not None:
+            doc[i].head = doer_
     return doc
 
 

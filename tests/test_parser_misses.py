@@ -61,6 +61,54 @@ def test_nouns_ending_in_ing_stay_nouns(parser, text, names):
     assert [c.lemma for c in parser.parse(text).concepts] == names
 
 
+@pytest.mark.parametrize(
+    "text, names, triples",
+    [
+        # the tagger's noun "helmet skiing", inside a prepositional object or joined to one
+        (
+            "A man in a helmet skiing down a hill.",
+            ["man", "helmet", "hill"],
+            [("man", "in", "helmet"), ("man", "ski down", "hill")],
+        ),
+        (
+            "A man in a black jacket and helmet skiing down a mountain.",
+            ["man", "jacket", "helmet", "mountain"],
+            [("man", "in", "jacket"), ("man", "in", "helmet"), ("man", "ski down", "mountain")],
+        ),
+        # a participle hung from what someone wears or holds is what they do
+        (
+            "Two men in wetsuits surfing on waves.",
+            ["man", "wetsuit", "wave"],
+            [("man", "in", "wetsuit"), ("man", "surf on", "wave")],
+        ),
+        (
+            "A dog with a frisbee running across the lawn.",
+            ["dog", "frisbee", "lawn"],
+            [("dog", "have", "frisbee"), ("dog", "run across", "lawn")],
+        ),
+        # an animal held does things of its own; a thing held by a thing is left alone
+        (
+            "A woman with a dog running on the beach.",
+            ["woman", "dog", "beach"],
+            [("woman", "have", "dog"), ("dog", "run on", "beach")],
+        ),
+    ],
+)
+def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parser, text, names, triples):
+    g = parser.parse(text)
+    assert [c.lemma for c in g.concepts] == names
+    assert g.triples() == triples
+
+
+def test_a_wrong_thing_worn_before_a_participle_is_cut_alone():
+    e = explain(
+        "A man in a black jacket and helmet skiing down a hill.",
+        annotation=A(["man", "jacket", "hill"], [["man", "wearing", "jacket"], ["man", "skiing down", "hill"]]),
+    )
+    assert flagged(e) == [("D", ["helmet"])]
+    assert e.counterfactual == "A man in a black jacket skiing down a hill." and e.fixed_point
+
+
 def test_the_repair_reads_morphology_and_wordnet():
     assert verb_participle("playing") and verb_participle("standing")
     assert not verb_participle("building") and not verb_participle("ring") and not verb_participle("play")
@@ -122,6 +170,12 @@ def test_faithful_participle_captions_are_clean():
                 ",",
                 "and",
                 "ring",
+                "man",
+                "helmet",
+                "skiing",
+                "down",
+                "wetsuits",
+                "surfing",
             ]
         ),
         max_size=12,

@@ -1,0 +1,69 @@
+"""A wrong object is said as what it stands in for: the thing most references see that the caption
+never names, not whatever the edit distance paired it with when nothing is close kin."""
+
+from __future__ import annotations
+
+from cece.api import Explainer
+from cece.evidence import prefer_stand_ins
+from cece.ged import Match
+from parsers import Concept, SceneGraph
+
+SKATING = [
+    "A little girl holds on to a man on the ice.",
+    "A girl learning to ice skate with her father.",
+    "A small girl on ice skates holding a man's hand.",
+    "A man helps a girl skate on an ice rink.",
+    "A young girl skating on ice with an adult.",
+]
+
+
+def _flagged(e):
+    return [(x.cls, x.source, x.target) for x in e.edits if x.hallucinated]
+
+
+def test_a_foil_is_replaced_by_the_salient_thing_the_caption_leaves_unnamed():
+    e = Explainer().explain("A cookie is holding on to a man while learning to ice skate.", references=SKATING)
+    assert e.hallucinated and _flagged(e) == [("R", "cookie", "girl")]
+    assert e.counterfactual == "A girl is holding on to a man while learning to ice skate."
+
+
+def test_a_close_kin_target_is_kept():
+    # "boy" is close kin of the references' "girl" (both children): the edit distance's pairing stands
+    e = Explainer().explain("A boy is holding on to a man while learning to ice skate.", references=SKATING)
+    assert [(x.cls, x.source, x.target) for x in e.edits if x.level == "object" and x.op == "replace"][:1] == [
+        ("R", "boy", "girl")
+    ]
+
+
+def _refs(*words_per_reference):
+    """A references graph whose concept k is named by the references listed for it."""
+    text = "\n".join(" ".join(ws) for ws in words_per_reference)
+    parts, spans, off = [], {}, 0
+    for ws in words_per_reference:
+        line = " ".join(ws)
+        parts.append((off, off + len(line)))
+        pos = off
+        for w in ws:
+            spans.setdefault(w, []).append((pos, pos + len(w)))
+            pos += len(w) + 1
+        off += len(line) + 1
+    return text, parts, spans
+
+
+def test_the_stand_in_must_be_free_as_salient_and_of_the_same_kind():
+    text, parts, spans = _refs(["ice", "girl"], ["girl"], ["girl", "grass"])
+    names = {"ice": "ice.n.01", "girl": "girl.n.01", "grass": "grass.n.01"}
+    img = SceneGraph(
+        [Concept(w, w, names[w], spans=spans[w]) for w in ("ice", "girl", "grass")],
+        text=text,
+        kind="references",
+        parts=parts,
+    )
+    cookie = Concept("cookie", "cookie", "cookie.n.01")
+    assert prefer_stand_ins(SceneGraph([cookie]), img, Match([0], [1, 2], 1.0, 1.0, 0.0)).mapping == [1]
+    # the girl is paired already: nothing moves
+    girl = Concept("child", "child", "child.n.01")
+    assert prefer_stand_ins(SceneGraph([cookie, girl]), img, Match([0, 1], [2], 1.0, 1.0, 0.0)).mapping == [0, 1]
+    # against an annotation the match is the paper's, untouched
+    ann = SceneGraph(list(img.concepts))
+    assert prefer_stand_ins(SceneGraph([cookie]), ann, Match([0], [1, 2], 1.0, 1.0, 0.0)).mapping == [0]
