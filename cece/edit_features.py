@@ -21,9 +21,7 @@ modifier unnamed       kind: a noun modifier naming a thing no reference names
 dissimilarity          1 - Wu-Palmer similarity to the closest thing the references name
 near miss              that closest thing is close kin (Wu-Palmer >= 0.8): a sibling, as in a swapped
                        object ("cat" where they all see a dog), rather than something unrelated
-part                   the object is a body part of something the caption names (there whenever its
-                       owner is; rarely said) -- a body part with no person or animal named, as the
-                       subject of a caption, is a thing like any other
+part                   the object is a body part (there whenever its owner is; rarely said)
 stuff                  a substance, place, setting or scenery (often left unsaid)
 abstract               an abstraction, or a word WordNet does not know
 hedged                 the caption hedges it ("possibly a cat")
@@ -55,7 +53,7 @@ from typing import Any
 
 from cece.edits import Edit
 from cece.evidence import NEAR, mentioned_in, salience, type_support, uncovered_salience
-from knowledge import is_animate, lemmatize, objecthood
+from knowledge import lemmatize, objecthood
 from parsers import SceneGraph
 
 KINDS = (
@@ -156,8 +154,6 @@ def edit_features(e: Edit, ctx: Context) -> dict[str, float]:
         x["dissimilarity"] = 1.0 - support.wup
         x["near miss"] = float(support.kind is None and support.wup >= NEAR)
         kind = objecthood(c.synset)
-        if kind == "part" and not any(is_animate(o.synset) for o in caption.concepts if o is not c):
-            kind = "thing"
         if kind != "thing":
             x[kind] = 1.0
         x["stand-in salience"] = ctx.standing.get(owner, 0.0)
