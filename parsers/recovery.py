@@ -7,7 +7,8 @@ names it could never support it. :func:`recover_nouns` adds such words back as c
 ``recovered=True`` and no relations). A word qualifies when it is no concept's head or modifier
 and no predicate, WordNet knows it *only* as a noun (no verb or adjective reading to have been
 meant instead), one of its senses names a visible thing (:data:`knowledge.THINGS`), and it is
-neither first a material nor a quantifier ("bunches of"). After "possibly" it is hedged.
+neither first a material nor a quantifier ("bunches of"), nor a verb's -ing form ("possibly *making*
+a turn"). After "possibly" it is hedged.
 
 >>> from parsers.scene_graph import Concept, SceneGraph
 >>> g = SceneGraph([Concept("dirt", "dirt", "soil.n.02", spans=[(24, 28)], phrase_span=(24, 28))],
@@ -19,7 +20,9 @@ neither first a material nor a quantifier ("bunches of"). After "possibly" it is
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 from knowledge import THINGS, get_hierarchy, lemmatize, lexname, noun_senses
 from knowledge.concepts import morphy_forms
@@ -93,6 +96,8 @@ def thing_noun(word: str) -> tuple[str, str] | None:
         f in h.lemmas("v") or f in h.adjective_lemmas or f in QUANTIFIER_NOUNS or f in FRAME_NOUNS for f in forms
     ):
         return None
+    if word.endswith("ing") and _verb_ing(word, h.lemmas("v")):  # "possibly making a turn": a verb, not lost
+        return None
     # Its first sense that is a visible thing (the first of "opener" is an event) -- unless
     # the word is first a material, which as a lost word was a modifier ("a wood burning stove").
     senses = noun_senses(lemma)
@@ -100,6 +105,13 @@ def thing_noun(word: str) -> tuple[str, str] | None:
     if synset is None or lexname(senses[0]) == "noun.substance":
         return None
     return lemma, synset
+
+
+def _verb_ing(word: str, verbs: Mapping[str, Any]) -> bool:
+    """Whether ``word`` is the -ing form of a verb WordNet knows ("making" <- make)."""
+    from lemminflect import getAllLemmas, getInflection
+
+    return any(word in getInflection(v, "VBG") for v in getAllLemmas(word, "VERB").get("VERB", ()) if v in verbs)
 
 
 def recover_nouns(graph: SceneGraph) -> SceneGraph:

@@ -246,3 +246,11 @@ def test_a_wrong_with_triple_whose_object_is_needed_later_keeps_both_things():
         annotation=A(["desk", "computer", "dog"], [["dog", "next to", "computer"]]),
     )
     assert e.counterfactual == "A desk and a computer on it. A dog sits next to the computer."
+
+
+def test_a_verb_in_ing_is_no_lost_noun(parser):
+    # "making" has a noun sense that is a thing, but after "possibly" it is the verb make
+    text = "A man in a black suit skiing down a snow-covered mountain, possibly making a sharp turn."
+    assert "making" not in [c.lemma for c in parser.parse(text).concepts]
+    # a word that can only be a noun is still found when the tagger loses it
+    assert "croissant" in [c.lemma for c in parser.parse("A large croissant full of dirt inside of it.").concepts]
