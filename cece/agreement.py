@@ -71,15 +71,45 @@ class Tally:
 
 
 def said(image: SceneGraph, found: Iterable[int], kinds: tuple[str, ...]) -> dict[int, list[str]]:
-    """Per reference, the values of ``kinds`` it gives for the entities ``found``."""
+    """Per reference, the values of ``kinds`` it gives for the entities ``found``. Of how many
+    there are (``count``, ``number``), a reference naming several different things among them
+    says their sum: "a man and a woman" are two of the caption's "two people", not one.
+
+    >>> from parsers import Concept
+    >>> man = Concept("man", "man", votes={"number": {"one": [0, 1]}})
+    >>> woman = Concept("woman", "woman", votes={"number": {"one": [0]}, "count": {"2": [2]}})
+    >>> said(SceneGraph([man, woman]), [0, 1], ("count", "number"))
+    {0: ['2'], 1: ['one'], 2: ['2']}
+    """
     out: dict[int, list[str]] = {}
+    named: dict[int, dict[str, list[str]]] = {}  # per reference, per name, the values it gives
     for j in found:
-        votes = image.concepts[j].votes
-        for value, refs in (x for kind in kinds for x in votes.get(kind, {}).items()):
+        g = image.concepts[j]
+        for value, refs in (x for kind in kinds for x in g.votes.get(kind, {}).items()):
             for k in refs:
                 if value not in out.setdefault(k, []):
                     out[k].append(value)
+                named.setdefault(k, {}).setdefault(g.lemma.lower(), []).append(value)
+    if "count" in kinds or "number" in kinds:
+        for k, by_name in named.items():
+            if len(by_name) > 1:
+                out[k] = [_total(by_name.values())]
     return out
+
+
+def _total(values: Iterable[list[str]]) -> str:
+    """How many things of several kinds a reference names, from each kind's count or number:
+    their sum, or ``several`` when one kind's number is only a plural."""
+    total = 0
+    for vs in values:
+        exact = [int(v) for v in vs if v.isdigit()]
+        if exact:
+            total += max(exact)
+        elif set(vs) == {"one"}:  # the same name twice may be one thing said twice
+            total += 1
+        else:
+            return "several"
+    return str(total)
 
 
 def speakers(image: SceneGraph, found: Iterable[int]) -> int:

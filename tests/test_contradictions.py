@@ -210,3 +210,20 @@ def test_against_a_divided_majority_the_likeliest_other_value_decides():
     assert colour[0].target.startswith("orange") and "as many references" in colour[0].evidence["note"]
     assert Tally("colour", 2, 3, 5, 5, plurality=2).verdict() == "split"
     assert Tally("colour", 1, 3, 5, 5, plurality=2).verdict() == "contradicted"
+
+
+COUPLE = [
+    "A man and a woman stand next to a silver car.",
+    "A man and woman leaning on a car.",
+    "A woman sitting on the hood of a car while a man looks at her.",
+    "A man in a suit and a woman in a dress pose next to a car.",
+    "A couple standing by a car.",
+]
+
+
+def test_a_count_of_a_general_word_is_the_sum_of_the_things_it_covers():
+    # "two people" are the references' man and woman, not two of either
+    e = explain("Two people standing next to a car.", references=COUPLE)
+    assert not e.hallucinated and not [x for x in e.edits if x.level == "count"]
+    e = explain("Three people standing next to a car.", references=COUPLE)
+    assert [(x.source, x.target, x.hallucinated) for x in e.edits if x.level == "count"] == [("3", "2", True)]
