@@ -171,19 +171,42 @@ def _owner(prep: Any) -> Any | None:
 
 
 def _worn_doer(t: Any) -> Any | None:
-    """For a participle the parser hung from a prepositional object that is no person or animal
-    ("two men in wetsuits *surfing* on waves", "a dog with a frisbee *running* across the lawn"),
-    the person or animal that preposition hangs from: who does it."""
+    """For a participle the parser hung from a prepositional or direct object that is no person or
+    animal ("two men in wetsuits *surfing* on waves", "a dog with a frisbee *running* across the
+    lawn", "a man wearing a parka *inserting* coins"), the person or animal that preposition hangs
+    from, or that does the verb: who does it."""
     from knowledge import is_animate, noun_synset
 
     x = t.head
-    if t.tag_ != "VBG" or t.dep_ != "acl" or x.dep_ not in ("pobj", "conj") or x.i > t.i:
+    if t.dep_ != "acl" or x.dep_ not in ("pobj", "dobj", "conj") or x.i > t.i:
+        return None
+    if t.tag_ != "VBG" and not (t.tag_ == "NN" and verb_participle(t.lower_)):
         return None
     while x.dep_ == "conj":
         x = x.head
-    if x.dep_ != "pobj" or is_animate(noun_synset(t.head.lower_)):
+    if x.dep_ not in ("pobj", "dobj") or is_animate(noun_synset(t.head.lower_)):
         return None
-    return _owner(x.head)
+    if x.dep_ == "pobj":
+        return _owner(x.head)
+    # "a man wearing a parka inserting coins": the wearer of the parka inserts them
+    verb = x.head
+    doer_ = verb.head if verb.dep_ == "acl" else next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    if doer_ is None or doer_.tag_ not in ("NN", "NNS", "NNP") or not is_animate(noun_synset(doer_.lower_)):
+        return None
+    return doer_
+
+
+def _relink_doer(v: Any, doer_: Any) -> None:
+    """Hang participle ``v`` from ``doer_``; a prepositional phrase right after what ``v``
+    governs that the parser hung from the verb before it goes with ``v`` ("wearing a parka
+    inserting coins *into a meter*")."""
+    before = v.head.head
+    v.head, v.dep_, v.tag_ = doer_, "acl", "VBG"
+    end = v.right_edge.i + 1
+    if end < len(v.doc):
+        nxt = v.doc[end]
+        if nxt.dep_ == "prep" and nxt.head.i == before.i and before.i < v.i:
+            nxt.head = v
 
 
 def _relink_object(n: Any, v: Any, place: tuple[Any, str], owner: Any) -> None:
@@ -236,7 +259,7 @@ def repair(doc: Any) -> Any:
             continue
         doer_ = _worn_doer(doc[i])
         if doer_ is not None:
-            doc[i].head = doer_
+            _relink_doer(doc[i], doer_)
     return doc
 
 

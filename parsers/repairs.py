@@ -9,6 +9,8 @@ things wrong. Each step fixes one of them and has its own test in ``tests/test_p
 - ``join_hyphenated``: "an x-ray" is one object, even where spaCy reads "x", "-" and "ray" as
   three; ``drop_symbols``: a "noun" without a letter or digit ("-") names nothing.
 - ``split_possessives``: "a man's lap" names two objects (upstream keeps only the lap).
+- ``goal_objects``: "putting money *into* a meter" says where the money goes, not the person:
+  (money, into, meter), not (person, into, meter).
 - ``resolve_pronouns``: relative pronouns stand for their noun ("a dog *that* lies..."), "*what*
   looks like a kite" for the kite; every other pronoun is dropped (upstream checks the spaCy 2
   lemma ``-PRON-``, so "her", "it", "they" become objects under spaCy 3).
@@ -107,6 +109,26 @@ def recover_prep_relations(d: Draft) -> None:
                 s_m, o_m = d.tok2m[s.i], d.tok2m[y.i]
                 if s_m >= 0 and o_m >= 0 and s_m != o_m:
                     d.links.append(Link(s_m, o_m, toks))
+
+
+#: Prepositions of a goal: after a verb with a direct object they say where the object goes.
+GOAL_PREPOSITIONS = frozenset({"into", "onto"})
+
+
+def goal_objects(d: Draft) -> None:
+    """A goal phrase after a verb with a direct object describes the object: "inserting coins
+    into a parking meter" is (coins, into, meter), where the verb's subject was given it."""
+    doc = d.doc
+    for k in d.links:
+        if not k.tokens:
+            continue
+        p = doc[k.tokens[-1]]
+        if p.lower_ not in GOAL_PREPOSITIONS or p.head.pos_ != "VERB":
+            continue
+        objs = [c for c in p.head.children if c.dep_ == "dobj" and d.tok2m[c.i] >= 0]
+        if objs and d.tok2m[objs[0].i] != k.object:
+            k.subject = d.tok2m[objs[0].i]
+            k.tokens = (p.i,)
 
 
 def _subject_of(attach: Any) -> Any | None:

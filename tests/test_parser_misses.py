@@ -100,6 +100,28 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
     assert g.triples() == triples
 
 
+@pytest.mark.parametrize(
+    "text, triples",
+    [
+        # a goal phrase after a verb's object says where the object goes
+        (
+            "The man is putting money into the parking meter.",
+            [("man", "put", "money"), ("money", "in", "parking meter")],
+        ),
+        ("A boy throwing a ball into the water.", [("boy", "throw", "ball"), ("ball", "in", "water")]),
+        ("A man walking into a store.", [("man", "walk in", "store")]),
+        # the tagger's noun "inserting" after a worn thing, and the phrase after its object
+        (
+            "A man wearing a yellow parka inserting coins into a parking meter.",
+            [("man", "wear", "parka"), ("man", "insert", "coin"), ("coin", "in", "parking meter")],
+        ),
+        ("A man holding an umbrella walking in the rain.", [("man", "hold", "umbrella"), ("man", "walk in", "rain")]),
+    ],
+)
+def test_who_does_what_where(parser, text, triples):
+    assert parser.parse(text).triples() == triples
+
+
 def test_a_wrong_thing_worn_before_a_participle_is_cut_alone():
     e = explain(
         "A man in a black jacket and helmet skiing down a hill.",
