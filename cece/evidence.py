@@ -226,7 +226,13 @@ def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Ma
     if image.kind != "references":
         return match
     mapping = list(match.mapping)
-    bad = [i for i, j in enumerate(mapping) if j >= 0 and type_support(caption.concepts[i], image).kind is None]
+    bad = [
+        i
+        for i, j in enumerate(mapping)
+        if j >= 0
+        and not same_thing(caption.concepts[i], image.concepts[j])  # most pairs: no need to look further
+        and type_support(caption.concepts[i], image).kind is None
+    ]
     if not bad:
         return match
     sal = salience(image)
