@@ -238,9 +238,11 @@ def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Ma
     sal = salience(image)
     moved = False
     for i, j in stand_ins(bad, caption.concepts, image, sal).items():
+        if j is None or j in mapping:
+            continue
         t = mapping[i]
-        c, g, was = caption.concepts[i], image.concepts[j] if j is not None else None, image.concepts[t]
-        if g is None or j in mapping or sal[j] < sal[t] or objecthood(c.synset) != objecthood(g.synset):
+        c, g, was = caption.concepts[i], image.concepts[j], image.concepts[t]
+        if sal[j] < sal[t] or objecthood(c.synset) != objecthood(g.synset):
             continue
         if c.synset and was.synset and wup_similarity(c.synset, was.synset) >= NEAR:
             continue
