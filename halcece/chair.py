@@ -39,7 +39,7 @@ def chair(results: tuple[str, ...], annotations: tuple[str, ...], model: str | N
     left out; the exit status is then 2.
     """
     from detectors.chair_eval import ChairEvaluation
-    from detectors.runner import read_inputs
+    from detectors.samples import read_inputs
     from halcece.inputs import run_inputs, safe_text
 
     inputs, found = run_inputs(results, annotations, model, every=True)

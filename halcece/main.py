@@ -305,7 +305,8 @@ def detect(
 
     from cece.engine import EngineError
     from detectors.configure import confine_images, create_detectors
-    from detectors.runner import RunStats, detect_to_file, read_inputs
+    from detectors.runner import RunStats, detect_to_file
+    from detectors.samples import read_inputs
 
     where = engine_of(engine, workers, address)
     try:
