@@ -42,7 +42,8 @@ from benchmarks.perturb_words import (
     verb_lemma,
 )
 from cece.counterfactuals.words import article, noun_form, verb_form
-from parsers.attributes import COLOURS, MATERIALS, NUMBER_WORDS, SIZE_OPPOSITES, base_colour, materials_clash
+from parsers.attribute_words import COLOURS, MATERIALS, NUMBER_WORDS, SIZE_OPPOSITES
+from parsers.attributes import base_colour, materials_clash
 
 KINDS = ("object", "attribute", "count", "state", "relation", "added")
 

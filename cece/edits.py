@@ -52,7 +52,7 @@ from knowledge import (
     wup_similarity,
 )
 from parsers import Concept, Relation, SceneGraph, Span
-from parsers.attributes import HEDGE_ADVERBS
+from parsers.attribute_words import HEDGE_ADVERBS
 
 HALLUCINATED_OBJECT_CLASSES: frozenset[EditClass] = frozenset({"D", "R", "O"})
 

@@ -23,7 +23,8 @@ from typing import Any
 
 import knowledge
 from parsers import repairs
-from parsers.attributes import ADJECTIVE_COMPOUNDS, QUANTIFIER_NOUNS, group_attributes
+from parsers.attribute_words import ADJECTIVE_COMPOUNDS, QUANTIFIER_NOUNS
+from parsers.attributes import group_attributes
 from parsers.draft_graph import Draft, Mention, from_upstream, joins_next
 from parsers.mentions import merge_definite_mentions
 from parsers.modifiers import mark_uncertain, modifier_values

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsers.attributes import NUMBER_WORDS
+from parsers.attribute_words import NUMBER_WORDS
 from parsers.sentences import split_sentences
 
 _THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
