@@ -21,13 +21,14 @@ from cece.confidence import ConfidenceModel, resolve
 from cece.costs import CostModel, edges
 from cece.counterfactuals.fixed_point import settle
 from cece.counterfactuals.rewrite import Counterfactual, rewrite_safely
-from cece.edits import object_edits, role_edits
+from cece.edits import object_edits
 from cece.explanation import Explanation
 from cece.ged import match
 from cece.judge import judge, settle_by_support
 from cece.metrics import object_metrics, role_metrics
 from cece.record_checks import check_record
 from cece.records import RecordError
+from cece.role_edits import role_edits
 from cece.senses import disambiguate
 from knowledge import num_ancestors
 from parsers import AnnotationError, CaptionParser, SceneGraph, from_references, to_scene_graph
