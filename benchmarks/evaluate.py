@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from benchmarks import dvb_metrics
@@ -45,22 +44,13 @@ from benchmarks.loaders.alignbench import AlignBenchGold
 from benchmarks.loaders.common import CaptionGold
 from benchmarks.loaders.detailverify import DVBGold, to_tagged
 from benchmarks.metrics import auroc, average_precision, expected_calibration_error
-from benchmarks.registry import BENCHMARKS
+from benchmarks.registry import BENCHMARKS, Evaluation
 from detectors.base import Detection
 
 Detections = Mapping[str, Detection]
 
 SPAN_COLUMNS = ("span P", "gold-word R")  # every detector (spans and scores are enough)
 VERDICT_COLUMNS = ("verdict P", "verdict R", "flagged clean", "bal acc")  # None without verdicts
-
-
-@dataclass
-class Evaluation:
-    summary: dict[str, float | None]
-    details: dict[str, Any] = field(default_factory=dict)
-    curve: tuple[list[int], list[float]] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)  # plot data that is not saved
-    counts: dict[str, int] = field(default_factory=dict)  # valid, errors, parse_failures, dropped
 
 
 def _ok(d: Detection | None) -> TypeGuard[Detection]:

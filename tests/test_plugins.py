@@ -48,8 +48,7 @@ SOURCE = '''
 """A detector, a backend and a benchmark, from outside halcece."""
 import json
 
-from benchmarks.evaluate import Evaluation
-from benchmarks.registry import BenchmarkInfo
+from benchmarks.registry import BenchmarkInfo, Evaluation
 from detectors.backends import Backend
 from detectors.base import Detection, Detector
 
