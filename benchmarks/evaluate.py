@@ -101,7 +101,7 @@ def counts(ids: list[str], dets: Detections, dropped: int = 0) -> dict[str, int]
     return {"valid": valid, "errors": len(ids) - valid, "parse_failures": failures, "dropped": dropped}
 
 
-def evaluate(benchmark: str, gold: Mapping[str, Any], dets: Detections, threshold: float = 0.5) -> Evaluation:
+def evaluate(benchmark: str, gold: Mapping[str, Any], dets: Detections, *, threshold: float = 0.5) -> Evaluation:
     """The benchmark's evaluation of one detector, by the evaluator the benchmark names in its
     registry entry (:mod:`benchmarks.registry`); with no valid detection, every summary value is None, details and curve
     are empty and only ``counts`` says what happened."""
@@ -267,7 +267,7 @@ def evaluate_alignbench(gold: Mapping[str, AlignBenchGold], dets: Detections, th
     for (pos, label), v in by_pos.items():
         position_means.setdefault(pos, {})[label] = v
     seg_ap = segment_ap(gold_seg, pred_seg, 0.3)
-    seg = segment_iou(gold_seg, pred_seg, threshold, 0.3)
+    seg = segment_iou(gold_seg, pred_seg, threshold=threshold, iou_threshold=0.3)
     valid = [v for v in per_model.values() if not math.isnan(v)]
     summary: dict[str, float | None] = {
         "AUROC": auroc(y, s),

@@ -206,7 +206,12 @@ class Explainer:
         settle(self, explanations)
 
     def counterfactual(
-        self, caption: str, annotation: Any = None, references: list[str] | None = None, edits: list[int] | None = None
+        self,
+        caption: str,
+        annotation: Any = None,
+        references: list[str] | None = None,
+        *,
+        edits: list[int] | None = None,
     ) -> Counterfactual:
         """The caption made faithful: all its hallucinated edits applied, or only the edit
         indices ``edits`` (of ``explain(...).edits``), with the chars each edit changed."""
@@ -358,7 +363,7 @@ def explain(caption: str, annotation: Any = None, references: list[str] | None =
 
 
 def counterfactual(
-    caption: str, annotation: Any = None, references: list[str] | None = None, edits: list[int] | None = None
+    caption: str, annotation: Any = None, references: list[str] | None = None, *, edits: list[int] | None = None
 ) -> Counterfactual:
     """The caption made faithful to an annotation or reference captions (see
     :meth:`Explainer.counterfactual`): ``.text``, ``.note`` and ``.changed_by()``.
@@ -367,4 +372,4 @@ def counterfactual(
     >>> cf.text, cf.changed_by()
     ('A red dog on a sofa.', {0: [(6, 9, 'dog')]})
     """
-    return default_explainer().counterfactual(caption, annotation, references, edits)
+    return default_explainer().counterfactual(caption, annotation, references, edits=edits)

@@ -180,9 +180,8 @@ def run_detectors(
                     elif isinstance(s, RecordError):  # a bad id (a duplicate...) is no key for its line
                         lines.append(
                             Detection(
-                                # A bad id is left out of its error line; Detection types ids as
-                                # strings, which every id of a good line is.
-                                id=None if s.field == "id" else s.id,  # type: ignore[arg-type]
+                                # a bad id is left out of its error line; a good one is a string, as on every line
+                                id=None if s.field == "id" or s.id is None else str(s.id),
                                 detector=name,
                                 error=str(s),
                                 model=None if s.model is None else str(s.model),

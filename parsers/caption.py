@@ -135,7 +135,7 @@ class CaptionParser:
         text = doc.text
         if not text.strip():
             return SceneGraph(text=text)
-        d = from_upstream(doc, self._upstream.parse_doc(doc), self._joins, text)
+        d = from_upstream(doc, self._upstream.parse_doc(doc), joins=self._joins, text=text)
         repairs.join_hyphenated(d)
         repairs.split_possessives(d)
         repairs.drop_symbols(d)  # after the split: a possessor can be a symbol too ("\u200d's")

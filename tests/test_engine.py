@@ -103,7 +103,7 @@ def workers_only(task, batches: list, n: int = 2) -> list:
 
     backend = Processes(task, 1)
     try:
-        return list(schedule(task, iter(batches), backend, n, limit=2 * n))
+        return list(schedule(task, iter(batches), backend, workers=n, limit=2 * n))
     finally:
         backend.close()
 

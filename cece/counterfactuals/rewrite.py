@@ -227,7 +227,7 @@ def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
         return _drop_object(ctx, r)
     if (e.evidence.get("agreement") or {}).get("kind") in ("state", "exclusive"):
         # the subject's posture or motion: only the predicate changes, its ends stay
-        return [Change(*r.span, predicate_like(e.target[1], doc, *r.span))] if r.span else None
+        return [Change(*r.span, predicate_like(e.target[1], doc, r.span))] if r.span else None
     t = ctx.image.relations[e.image_index]
     out = []
     for end, other in ((r.subject, t.subject), (r.object, t.object)):
@@ -241,7 +241,7 @@ def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
                 return None  # the caption names that thing already: "a bus and a car" is no "a bus and a bus"
             out += [x for a, b in c.spans[:1] for x in noun_changes(doc, a, b, old=c, new=g)]
     if r.span and (relation_key(t.canonical) != relation_key(r.canonical) or verbs_exclude(t.canonical, r.canonical)):
-        out.append(Change(*r.span, predicate_like(t.canonical, doc, *r.span)))
+        out.append(Change(*r.span, predicate_like(t.canonical, doc, r.span)))
     return out or None
 
 
@@ -280,10 +280,11 @@ def _unrelate(ctx: _Text, r: Any) -> list[Change] | None:
     return [Change(p.idx, p.idx + len(p), "and")]
 
 
-def predicate_like(target: str, doc: Any, start: int, end: int) -> str:
+def predicate_like(target: str, doc: Any, span: tuple[int, int]) -> str:
     """The image predicate ``target`` ("sit on", "on") in the form of the caption's predicate at
-    ``[start, end)``: the verb takes the caption verb's tag ("sitting on"); a bare preposition
-    keeps the caption's verb ("standing next to" + "on" -> "standing on")."""
+    ``span`` (``[start, end)``): the verb takes the caption verb's tag ("sitting on"); a bare
+    preposition keeps the caption's verb ("standing next to" + "on" -> "standing on")."""
+    start, end = span
     words = target.split()
     tokens = [t for t in doc if start <= t.idx < end]
     verb = next((t for t in tokens if t.pos_ in ("VERB", "AUX")), None)
