@@ -1,6 +1,7 @@
 # Two commands do all set-up on a fresh Debian machine:
 #   make demo   - install, then explain the bundled examples and build a multi-model report
 #   make test   - install, then lint, check formatting and types (make lint), then run the test suite
+#                 (on two processes: TEST_WORKERS=N to change)
 # Everything lands in .venv; WordNet comes from Debian's wordnet-base (no run-time downloads).
 
 # The venv's interpreter: the distribution's /usr/bin/python3 when it is 3.11 or newer and can make
@@ -64,9 +65,12 @@ demo: install
 	  -o out/coco/chair.json
 	@echo "Open the report: out/report/index.html"
 
-# Lint, the format check and the type check first (configured in pyproject.toml), then the suite.
+# Lint, the format check and the type check first (configured in pyproject.toml), then the suite on
+# TEST_WORKERS processes (pytest-xdist; the Ray tests share one of them: --dist loadgroup).
+# TEST_WORKERS=0 runs it in this process.
+TEST_WORKERS ?= 2
 test: install test-deps lint
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup
 
 lint: install
 	$(VENV)/bin/ruff check .

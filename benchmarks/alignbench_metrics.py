@@ -84,6 +84,7 @@ def segment_ap(
 def segment_iou(
     gold: Sequence[Sequence[Span]],
     predicted: Sequence[Sequence[tuple[int, int, float]]],
+    *,
     threshold: float = 0.5,
     iou_threshold: float = 0.3,
 ) -> dict[str, float]:

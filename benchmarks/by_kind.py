@@ -29,7 +29,7 @@ HEADER = ["kind", "records", "flagged", "mean score", "AUROC vs clean", "LA", "g
 
 
 def kind_rows(
-    kinds: Mapping[str, str], gold: Mapping[str, CaptionGold], dets: Mapping[str, Detection], threshold: float = 0.5
+    kinds: Mapping[str, str], gold: Mapping[str, CaptionGold], dets: Mapping[str, Detection], *, threshold: float = 0.5
 ) -> list[list[Any]]:
     """One row per kind (clean first) in :data:`HEADER`'s columns; ``kinds`` maps sample id to
     its perturbation."""
@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not dets:
         print(f"error: no predictions of {args.detector!r} in {args.rundir}", file=sys.stderr)
         return 1
-    print(markdown_table(HEADER, kind_rows(kinds, gold, dets, args.threshold)))
+    print(markdown_table(HEADER, kind_rows(kinds, gold, dets, threshold=args.threshold)))
     return 0
 
 

@@ -108,6 +108,7 @@ def collect(
     explainer: Explainer,
     samples: Sequence[dict],
     gold: dict[str, CaptionGold],
+    *,
     labelled=None,
     progress: Callable[[int], object] | None = None,
 ) -> tuple[list[Row], list[Record]]:
@@ -253,7 +254,7 @@ def calibrate(
     records: list[Record] = []
     for path in paths:
         samples, gold, kind = read_labelled(path)
-        r, rec = collect(explainer, samples, gold, LABELLED[kind], progress)
+        r, rec = collect(explainer, samples, gold, labelled=LABELLED[kind], progress=progress)
         offset = len(rows)
         for x in rec:
             x.rows = [i + offset for i in x.rows]

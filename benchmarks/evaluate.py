@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from benchmarks import dvb_metrics
@@ -45,22 +44,13 @@ from benchmarks.loaders.alignbench import AlignBenchGold
 from benchmarks.loaders.common import CaptionGold
 from benchmarks.loaders.detailverify import DVBGold, to_tagged
 from benchmarks.metrics import auroc, average_precision, expected_calibration_error
-from benchmarks.registry import BENCHMARKS
+from benchmarks.registry import BENCHMARKS, Evaluation
 from detectors.base import Detection
 
 Detections = Mapping[str, Detection]
 
 SPAN_COLUMNS = ("span P", "gold-word R")  # every detector (spans and scores are enough)
 VERDICT_COLUMNS = ("verdict P", "verdict R", "flagged clean", "bal acc")  # None without verdicts
-
-
-@dataclass
-class Evaluation:
-    summary: dict[str, float | None]
-    details: dict[str, Any] = field(default_factory=dict)
-    curve: tuple[list[int], list[float]] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)  # plot data that is not saved
-    counts: dict[str, int] = field(default_factory=dict)  # valid, errors, parse_failures, dropped
 
 
 def _ok(d: Detection | None) -> TypeGuard[Detection]:
@@ -111,7 +101,7 @@ def counts(ids: list[str], dets: Detections, dropped: int = 0) -> dict[str, int]
     return {"valid": valid, "errors": len(ids) - valid, "parse_failures": failures, "dropped": dropped}
 
 
-def evaluate(benchmark: str, gold: Mapping[str, Any], dets: Detections, threshold: float = 0.5) -> Evaluation:
+def evaluate(benchmark: str, gold: Mapping[str, Any], dets: Detections, *, threshold: float = 0.5) -> Evaluation:
     """The benchmark's evaluation of one detector, by the evaluator the benchmark names in its
     registry entry (:mod:`benchmarks.registry`); with no valid detection, every summary value is None, details and curve
     are empty and only ``counts`` says what happened."""
@@ -277,7 +267,7 @@ def evaluate_alignbench(gold: Mapping[str, AlignBenchGold], dets: Detections, th
     for (pos, label), v in by_pos.items():
         position_means.setdefault(pos, {})[label] = v
     seg_ap = segment_ap(gold_seg, pred_seg, 0.3)
-    seg = segment_iou(gold_seg, pred_seg, threshold, 0.3)
+    seg = segment_iou(gold_seg, pred_seg, threshold=threshold, iou_threshold=0.3)
     valid = [v for v in per_model.values() if not math.isnan(v)]
     summary: dict[str, float | None] = {
         "AUROC": auroc(y, s),

@@ -119,13 +119,13 @@ def _one(
     made clean instead, clean records would outnumber the perturbed ones); None when none does."""
     others = _evidence(refs, pick, evidence, rng)
     if rng.random() < CLEAN_SHARE:
-        clean = perturb(refs[pick], others, "clean", rng)
+        clean = perturb(refs[pick], others, "clean", rng=rng)
         assert clean is not None  # a clean copy can always be made
         return pick, others, clean
     order = sorted(kinds, key=lambda k: (made[k], rng.random()))
     for i in [pick, *(i for i in range(len(refs)) if i != pick and i not in used)]:
         others = _evidence(refs, i, evidence, rng) if i != pick else others
-        result = next((p for k in order if (p := perturb(refs[i], others, k, rng))), None)
+        result = next((p for k in order if (p := perturb(refs[i], others, k, rng=rng))), None)
         if result is not None:
             return i, others, result
     return None

@@ -42,7 +42,8 @@ from benchmarks.perturb_words import (
     verb_lemma,
 )
 from cece.counterfactuals.words import article, noun_form, verb_form
-from parsers.attributes import COLOURS, MATERIALS, NUMBER_WORDS, SIZE_OPPOSITES, base_colour, materials_clash
+from parsers.attribute_words import COLOURS, MATERIALS, NUMBER_WORDS, SIZE_OPPOSITES
+from parsers.attributes import base_colour, materials_clash
 
 KINDS = ("object", "attribute", "count", "state", "relation", "added")
 
@@ -345,12 +346,14 @@ PERTURBATIONS: dict[str, Callable[[Any, Context], list[Change] | None]] = {
 }
 
 
-def perturb(caption: str, evidence: Sequence[str], kind: str, rng: random.Random, nlp: Any = None) -> Perturbed | None:
+def perturb(
+    caption: str, evidence: Sequence[str], kind: str, *, rng: random.Random, nlp: Any = None
+) -> Perturbed | None:
     """``caption`` with a hallucination of ``kind`` (one of :data:`KINDS`, or ``"clean"`` for
     none), or None when that kind cannot be made cleanly on it. ``evidence``: the references
     the caption will be judged against (a new value they use is never chosen).
 
-    >>> p = perturb("A dog sitting on a red couch.", [], "attribute", random.Random(0))
+    >>> p = perturb("A dog sitting on a red couch.", [], "attribute", rng=random.Random(0))
     >>> p.caption != p.original, sum(p.labels)
     (True, 1)
     """

@@ -1,8 +1,9 @@
 """The benchmark registry: the entry-point group ``cece.benchmarks`` (see :mod:`cece.plugins`).
 
-Each entry point names a :class:`BenchmarkInfo`: the benchmark's loader, its evaluator and the
-help ``cece bench`` prints. The built-in four are declared in ``setup.cfg`` (objects in
-:mod:`benchmarks.builtin`) exactly as another package declares its own::
+Each entry point names a :class:`BenchmarkInfo`: the benchmark's loader, its evaluator (which
+returns an :class:`Evaluation`) and the help ``cece bench`` prints. The built-in four are declared
+in ``setup.cfg`` (objects in :mod:`benchmarks.builtin`) exactly as another package declares its
+own::
 
     [options.entry_points]
     cece.benchmarks =
@@ -17,16 +18,28 @@ help ``cece bench`` prints. The built-in four are declared in ``setup.cfg`` (obj
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from cece.plugins import Registry
 
-if TYPE_CHECKING:  # the evaluators' result type; benchmarks.evaluate builds on this module
-    from benchmarks.evaluate import Evaluation
-
 Loader = Callable[..., tuple[list[dict[str, Any]], dict[str, Any]]]
-Evaluator = Callable[[Mapping[str, Any], Mapping[str, Any], float], "Evaluation"]
+
+
+@dataclass
+class Evaluation:
+    """What an evaluator returns (:mod:`benchmarks.evaluate` says what each part holds): the
+    leaderboard's ``summary`` columns, JSON-ready ``details``, the ``curve`` (labels, scores) of a
+    PR plot, plot data that is not saved (``extra``) and the ``counts`` of the run."""
+
+    summary: dict[str, float | None]
+    details: dict[str, Any] = field(default_factory=dict)
+    curve: tuple[list[int], list[float]] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # plot data that is not saved
+    counts: dict[str, int] = field(default_factory=dict)  # valid, errors, parse_failures, dropped
+
+
+Evaluator = Callable[[Mapping[str, Any], Mapping[str, Any], float], Evaluation]
 
 
 @dataclass(frozen=True)

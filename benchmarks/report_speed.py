@@ -67,7 +67,7 @@ def make_caption(rng: random.Random, image: dict, model: str) -> str:
     return text.replace("A two", "Two") + "."
 
 
-def make_set(folder: Path, n: int, n_models: int, seed: int = 0) -> Path:
+def make_set(folder: Path, n: int, *, n_models: int, seed: int = 0) -> Path:
     """Write captions.jsonl, vg.json and refs.json; return the captions path."""
     rng = random.Random(seed)
     models = list(MODELS)[:n_models]
@@ -101,7 +101,7 @@ def _timed(cmd: list[str]) -> float:
 def run(n: int = 10_000, n_models: int = 5) -> dict:
     with tempfile.TemporaryDirectory() as d:
         folder = Path(d)
-        captions = make_set(folder, n, n_models)
+        captions = make_set(folder, n, n_models=n_models)
         base = [
             sys.executable,
             "-m",

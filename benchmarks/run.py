@@ -106,7 +106,8 @@ def read_predictions(path: Path) -> dict[str, Detection]:
                 d = Detection.from_dict(json.loads(line))
             except (json.JSONDecodeError, KeyError, TypeError):
                 continue
-            out.setdefault(d.id, d)
+            if d.id is not None:  # a line without an id (a bad input record's) answers no sample
+                out.setdefault(d.id, d)
     return out
 
 
@@ -232,7 +233,7 @@ def run_benchmark(
     for name in manifest["detectors"]:
         found = read_predictions(prediction_path(rundir, name))
         if found:
-            evaluations[name] = evaluate(benchmark, gold, found, threshold)
+            evaluations[name] = evaluate(benchmark, gold, found, threshold=threshold)
             judges[name] = judge_variation(a for d in found.values() for a in detection_answers(d))
     scored = {
         n: {"summary": e.summary, "details": e.details, **e.counts, "judge": judges[n]} for n, e in evaluations.items()

@@ -102,7 +102,7 @@ def run_command(args: list[str], output: Path, records: int) -> tuple[float, flo
     return (steady_rate(seen, done), round(seen[0][0] - start, 1), round(rss_kb / 1024, 1))
 
 
-def steady_rate(seen: list[tuple[float, int]], total: int, low: float = 0.1, high: float = 0.9) -> float:
+def steady_rate(seen: list[tuple[float, int]], total: int, *, low: float = 0.1, high: float = 0.9) -> float:
     """Rows/s between the first moment ``low`` of ``total`` rows were written and the first
     moment ``high`` were (``seen``: (time, rows written) samples, in time order); over the whole
     of ``seen`` when the rows came in too few steps to tell.
@@ -153,7 +153,7 @@ def _engines(workers: int, ray: str | None) -> list[tuple[list[str], str, int]]:
 
 
 def scaling(
-    quick: bool = False, workers: int | None = None, ray: bool = True, data: Path | None = None
+    quick: bool = False, *, workers: int | None = None, ray: bool = True, data: Path | None = None
 ) -> list[ScalingRow]:
     """Measure every row of the table (module docstring); ``data``: a JSONL file of records to
     explain and detect on instead of the generated ones."""

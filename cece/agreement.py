@@ -121,6 +121,7 @@ def tally(
     image: SceneGraph,
     found: list[int],
     kinds: tuple[str, ...],
+    *,
     agrees: Callable[[list[str]], bool | None],
     label: str,
     group: Callable[[str], str] | None = None,

@@ -21,7 +21,7 @@ from cece.confidence import ConfidenceModel, resolve
 from cece.costs import CostModel, edges
 from cece.counterfactuals.fixed_point import settle
 from cece.counterfactuals.rewrite import Counterfactual, rewrite_safely
-from cece.edits import object_edits, role_edits
+from cece.edits import object_edits
 from cece.evidence import prefer_stand_ins
 from cece.explanation import Explanation
 from cece.ged import match
@@ -29,6 +29,7 @@ from cece.judge import judge, settle_by_support
 from cece.metrics import object_metrics, role_metrics
 from cece.record_checks import check_record
 from cece.records import RecordError
+from cece.role_edits import role_edits
 from cece.senses import disambiguate
 from knowledge import num_ancestors
 from parsers import AnnotationError, CaptionParser, SceneGraph, from_references, to_scene_graph
@@ -207,7 +208,12 @@ class Explainer:
         settle(self, explanations)
 
     def counterfactual(
-        self, caption: str, annotation: Any = None, references: list[str] | None = None, edits: list[int] | None = None
+        self,
+        caption: str,
+        annotation: Any = None,
+        references: list[str] | None = None,
+        *,
+        edits: list[int] | None = None,
     ) -> Counterfactual:
         """The caption made faithful: all its hallucinated edits applied, or only the edit
         indices ``edits`` (of ``explain(...).edits``), with the chars each edit changed."""
@@ -359,7 +365,7 @@ def explain(caption: str, annotation: Any = None, references: list[str] | None =
 
 
 def counterfactual(
-    caption: str, annotation: Any = None, references: list[str] | None = None, edits: list[int] | None = None
+    caption: str, annotation: Any = None, references: list[str] | None = None, *, edits: list[int] | None = None
 ) -> Counterfactual:
     """The caption made faithful to an annotation or reference captions (see
     :meth:`Explainer.counterfactual`): ``.text``, ``.note`` and ``.changed_by()``.
@@ -368,4 +374,4 @@ def counterfactual(
     >>> cf.text, cf.changed_by()
     ('A red dog on a sofa.', {0: [(6, 9, 'dog')]})
     """
-    return default_explainer().counterfactual(caption, annotation, references, edits)
+    return default_explainer().counterfactual(caption, annotation, references, edits=edits)

@@ -46,7 +46,7 @@ from parsers.attributes import attribute_kind, base_colour, colours_clash, count
 _CLASHES: dict[str, Callable[..., Any]] = {"colour": colours_clash, "size": sizes_clash, "material": materials_clash}
 
 
-def partners(caption: SceneGraph, image: SceneGraph, i: int, mapping: Sequence[int]) -> list[int]:
+def partners(caption: SceneGraph, image: SceneGraph, i: int, *, mapping: Sequence[int]) -> list[int]:
     """The image concepts caption concept ``i`` is compared with (see the module docstring)."""
     c = caption.concepts[i]
     if image.kind == "references":
@@ -88,7 +88,7 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
         return None
     if exact:
         n = exact[0]
-        t, others = tally(image, found, ("count", "number"), count_agrees(n), "count", str)
+        t, others = tally(image, found, ("count", "number"), agrees=count_agrees(n), label="count", group=str)
         if n != "1":
             t = weigh_singular(t, image, found)
             others = others or Counter({"one": t.against})
@@ -102,7 +102,7 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
         same = [j for j in found if image.concepts[j].lemma.lower() == c.lemma.lower()]
         if not same:
             return None
-        t, others = tally(image, same, ("count", "number"), number_agrees, "number")
+        t, others = tally(image, same, ("count", "number"), agrees=number_agrees, label="number")
         t = weigh_singular(t, image, same)
         others = others or Counter({"one": t.against})
         span, source = (c.spans[0] if c.spans else None), "several"
@@ -188,9 +188,9 @@ def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[i
                 image,
                 found,
                 (kind,),
-                partial(_agrees, clash, mine),  # bound now: the loop moves on to the next kind
-                kind,
-                base_colour if kind == "colour" else str,
+                agrees=partial(_agrees, clash, mine),  # bound now: the loop moves on to the next kind
+                label=kind,
+                group=base_colour if kind == "colour" else str,
             )
             if t.verdict() is None:
                 continue
@@ -246,7 +246,7 @@ def _modifier_edits(caption: SceneGraph, image: SceneGraph, i: int) -> list[Edit
 
 
 def attribute_edits(
-    caption: SceneGraph, image: SceneGraph, mapping: Sequence[int], skip: AbstractSet[int] = frozenset()
+    caption: SceneGraph, image: SceneGraph, mapping: Sequence[int], *, skip: AbstractSet[int] = frozenset()
 ) -> list[Edit]:
     """Count, colour / size / material and modifier edits of the caption concepts not in ``skip``
     (those that cannot be judged), in caption order."""
@@ -254,7 +254,7 @@ def attribute_edits(
     for i in range(len(caption.concepts)):
         if i in skip:
             continue
-        found = partners(caption, image, i, mapping)
+        found = partners(caption, image, i, mapping=mapping)
         if found:
             count = _count_edit(caption, image, i, found)
             out += [count] if count else []

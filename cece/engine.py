@@ -150,7 +150,13 @@ def _local(
     try:
         with _threads_held(share), _gc_restored():
             yield from schedule(
-                task, chain(head, batches), backend, n - 1, here=here, limit=n * IN_FLIGHT_PER_WORKER + 2, warn=_warn
+                task,
+                chain(head, batches),
+                backend,
+                workers=n - 1,
+                here=here,
+                limit=n * IN_FLIGHT_PER_WORKER + 2,
+                warn=_warn,
             )
     finally:
         backend.close()
@@ -242,7 +248,7 @@ def _ray(
         n = options.workers or max(1, int(cpus))
         backend = Actors(ray, task)
         try:
-            yield from schedule(task, batches, backend, n, limit=n * IN_FLIGHT_PER_WORKER, warn=_warn)
+            yield from schedule(task, batches, backend, workers=n, limit=n * IN_FLIGHT_PER_WORKER, warn=_warn)
         finally:
             backend.close()
     finally:

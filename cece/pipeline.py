@@ -64,7 +64,7 @@ def explain_inputs(
     for f in inputs:
         for entry, rec in f.records():
             if not isinstance(rec, RecordError):
-                rec, err = checked(rec, k, f, annotations)
+                rec, err = checked(rec, k, f, annotations=annotations)
                 if err is None:
                     key = record_key(rec)
                     if key in seen:
@@ -100,7 +100,7 @@ def _model(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def checked(rec: Any, index: int, f: InputFile, annotations: AnnotationSet | None) -> tuple[Any, RecordError | None]:
+def checked(rec: Any, index: int, f: InputFile, *, annotations: AnnotationSet | None) -> tuple[Any, RecordError | None]:
     """A record with its paths and ``image_id`` resolved, and its first problem (or None): its own
     fields, then an annotation path that leaves its folder, then its ``image_id``, then its image side."""
     err = check_own_fields(rec, index)

@@ -21,7 +21,7 @@ so the output is the one of an uninterrupted run.
 ...     def start(self): return None
 ...     def send(self, worker, job): raise AssertionError
 ...     def wait(self, timeout): return []
->>> list(schedule(Echo(), iter([[1], [2]]), Nowhere(), 0, here=Echo(), limit=2))
+>>> list(schedule(Echo(), iter([[1], [2]]), Nowhere(), workers=0, here=Echo(), limit=2))
 [[1], [2]]
 """
 
@@ -88,8 +88,8 @@ def schedule(
     task: Any,
     batches: Iterator[Any],
     backend: Backend,
-    workers: int,
     *,
+    workers: int,
     here: Callable[[Any], Any] | None = None,
     limit: int = 8,
     warn: Callable[[str], None] | None = None,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsers.attributes import HEDGE_ADVERBS, HEDGE_MODALS, HEDGE_VERBS, QUANTIFIER_NOUNS
+from parsers.attribute_words import HEDGE_ADVERBS, HEDGE_MODALS, HEDGE_VERBS, QUANTIFIER_NOUNS
 
 # Nouns that locate or frame rather than name a thing: "on top of", "in the background".
 POSITION_NOUNS = frozenset(

@@ -63,7 +63,7 @@ class Detection:
     (True, ['detector', 'error', 'id', 'score', 'sentences', 'spans'])
     """
 
-    id: str
+    id: str | None  # None only on the error line of an input record whose id is bad (missing, a duplicate...)
     detector: str
     score: float | None = None
     spans: list[SpanScore] = field(default_factory=list)

@@ -65,6 +65,7 @@ from halcece.weights import detector_weights, weights_option
 @engine_options
 def bench_run(
     benchmark: str,
+    *,
     data: str | None,
     images: str | None,
     names: tuple[str, ...],

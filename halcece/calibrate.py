@@ -21,7 +21,7 @@ import click
     "--batch-size", type=click.IntRange(min=1), default=256, show_default=True, help="Captions explained at a time."
 )
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def calibrate(labelled: tuple[str, ...], output: str, batch_size: int, quiet: bool) -> None:
+def calibrate(labelled: tuple[str, ...], *, output: str, batch_size: int, quiet: bool) -> None:
     """Fit the confidences of edits and captions on LABELLED captions; write WEIGHTS.json.
 
     LABELLED files are HAT JSON (captions with word labels in `grounding` and their

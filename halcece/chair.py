@@ -28,7 +28,7 @@ import click
     help="Write CHAIR's JSON here (overall_metrics, sentences); with several models, one file "
     "per model: FILE's name with .MODEL before its suffix.",
 )
-def chair(results: tuple[str, ...], annotations: tuple[str, ...], model: str | None, output: str | None) -> None:
+def chair(results: tuple[str, ...], *, annotations: tuple[str, ...], model: str | None, output: str | None) -> None:
     """CHAIRs and CHAIRi (Rohrbach et al., 2018) of the captions in RESULTS, per model.
 
     RESULTS are COCO results files ([{"image_id", "caption"}], one per model, named by the file's
@@ -39,7 +39,7 @@ def chair(results: tuple[str, ...], annotations: tuple[str, ...], model: str | N
     left out; the exit status is then 2.
     """
     from detectors.chair_eval import ChairEvaluation
-    from detectors.runner import read_inputs
+    from detectors.samples import read_inputs
     from halcece.inputs import run_inputs, safe_text
 
     inputs, found = run_inputs(results, annotations, model, every=True)

@@ -24,7 +24,7 @@ def input_options(command):
     )(command)
 
 
-def run_inputs(paths: tuple[str, ...], annotations: tuple[str, ...], model: str | None, every: bool = False):
+def run_inputs(paths: tuple[str, ...], annotations: tuple[str, ...], model: str | None, *, every: bool = False):
     """(the input files, the annotation set) of a command; an unreadable or unknown file is a
     one-line error naming it (exit 1)."""
     from cece.annotation_sets import AnnotationSet, AnnotationsFileError

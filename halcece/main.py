@@ -83,6 +83,7 @@ def main() -> None:
 @engine_options
 def explain(
     files: tuple[str, ...],
+    *,
     output: str | None,
     fmt: str,
     quiet: bool,
@@ -132,7 +133,11 @@ def explain(
     options = engine_of(engine, workers, address)
     explainer = Explainer(batch_size=batch_size, threshold=threshold, weights=load_weights(weights))
     inputs, found = _inputs(files, annotations, model)
-    writer = _open_writer(output, _explained_id, files, overwrite, keep_errors) if output else None
+    writer = (
+        _open_writer(output, _explained_id, inputs=files, overwrite=overwrite, keep_errors=keep_errors)
+        if output
+        else None
+    )
     summary, flagged = Summary(), 0
     tables = not quiet and not writer and fmt == "table"
     task = ExplainTask(explainer, keep=tables, checked=True)
@@ -268,6 +273,7 @@ def doctor(quiet: bool) -> None:
 @engine_options
 def detect(
     samples: tuple[str, ...],
+    *,
     names: tuple[str, ...],
     output: str,
     options: tuple[str, ...],
@@ -305,7 +311,8 @@ def detect(
 
     from cece.engine import EngineError
     from detectors.configure import confine_images, create_detectors
-    from detectors.runner import RunStats, detect_to_file, read_inputs
+    from detectors.runner import RunStats, detect_to_file
+    from detectors.samples import read_inputs
 
     where = engine_of(engine, workers, address)
     try:

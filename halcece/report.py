@@ -43,6 +43,7 @@ from halcece.weights import load_weights, weights_option
 @engine_options
 def report(
     captions: tuple[str, ...],
+    *,
     outdir: str,
     with_linguistic: bool,
     top: int,

@@ -12,7 +12,7 @@ from halcece.inputs import safe_text as _safe
 from halcece.stopping import Terminated, interrupted_status
 
 
-def open_writer(output: str, key, inputs, overwrite: bool, keep_errors: bool, ascii: bool = True):
+def open_writer(output: str, key, *, inputs, overwrite: bool, keep_errors: bool, ascii: bool = True):
     """The locked, resumed output (cece.output.JsonlWriter); a refusal is a one-line error, exit 1."""
     from cece.output import JsonlWriter, OutputBusy
 
@@ -32,7 +32,7 @@ def open_writer(output: str, key, inputs, overwrite: bool, keep_errors: bool, as
         raise click.ClickException(str(exc)) from None
 
 
-def write_row(writer, row: dict | bytes, summary, line: int | None = None, name: str | None = None) -> None:
+def write_row(writer, row: dict | bytes, summary, *, line: int | None = None, name: str | None = None) -> None:
     """Count one row and write it (with -o; ``row`` may be its encoded line, see
     ``JsonlWriter.write``); a row that is not JSON (NaN...) becomes its error row."""
     if writer is None:

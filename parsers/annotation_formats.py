@@ -36,7 +36,7 @@ class AnnotationError(ValueError):
 
 
 def concept_from_name(
-    name: str, synset: str | None = None, attributes: list[str] | None = None, source_id: Any = None
+    name: str, synset: str | None = None, *, attributes: list[str] | None = None, source_id: Any = None
 ) -> Concept:
     """A concept for an annotated name; ``synset`` as given by the annotation, else WordNet's
     first sense for the name. A synset name as the label ("dog.n.01") is read as that synset.
@@ -61,7 +61,7 @@ def concept_from_name(
     )
 
 
-def relation(subject: int, predicate: str, obj: int, synsets: list[str] | None = None) -> Relation:
+def relation(subject: int, predicate: str, obj: int, *, synsets: list[str] | None = None) -> Relation:
     """A relation with a canonical predicate; a verb synset given by the annotation wins."""
     text = " ".join(predicate.split()).lower()
     known = knowledge.get_hierarchy().ids
@@ -108,7 +108,7 @@ def from_visual_genome(record: dict[str, Any], field: str = "annotation") -> Sce
         s = _end(g, *_pick(rel, "subject", f), by_id, by_name)
         o = _end(g, *_pick(rel, "object", f), by_id, by_name)
         syn = rel.get("synsets") if isinstance(rel.get("synsets"), list) else None
-        g.add_relation(relation(s, pred, o, syn))
+        g.add_relation(relation(s, pred, o, synsets=syn))
     return g
 
 
@@ -153,7 +153,7 @@ def _add_object(g: SceneGraph, obj: Any, field: str, by_id: dict[str, int], by_n
         if not (isinstance(attrs, list) and all(isinstance(a, str) for a in attrs)):
             raise AnnotationError(f"{field}.attributes", "expected a list of strings")
         oid = obj.get("object_id", obj.get("id"))
-        idx = g.add_concept(concept_from_name(name, synsets[0] if synsets else None, attrs, oid))
+        idx = g.add_concept(concept_from_name(name, synsets[0] if synsets else None, attributes=attrs, source_id=oid))
         if oid is not None:
             by_id.setdefault(str(oid), idx)
     else:

@@ -23,7 +23,8 @@ from typing import Any
 
 import knowledge
 from parsers import repairs
-from parsers.attributes import ADJECTIVE_COMPOUNDS, QUANTIFIER_NOUNS, group_attributes
+from parsers.attribute_words import ADJECTIVE_COMPOUNDS, QUANTIFIER_NOUNS
+from parsers.attributes import group_attributes
 from parsers.draft_graph import Draft, Mention, from_upstream, joins_next
 from parsers.mentions import merge_definite_mentions
 from parsers.modifiers import mark_uncertain, modifier_values
@@ -134,7 +135,7 @@ class CaptionParser:
         text = doc.text
         if not text.strip():
             return SceneGraph(text=text)
-        d = from_upstream(doc, self._upstream.parse_doc(doc), self._joins, text)
+        d = from_upstream(doc, self._upstream.parse_doc(doc), joins=self._joins, text=text)
         repairs.join_hyphenated(d)
         repairs.split_possessives(d)
         repairs.drop_symbols(d)  # after the split: a possessor can be a symbol too ("\u200d's")

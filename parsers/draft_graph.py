@@ -238,7 +238,7 @@ def _upstream_tokens(o: Any, inside: list[int]) -> list[int]:
 
 
 def from_upstream(
-    doc: Any, result: dict[str, Any], joins: Callable[[str, str], bool] | None = None, text: str | None = None
+    doc: Any, result: dict[str, Any], *, joins: Callable[[str, str], bool] | None = None, text: str | None = None
 ) -> Draft:
     """Mentions from upstream entities (all of them, pronouns too: a repair step decides), links
     from its relations with their predicate tokens recovered.

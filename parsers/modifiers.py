@@ -10,16 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from parsers.attributes import (
-    COLOURS,
-    COUNT_WORDS,
-    HEDGE_ADVERBS,
-    HEDGE_MODALS,
-    HEDGE_VERBS,
-    TONES,
-    VAGUE_COUNTS,
-    count_value,
-)
+from parsers.attribute_words import COLOURS, COUNT_WORDS, HEDGE_ADVERBS, HEDGE_MODALS, HEDGE_VERBS, TONES, VAGUE_COUNTS
+from parsers.attributes import count_value
 from parsers.draft_graph import CHAIN_WORDS, Draft, Mention, flatten
 
 _COUNT_DEPS = frozenset(("det", "predet", "amod", "quantmod", "nummod"))

@@ -26,7 +26,7 @@ from typing import Any
 
 from knowledge import THINGS, get_hierarchy, lemmatize, lexname, noun_senses
 from knowledge.concepts import morphy_forms
-from parsers.attributes import HEDGE_ADVERBS, QUANTIFIER_NOUNS
+from parsers.attribute_words import HEDGE_ADVERBS, QUANTIFIER_NOUNS
 from parsers.language import stop_words
 from parsers.repairs import FRAME_NOUNS
 from parsers.scene_graph import Concept, SceneGraph, Span

@@ -119,6 +119,7 @@ def _numpy_blas(nlp: Any) -> None:
 def load_spacy(
     exclude: Iterable[str] = ("ner",),
     model: str | None = None,
+    *,
     fast_attributes: bool = False,
     participles: bool = False,
 ) -> Any:

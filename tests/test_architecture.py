@@ -2,7 +2,7 @@
 
 Layers, lowest first: knowledge < parsers < cece < detectors < benchmarks < CLI. A module may
 import its own layer and the ones below it, never one above, and no set of project modules may
-import each other in a cycle.
+import each other in a cycle. And no module is over 400 lines.
 
 What counts as an import: every ``import`` / ``from ... import`` statement anywhere in a module,
 function-local ones included (a lazy import still ties the two modules together, and a cycle
@@ -133,6 +133,19 @@ def test_no_import_cycle_among_project_modules(graph):
 def test_no_import_from_a_lower_layer_to_a_higher_one(graph):
     bad = upward(graph, ROOT)
     assert not bad, "imports pointing up (" + " < ".join(LAYERS) + "):\n" + "\n".join(bad)
+
+
+#: Modules stay small (the design's layout rule): one idea each, readable in one sitting.
+MAX_MODULE_LINES = 400
+
+
+def test_no_module_is_over_400_lines():
+    packages = tuple(p for p in LAYERS if (ROOT / p).is_dir())
+    sizes = {
+        name: len(f.read_text(encoding="utf-8").splitlines()) for name, f in project_modules(ROOT, packages).items()
+    }
+    long = {name: n for name, n in sizes.items() if n > MAX_MODULE_LINES}
+    assert not long, f"modules over {MAX_MODULE_LINES} lines (split them by topic): {long}"
 
 
 # -- the checker itself finds what it must -----------------------------------------------------

@@ -103,7 +103,7 @@ def workers_only(task, batches: list, n: int = 2) -> list:
 
     backend = Processes(task, 1)
     try:
-        return list(schedule(task, iter(batches), backend, n, limit=2 * n))
+        return list(schedule(task, iter(batches), backend, workers=n, limit=2 * n))
     finally:
         backend.close()
 
@@ -246,6 +246,7 @@ def local_ray():
     ray.shutdown()
 
 
+@pytest.mark.xdist_group("ray")  # one Ray at a time (see tests/test_ray_cluster.py)
 def test_ray_writes_the_bytes_of_one_process(local_ray, source: Path, single: bytes):
     out = source.with_name("ray.jsonl")
     r = CliRunner().invoke(
@@ -256,6 +257,7 @@ def test_ray_writes_the_bytes_of_one_process(local_ray, source: Path, single: by
     assert local_ray.is_initialized()  # a Ray the caller started is left running
 
 
+@pytest.mark.xdist_group("ray")  # one Ray at a time (see tests/test_ray_cluster.py)
 def test_a_ray_actor_killed_mid_run_costs_nothing_but_time(local_ray):
     got, killed = [], []
     for result, pid in run_ordered(Pid(pause=0.1), [[i] for i in range(30)], engine="ray", workers=2):

@@ -59,9 +59,8 @@ from parsers import (
     from_visual_genome,
     to_scene_graph,
 )
+from parsers.attribute_words import COUNT_WORDS, VAGUE_COUNTS
 from parsers.attributes import (
-    COUNT_WORDS,
-    VAGUE_COUNTS,
     attribute_kind,
     base_colour,
     colours_clash,

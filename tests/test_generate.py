@@ -26,7 +26,7 @@ EVIDENCE = ["A photo of an animal outside.", "Something in a picture."]
 
 def changed(caption: str, kind: str, evidence=EVIDENCE, seed: int = 0):
     """The perturbed caption and its labelled words."""
-    p = perturb(caption, evidence, kind, random.Random(seed))
+    p = perturb(caption, evidence, kind, rng=random.Random(seed))
     assert p is not None, f"{kind} not made on {caption!r}"
     assert [len(p.labels)] == [len(p.caption.split())]
     return p.caption, [w for w, y in zip(p.caption.split(), p.labels, strict=True) if y]
@@ -44,7 +44,7 @@ def test_attribute_swap_labels_only_the_new_colour_and_avoids_the_evidence():
         new = caption.split()[5]
         assert words == [new] and new not in ("red", "blue", "white")
         assert caption.replace(new, "red", 1) == "A dog sitting on a red couch."
-    assert perturb("A dog sitting on a couch.", [], "attribute", random.Random(0)) is None  # nothing to swap
+    assert perturb("A dog sitting on a couch.", [], "attribute", rng=random.Random(0)) is None  # nothing to swap
     # a size for its opposite, material for another; the article follows the new word, unlabelled
     caption, words = changed("A small dog on a bed.", "attribute")
     assert words == [caption.split()[1]] and caption.split()[1] in ("large", "big", "huge")
@@ -69,7 +69,7 @@ def test_count_change_makes_noun_and_verb_agree_and_labels_the_count():
     caption, words = changed("Two zebras are standing in a field.", "count", ["Zebras in a field.", "Three."])
     assert (caption, words) == ("A zebra is standing in a field.", ["A", "zebra"])
     # a pronoun that would no longer agree: not made
-    assert perturb("A man holding his phone.", [], "count", random.Random(0)) is None
+    assert perturb("A man holding his phone.", [], "count", rng=random.Random(0)) is None
 
 
 def test_state_swap_keeps_the_verb_form():
@@ -79,7 +79,7 @@ def test_state_swap_keeps_the_verb_form():
     assert (caption, words) == ("A dog walks on a lawn.", ["walks"])
     assert changed("A bus parked on the street.", "state") == ("A bus driving on the street.", ["driving"])
     assert changed("A MONKEY IS SITTING ON A BRANCH.", "state", ["A monkey standing.", "Kneeling."])[1] == ["LYING"]
-    assert perturb("A man eating a sandwich.", [], "state", random.Random(0)) is None
+    assert perturb("A man eating a sandwich.", [], "state", rng=random.Random(0)) is None
 
 
 def test_relation_swap_to_the_opposite():
@@ -91,8 +91,8 @@ def test_relation_swap_to_the_opposite():
     )
     assert changed("A man riding a horse.", "relation") == ("A man walking beside a horse.", ["walking", "beside"])
     # the evidence already says it: not made; nor a preposition without its object at the end
-    assert perturb("A cat on a table.", ["A cat sleeping under the table."], "relation", random.Random(0)) is None
-    assert perturb("A cat sitting outside of", [], "relation", random.Random(0)) is None
+    assert perturb("A cat on a table.", ["A cat sleeping under the table."], "relation", rng=random.Random(0)) is None
+    assert perturb("A cat sitting outside of", [], "relation", rng=random.Random(0)) is None
 
 
 def test_object_swap_is_a_co_hyponym_in_the_same_number():
@@ -120,14 +120,14 @@ def test_added_object_is_labelled_in_full_and_absent_from_the_evidence():
     assert words[0] in ("with", "and") and words[1] in ("a", "an") and len(words) == 3
     noun = words[2].rstrip(".")
     assert noun not in ("man", "bench", "woman") and noun in co_hyponyms("man.n.01") + co_hyponyms(noun_synset("bench"))
-    assert perturb("A man is walking slowly.", [], "added", random.Random(0)) is None  # ends on no noun
+    assert perturb("A man is walking slowly.", [], "added", rng=random.Random(0)) is None  # ends on no noun
 
 
 def test_clean_is_the_caption_with_no_labels_and_unknown_kinds_are_refused():
-    p = perturb("  A dog   on a bed. ", [], "clean", random.Random(0))
+    p = perturb("  A dog   on a bed. ", [], "clean", rng=random.Random(0))
     assert (p.caption, p.labels) == ("A dog on a bed.", [False] * 5)
     with pytest.raises(ValueError, match="unknown perturbation"):
-        perturb("A dog.", [], "teleport", random.Random(0))
+        perturb("A dog.", [], "teleport", rng=random.Random(0))
 
 
 # -- labels line up with caption.split() -------------------------------------------------------
@@ -171,7 +171,7 @@ captions = st.builds(
 @settings(max_examples=25, deadline=None)
 @given(captions, st.sampled_from(KINDS), st.integers(0, 3))
 def test_every_perturbation_has_one_label_per_word_and_changes_only_labelled_or_agreeing_words(caption, kind, seed):
-    p = perturb(caption, [], kind, random.Random(seed))
+    p = perturb(caption, [], kind, rng=random.Random(seed))
     if p is None:
         return
     assert len(p.labels) == len(p.caption.split()) and any(p.labels)
@@ -219,7 +219,7 @@ def test_a_failing_reference_set_is_reported_and_passed_over(monkeypatch):
     def perturb_or_fail(caption, evidence, kind, rng):
         if "horse" in " ".join([caption, *evidence]):  # set 1, whichever caption it gives
             raise RuntimeError("parser trouble")
-        return perturb(caption, evidence, kind, rng)
+        return perturb(caption, evidence, kind, rng=rng)
 
     monkeypatch.setattr(gen, "perturb", perturb_or_fail)
     heard = []

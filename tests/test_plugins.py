@@ -1,16 +1,18 @@
 """A third-party package adds a detector, a model backend and a benchmark without touching this repo.
 
 The package is written into tmp_path with a pyproject.toml that declares one entry point in each
-of ``cece.detectors``, ``cece.backends`` and ``cece.benchmarks``; pip installs it into the test's
-own environment (offline: no index, no build isolation, no dependencies), the registries find it
-through real entry-point discovery, each plugin is used through the project's own API and CLI,
-and pip uninstalls it again.
+of ``cece.detectors``, ``cece.backends`` and ``cece.benchmarks``; pip installs it (offline: no
+index, no build isolation, no dependencies) into a folder of its own put on the path, the
+registries find it through real entry-point discovery, each plugin is used through the project's
+own API and CLI, and the folder leaves the path again. The test environment itself is never
+changed: tests running beside these (``make test`` runs them in parallel) see no stray plugin.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -48,8 +50,7 @@ SOURCE = '''
 """A detector, a backend and a benchmark, from outside halcece."""
 import json
 
-from benchmarks.evaluate import Evaluation
-from benchmarks.registry import BenchmarkInfo
+from benchmarks.registry import BenchmarkInfo, Evaluation
 from detectors.backends import Backend
 from detectors.base import Detection, Detector
 
@@ -111,35 +112,41 @@ def _pip(*args: str) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def plugin_installed(tmp_path_factory):
     src = tmp_path_factory.mktemp("plugin")
+    site = tmp_path_factory.mktemp("site")  # the plugin's own folder on the path (see the module docstring)
     (src / "pyproject.toml").write_text(textwrap.dedent(PYPROJECT))
     (src / f"{MODULE}.py").write_text(SOURCE)
-    r = _pip("install", "--no-index", "--no-deps", "--no-build-isolation", "--quiet", str(src))
+    r = _pip("install", "--no-index", "--no-deps", "--no-build-isolation", "--quiet", "--target", str(site), str(src))
     assert r.returncode == 0, r.stdout + r.stderr
+    sys.path.insert(0, str(site))
     importlib.invalidate_caches()  # the new dist-info and module on sys.path
     try:
-        assert _plugin_names() == {"built-in": True, "ours": True}
+        assert _plugin_names(site) == {"built-in": True, "ours": True}
         yield src
     finally:
-        r = _pip("uninstall", "--yes", "--quiet", DIST)
+        sys.path.remove(str(site))
         sys.modules.pop(MODULE, None)
         importlib.invalidate_caches()
-        assert r.returncode == 0, r.stdout + r.stderr
         assert _plugin_names() == {"built-in": True, "ours": False}  # gone again; nothing else lost
 
 
-def _plugin_names() -> dict[str, bool]:
-    """In a fresh process (it sees exactly what is installed): are the built-in plugins there, and ours?"""
+def _plugin_names(site: Path | None = None) -> dict[str, bool]:
+    """In a fresh process (it sees exactly what is installed, and ``site`` when given): are the
+    built-in plugins there, and ours?"""
     code = (
         "from detectors import registry; from detectors.backends import available_backends; "
         "from benchmarks.registry import BENCHMARKS; "
         "print(' '.join(sorted(set(registry.available()) | set(available_backends()) | set(BENCHMARKS))))"
     )
+    env = dict(os.environ)
+    if site is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(site), *filter(None, [env.get("PYTHONPATH")])])
     r = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
         text=True,
         timeout=120,
         cwd=Path(__file__).resolve().parents[1],
+        env=env,
     )
     assert r.returncode == 0, r.stderr
     names = set(r.stdout.split())

@@ -29,6 +29,8 @@ from tests.fixtures.processes import wait_for_lines
 from tests.test_engine import records
 
 pytest.importorskip("ray")
+# One Ray at a time on this machine: make test runs the Ray tests on one worker (--dist loadgroup).
+pytestmark = pytest.mark.xdist_group("ray")
 
 RAY = str(Path(sys.executable).with_name("ray"))
 HEAD_IP, NODE_IP = "127.0.0.2", "127.0.0.3"  # loopback addresses: Ray refuses 127.0.0.1 itself

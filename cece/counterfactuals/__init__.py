@@ -1,6 +1,7 @@
 """The counterfactual caption: the minimal grammatical rewrite that makes a caption faithful.
 
 - :mod:`cece.counterfactuals.rewrite`: which edits to apply and how (``rewrite``, ``Counterfactual``)
+- :mod:`cece.counterfactuals.nouns`: a noun said as another, or with another count
 - :mod:`cece.counterfactuals.tree`: cutting a noun phrase out of the dependency tree
 - :mod:`cece.counterfactuals.words`: articles, number and agreement of the words put in
 - :mod:`cece.counterfactuals.text`: applying character-level changes to the caption

@@ -28,19 +28,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
+from cece.counterfactuals.nouns import bare_span, count_changes, holds_things, noun_changes
 from cece.counterfactuals.text import Change, apply
-from cece.counterfactuals.tree import agreement, members_of, modifier_removal, removal, token_at
-from cece.counterfactuals.words import article, case_like, noun_form, number_word, plural_only, verb_form
+from cece.counterfactuals.tree import members_of, modifier_removal, removal, token_at
+from cece.counterfactuals.words import case_like, noun_form, verb_form
 from cece.edits import Edit
 from cece.evidence import salience, stand_ins
 from knowledge import (
     PREPOSITIONS,
-    is_hypernym,
-    noun_senses,
-    noun_synset,
     objecthood,
     participle_tag,
     relation_key,
@@ -151,11 +148,15 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
             g = _stand_in(ctx, e.caption_index) if cut is None else None
             # a subject the sentence cannot lose is said as what the image has instead, without
             # the words that described the wrong thing ("a cooked beer" -> "a turkey")
-            return cut if g is None else [x for a, b in c.spans for x in _noun(ctx.doc, *_bare(ctx.doc, a, b), c, g)]
+            return (
+                cut
+                if g is None
+                else [x for a, b in c.spans for x in noun_changes(ctx.doc, *bare_span(ctx.doc, a, b), old=c, new=g)]
+            )
         g = ctx.image.concepts[e.image_index]
         if _listed(ctx, c, g):  # "cars, buses and people" where the buses are cars: "cars and people"
             return _remove(ctx, c)
-        return [x for a, b in c.spans for x in _noun(ctx.doc, a, b, c, g)]
+        return [x for a, b in c.spans for x in noun_changes(ctx.doc, a, b, old=c, new=g)]
     if e.level == "attribute":
         if e.op == "delete":  # a modifier naming what is not there: "a *passenger* jet" -> "a jet"
             return [x for a, b in e.spans for x in _unsay(ctx.doc, a, b)]
@@ -164,7 +165,7 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
             Change(*_attribute_words(ctx.doc, a, b, str(e.source)), case_like(value, text[a:b])) for a, b in e.spans
         ]
     if e.level == "count":
-        return _count(ctx.caption, e, ctx.doc)
+        return count_changes(ctx.caption, e, ctx.doc)
     return _relation(ctx, e)
 
 
@@ -181,13 +182,6 @@ def _stand_in(ctx: _Text, i: int) -> Any | None:
         return None
     ctx.used.add(j)
     return ctx.image.concepts[j]
-
-
-def _bare(doc: Any, a: int, b: int) -> tuple[int, int]:
-    """The span ``[a, b)`` of a noun widened over its adjectives and compounds."""
-    t = token_at(doc, a, b)
-    mods = [x.idx for x in t.lefts if x.dep_ in ("amod", "compound", "nmod", "advmod")] if t is not None else []
-    return min([a] + mods), b
 
 
 def _attribute_words(doc: Any, a: int, b: int, value: str) -> tuple[int, int]:
@@ -226,113 +220,6 @@ def _remove(ctx: _Text, c: Any) -> list[Change] | None:
     return out if c.spans else None
 
 
-#: What "a X of Y" can lose its X from and keep the Y ("a bowl of carrots", "a group of people",
-#: "a piece of cake"), unlike "a picture of a cat".
-HOLDERS = ("container.n.01", "group.n.01", "piece.n.01", "part.n.02")
-
-
-@lru_cache(maxsize=4096)
-def holds_things(lemma: str) -> bool:
-    """Whether some noun sense of ``lemma`` is a container, a group or a piece.
-
-    >>> holds_things("bowl"), holds_things("bunch"), holds_things("picture")
-    (True, True, False)
-    """
-    return any(is_hypernym(h, s) for s in noun_senses(lemma.replace(" ", "_")) for h in HOLDERS)
-
-
-def _noun(doc: Any, a: int, b: int, c: Any, g: Any) -> list[Change]:
-    """The caption's noun ``c`` at ``[a, b)`` become the image's concept ``g``, in the caption's
-    number; nouns with no singular count as none ("a gear" -> "a pair of sunglasses", "a pair
-    of scissors" / "sunglasses" -> "a knife"). The words that named the old noun with it go too
-    ("a *vending* machine" -> "a person")."""
-    t = token_at(doc, a, b)
-    if t is None:
-        return [Change(a, b, case_like(noun_form(g.lemma, c.plural), doc.text[a:b]))]
-    was_plural_only = plural_only(c.lemma, c.synset)
-    plural = t.tag_ in ("NNS", "NNPS") and not was_plural_only
-    word = noun_form(g.lemma, plural)
-    a = min(
-        [a]
-        + [
-            x.idx
-            for x in t.lefts
-            if x.idx < a
-            and not any(y.dep_ in ("compound", "amod") for y in x.children)
-            and (x.dep_ == "compound" or _names_with(x, t))
-        ]
-    )
-    det = next((d for d in t.lefts if d.dep_ == "det"), None)
-    out = []
-    if not plural and plural_only(g.lemma, g.synset):
-        word = g.lemma.replace("_", " ")
-        if det is not None and det.lower_ in ("a", "an"):
-            out.append(Change(det.idx, det.idx + len(det), case_like("a pair of", det.text)))
-    elif was_plural_only:
-        pair = t.head if t.dep_ == "pobj" and t.head.lower_ == "of" and t.head.head.lower_ == "pair" else None
-        if pair is not None:  # "a pair of scissors" -> "a knife"
-            start = min([pair.head.idx] + [d.idx for d in pair.head.lefts if d.dep_ == "det"])
-            out.append(Change(start, t.left_edge.idx, case_like(article(word) + " ", doc.text[start:])))
-        elif det is None:  # "sunglasses" -> "a hat"
-            out.append(
-                Change(t.left_edge.idx, t.left_edge.idx, case_like(article(word) + " ", doc.text[t.left_edge.idx :]))
-            )
-    capital = not any(x.start == a for x in out)  # an article put before it takes the capital
-    return out + [Change(a, b, case_like(word, doc.text[a:b]) if capital else word)]
-
-
-def _names_with(x: Any, t: Any) -> bool:
-    """Whether participle ``x`` is part of the name of noun ``t`` ("a *vending* machine", "a
-    *cutting* board"), not something said of it ("a sleeping cat")."""
-    return (
-        x.dep_ == "amod"
-        and x.tag_ in ("VBG", "VBN")
-        and x.i == t.i - 1
-        and (noun_synset(f"{x.lower_} {t.lemma_}") != noun_synset(t.lemma_))
-    )
-
-
-def _count(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None:
-    c = caption.concepts[e.caption_index]
-    head = token_at(doc, *c.spans[0]) if c.spans else None
-    target = str(e.target).split("/")[0]
-    if head is None or not e.spans:
-        return None
-    one = target == "1"
-    out: list[Change] = []
-    if e.source == "several":  # "cakes" where the image has one cake
-        singular = noun_form(c.lemma, False)
-        if singular == head.lower_ or plural_only(c.lemma, c.synset):
-            return []  # no number said: "pasta", "sheep", "scissors"
-        det = next((t for t in head.lefts if t.dep_ == "det"), None)
-        first = next((t for t in head.lefts if t.dep_ != "det"), head)  # "a *red* cake"
-        if det is None:
-            out.append(Change(first.idx, first.idx, article(first.text if first.i != head.i else singular) + " "))
-        elif det.lower_ in ("some", "several", "many", "few", "these", "those"):
-            out.append(Change(det.idx, det.idx + len(det), case_like("a", det.text)))
-        out.append(Change(head.idx, head.idx + len(head), singular))
-    else:
-        a, b = _quantifier(doc, *e.spans[0])
-        word = article(doc.text[b:].split()[0] if b < len(doc.text) else "") if one else number_word(target)
-        out.append(Change(a, b, case_like(word, caption.text[a:b]) + (" " if b > e.spans[0][1] else "")))
-        if head.tag_ in ("NNS", "NNPS") and one:
-            out.append(Change(head.idx, head.idx + len(head), noun_form(c.lemma, False)))
-        elif head.tag_ in ("NN", "NNP") and not one:
-            out.append(Change(head.idx, head.idx + len(head), noun_form(c.lemma, True)))
-    return out + agreement(head, plural=not one)
-
-
-def _quantifier(doc: Any, a: int, b: int) -> tuple[int, int]:
-    """The count word at ``[a, b)``, or the whole quantifier phrase when it is a noun ("a pair
-    of", "a couple of"): what a number word replaces."""
-    q = token_at(doc, a, b)
-    if q is None or q.pos_ != "NOUN" or q.i + 1 >= len(doc) or doc[q.i + 1].lower_ != "of":
-        return a, b
-    det = next((d for d in q.lefts if d.dep_ == "det"), None)
-    after = doc[q.i + 2] if q.i + 2 < len(doc) else None
-    return (det.idx if det is not None else q.idx), (after.idx if after is not None else len(doc.text))
-
-
 def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
     caption, doc = ctx.caption, ctx.doc
     r = caption.relations[e.caption_index]
@@ -340,7 +227,7 @@ def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
         return _drop_object(ctx, r)
     if (e.evidence.get("agreement") or {}).get("kind") in ("state", "exclusive"):
         # the subject's posture or motion: only the predicate changes, its ends stay
-        return [Change(*r.span, predicate_like(e.target[1], doc, *r.span))] if r.span else None
+        return [Change(*r.span, predicate_like(e.target[1], doc, r.span))] if r.span else None
     t = ctx.image.relations[e.image_index]
     out = []
     for end, other in ((r.subject, t.subject), (r.object, t.object)):
@@ -352,9 +239,9 @@ def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
                 return _drop_object(ctx, r)  # it is needed elsewhere: drop the triple
             if any(x.lemma == g.lemma for x in caption.concepts):
                 return None  # the caption names that thing already: "a bus and a car" is no "a bus and a bus"
-            out += [x for a, b in c.spans[:1] for x in _noun(doc, a, b, c, g)]
+            out += [x for a, b in c.spans[:1] for x in noun_changes(doc, a, b, old=c, new=g)]
     if r.span and (relation_key(t.canonical) != relation_key(r.canonical) or verbs_exclude(t.canonical, r.canonical)):
-        out.append(Change(*r.span, predicate_like(t.canonical, doc, *r.span)))
+        out.append(Change(*r.span, predicate_like(t.canonical, doc, r.span)))
     return out or None
 
 
@@ -393,10 +280,11 @@ def _unrelate(ctx: _Text, r: Any) -> list[Change] | None:
     return [Change(p.idx, p.idx + len(p), "and")]
 
 
-def predicate_like(target: str, doc: Any, start: int, end: int) -> str:
+def predicate_like(target: str, doc: Any, span: tuple[int, int]) -> str:
     """The image predicate ``target`` ("sit on", "on") in the form of the caption's predicate at
-    ``[start, end)``: the verb takes the caption verb's tag ("sitting on"); a bare preposition
-    keeps the caption's verb ("standing next to" + "on" -> "standing on")."""
+    ``span`` (``[start, end)``): the verb takes the caption verb's tag ("sitting on"); a bare
+    preposition keeps the caption's verb ("standing next to" + "on" -> "standing on")."""
+    start, end = span
     words = target.split()
     tokens = [t for t in doc if start <= t.idx < end]
     verb = next((t for t in tokens if t.pos_ in ("VERB", "AUX")), None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from parsers.attributes import NUMBER_WORDS
+from parsers.attribute_words import NUMBER_WORDS
 
 # Plurals lemminflect also reads as singular nouns of their own ("a people").
 _SINGULAR = {"people": "person", "men": "man", "women": "woman", "children": "child"}

@@ -115,7 +115,7 @@ def build_report(
         )
         frequent = counter.top(top)
         ling = linguistic_report(rows, refs) if linguistic and references is not None else None
-        figures = {g: distribution_svg(rows, g, names, colors) for g in GROUPS} if rows else {}
+        figures = {g: distribution_svg(rows, g, names, colors=colors) for g in GROUPS} if rows else {}
         report = Report(out, models, tables, frequent, ling, len(rows))
 
         def write(name: str, text: str) -> None:

@@ -115,7 +115,7 @@ def _bin(kind: str, value: float, lo: int, n: int) -> int:
 
 
 def distribution_svg(
-    explanations: Sequence[Captioned], group: str, models: Sequence[str], colors: dict[str, str] | None = None
+    explanations: Sequence[Captioned], group: str, models: Sequence[str], *, colors: dict[str, str] | None = None
 ) -> str:
     """The group's small-multiple figure as an inline-ready ``<svg>`` element."""
     from matplotlib.figure import Figure

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsers.attributes import NUMBER_WORDS
+from parsers.attribute_words import NUMBER_WORDS
 from parsers.sentences import split_sentences
 
 _THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
@@ -61,7 +61,7 @@ def extract_json(text: str) -> Any:
     return None
 
 
-def parse_score(text: str, low: float = 0, high: float = 100, echo: tuple[str, ...] = ()) -> float | None:
+def parse_score(text: str, *, low: float = 0, high: float = 100, echo: tuple[str, ...] = ()) -> float | None:
     """A score in ``[low, high]``: from JSON (``{"score": 73}``), "Score: 73", a bare "73", a
     fraction of 5, 10 or 100 ("8/10", "three out of five": rescaled), "75% correct"; else from a
     verdict in prose (:func:`read_verdict`: correct -> ``high``, incorrect -> ``low``, partly

@@ -24,7 +24,7 @@ import re
 from functools import lru_cache
 
 from detectors.backends.answers import words_to_digits
-from parsers.attributes import COLOURS, SIZES
+from parsers.attribute_words import COLOURS, SIZES
 
 # Words a fact may add to the text's own: the frames of the prompt's fact sentences.
 FUNCTION_WORDS = frozenset(

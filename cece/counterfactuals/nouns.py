@@ -1,0 +1,133 @@
+"""Rewrites of one noun phrase on the caption's dependency tree: another noun in the caption's
+number, with its article fitted ("a cat" -> "an owl", "a pair of scissors" -> "a knife"), and
+another count with the noun and its verb made to agree ("Three giraffes are" -> "Two giraffes
+are"). :mod:`cece.counterfactuals.rewrite` decides which edit gets which rewrite.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from cece.counterfactuals.text import Change
+from cece.counterfactuals.tree import agreement, token_at
+from cece.counterfactuals.words import article, case_like, noun_form, number_word, plural_only
+from cece.edits import Edit
+from knowledge import is_hypernym, noun_senses, noun_synset
+from parsers import SceneGraph
+
+
+def bare_span(doc: Any, a: int, b: int) -> tuple[int, int]:
+    """The span ``[a, b)`` of a noun widened over its adjectives and compounds."""
+    t = token_at(doc, a, b)
+    mods = [x.idx for x in t.lefts if x.dep_ in ("amod", "compound", "nmod", "advmod")] if t is not None else []
+    return min([a] + mods), b
+
+
+#: What "a X of Y" can lose its X from and keep the Y ("a bowl of carrots", "a group of people",
+#: "a piece of cake"), unlike "a picture of a cat".
+HOLDERS = ("container.n.01", "group.n.01", "piece.n.01", "part.n.02")
+
+
+@lru_cache(maxsize=4096)
+def holds_things(lemma: str) -> bool:
+    """Whether some noun sense of ``lemma`` is a container, a group or a piece.
+
+    >>> holds_things("bowl"), holds_things("bunch"), holds_things("picture")
+    (True, True, False)
+    """
+    return any(is_hypernym(h, s) for s in noun_senses(lemma.replace(" ", "_")) for h in HOLDERS)
+
+
+def noun_changes(doc: Any, a: int, b: int, *, old: Any, new: Any) -> list[Change]:
+    """The caption's noun ``old`` (a concept) at ``[a, b)`` become the image's concept ``new``, in
+    the caption's number; nouns with no singular count as none ("a gear" -> "a pair of sunglasses", "a pair
+    of scissors" / "sunglasses" -> "a knife"). The words that named the old noun with it go too
+    ("a *vending* machine" -> "a person")."""
+    t = token_at(doc, a, b)
+    if t is None:
+        return [Change(a, b, case_like(noun_form(new.lemma, old.plural), doc.text[a:b]))]
+    was_plural_only = plural_only(old.lemma, old.synset)
+    plural = t.tag_ in ("NNS", "NNPS") and not was_plural_only
+    word = noun_form(new.lemma, plural)
+    a = min(
+        [a]
+        + [
+            x.idx
+            for x in t.lefts
+            if x.idx < a
+            and not any(y.dep_ in ("compound", "amod") for y in x.children)
+            and (x.dep_ == "compound" or _names_with(x, t))
+        ]
+    )
+    det = next((d for d in t.lefts if d.dep_ == "det"), None)
+    out = []
+    if not plural and plural_only(new.lemma, new.synset):
+        word = new.lemma.replace("_", " ")
+        if det is not None and det.lower_ in ("a", "an"):
+            out.append(Change(det.idx, det.idx + len(det), case_like("a pair of", det.text)))
+    elif was_plural_only:
+        pair = t.head if t.dep_ == "pobj" and t.head.lower_ == "of" and t.head.head.lower_ == "pair" else None
+        if pair is not None:  # "a pair of scissors" -> "a knife"
+            start = min([pair.head.idx] + [d.idx for d in pair.head.lefts if d.dep_ == "det"])
+            out.append(Change(start, t.left_edge.idx, case_like(article(word) + " ", doc.text[start:])))
+        elif det is None:  # "sunglasses" -> "a hat"
+            out.append(
+                Change(t.left_edge.idx, t.left_edge.idx, case_like(article(word) + " ", doc.text[t.left_edge.idx :]))
+            )
+    capital = not any(x.start == a for x in out)  # an article put before it takes the capital
+    return out + [Change(a, b, case_like(word, doc.text[a:b]) if capital else word)]
+
+
+def _names_with(x: Any, t: Any) -> bool:
+    """Whether participle ``x`` is part of the name of noun ``t`` ("a *vending* machine", "a
+    *cutting* board"), not something said of it ("a sleeping cat")."""
+    return (
+        x.dep_ == "amod"
+        and x.tag_ in ("VBG", "VBN")
+        and x.i == t.i - 1
+        and (noun_synset(f"{x.lower_} {t.lemma_}") != noun_synset(t.lemma_))
+    )
+
+
+def count_changes(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None:
+    """The caption says the image's count of count edit ``e``: the number word (or quantifier
+    phrase) replaced, the noun's number and its verb made to agree; None without the words."""
+    c = caption.concepts[e.caption_index]
+    head = token_at(doc, *c.spans[0]) if c.spans else None
+    target = str(e.target).split("/")[0]
+    if head is None or not e.spans:
+        return None
+    one = target == "1"
+    out: list[Change] = []
+    if e.source == "several":  # "cakes" where the image has one cake
+        singular = noun_form(c.lemma, False)
+        if singular == head.lower_ or plural_only(c.lemma, c.synset):
+            return []  # no number said: "pasta", "sheep", "scissors"
+        det = next((t for t in head.lefts if t.dep_ == "det"), None)
+        first = next((t for t in head.lefts if t.dep_ != "det"), head)  # "a *red* cake"
+        if det is None:
+            out.append(Change(first.idx, first.idx, article(first.text if first.i != head.i else singular) + " "))
+        elif det.lower_ in ("some", "several", "many", "few", "these", "those"):
+            out.append(Change(det.idx, det.idx + len(det), case_like("a", det.text)))
+        out.append(Change(head.idx, head.idx + len(head), singular))
+    else:
+        a, b = _quantifier(doc, *e.spans[0])
+        word = article(doc.text[b:].split()[0] if b < len(doc.text) else "") if one else number_word(target)
+        out.append(Change(a, b, case_like(word, caption.text[a:b]) + (" " if b > e.spans[0][1] else "")))
+        if head.tag_ in ("NNS", "NNPS") and one:
+            out.append(Change(head.idx, head.idx + len(head), noun_form(c.lemma, False)))
+        elif head.tag_ in ("NN", "NNP") and not one:
+            out.append(Change(head.idx, head.idx + len(head), noun_form(c.lemma, True)))
+    return out + agreement(head, plural=not one)
+
+
+def _quantifier(doc: Any, a: int, b: int) -> tuple[int, int]:
+    """The count word at ``[a, b)``, or the whole quantifier phrase when it is a noun ("a pair
+    of", "a couple of"): what a number word replaces."""
+    q = token_at(doc, a, b)
+    if q is None or q.pos_ != "NOUN" or q.i + 1 >= len(doc) or doc[q.i + 1].lower_ != "of":
+        return a, b
+    det = next((d for d in q.lefts if d.dep_ == "det"), None)
+    after = doc[q.i + 2] if q.i + 2 < len(doc) else None
+    return (det.idx if det is not None else q.idx), (after.idx if after is not None else len(doc.text))

@@ -1,0 +1,163 @@
+"""Role (triple) edits under the node map: D, R and I (the classes are in :mod:`cece.edits`).
+
+A caption triple is kept when its ends map faithfully (same concept or ``U``) to the ends of an
+image triple whose predicate agrees (:func:`knowledge.predicates_agree`: "with" and "holding"
+agree). Otherwise it is ``D`` -- including collateral from deleted or replaced ends -- unless a
+post-hoc step pairs it with an image triple not reached by any caption triple that differs in
+exactly one position (subject, predicate or object under the node map): that pair is a role
+``R``. Image triples left over are ``I``.
+
+Against reference captions, which are partial, a triple between two faithful ends is only wrong
+when the references *contradict* it (:mod:`cece.roles`): the same two entities in a spatially
+opposite relation (:func:`knowledge.predicates_contradict`) or one whose verb excludes the
+caption's, or the subject in a state that excludes the caption's whatever the other end ("a man
+*standing* by his car" where the references see him sitting in it); and only when more references
+say so than agree. A triple they do not state either way is ``unverified``.
+"""
+
+from __future__ import annotations
+
+from cece.edits import Edit
+from cece.ged import Match
+from cece.roles import Judged, judge_against_references
+from knowledge import canonicals_agree, inverse_key, is_animate, predicates_agree, relation_key
+from parsers import Relation, SceneGraph, Span
+
+
+def _predicate_span(caption: SceneGraph, r: Relation) -> list[Span]:
+    return [r.span] if r.span else []
+
+
+def role_edits(
+    caption: SceneGraph,
+    image: SceneGraph,
+    match: Match,
+    *,
+    classes: dict[int, str | None],
+    substitute_cost: float = 1.0,
+    delete_cost: float = 1.0,
+) -> list[Edit]:
+    """Triple-level edits under the node map (see the module docstring). Predicates are compared
+    whole (:func:`knowledge.canonicals_agree`: "sit on" is not "stand on"), and "X with Y" / "X
+    has Y" is supported by any relation between the two, either way round ("a desk with a
+    computer" by "a computer on a desk"). Against references (:mod:`cece.roles`), a triple whose
+    ends both map is kept when the references' tally agrees with it, replaced (``R``) when more
+    of them contradict it -- the pair's predicate, or the subject's state whatever the other end
+    -- and else left for the judge to call unverified (a ``D`` edit without target)."""
+    mapping = match.mapping
+    faithful = {i for i, cls in classes.items() if cls in (None, "U")}
+    partial = image.kind == "references"
+    by_pair: dict[tuple[int, int], list[int]] = {}
+    for k, t in enumerate(image.relations):
+        by_pair.setdefault((t.subject, t.object), []).append(k)
+    reached: set[int] = set()
+    unmatched: list[int] = []
+    decided: dict[int, Judged] = {}
+    for k, r in enumerate(caption.relations):
+        s, o = mapping[r.subject], mapping[r.object]
+        if s < 0 or o < 0 or r.subject not in faithful or r.object not in faithful:
+            unmatched.append(k)
+            continue
+        forward = by_pair.get((s, o), [])
+        backward = by_pair.get((o, s), [])
+        if relation_key(r.canonical) == "have" and (forward or backward):
+            # "with" / "has" says only that the two go together: any relation says as much
+            reached.add(next((f for f in forward + backward if f not in reached), (forward + backward)[0]))
+            continue
+        if partial:
+            judged = judge_against_references(caption, image, r, s=s, o=o, forward=forward, backward=backward)
+            if judged.target is None and judged.tally is None:
+                reached.update(judged.agree[:1])
+                if judged.agree:
+                    continue
+            else:
+                decided[k] = judged
+            unmatched.append(k)
+            continue
+        animate = is_animate(caption.concepts[r.subject].synset)
+        agree = [f for f in forward if canonicals_agree(r.canonical, image.relations[f].canonical, animate)]
+        inv = inverse_key(relation_key(r.canonical))
+        agree += [
+            b for b in backward if inv is not None and predicates_agree(inv, relation_key(image.relations[b].canonical))
+        ]
+        hit = next((f for f in agree if f not in reached), None)
+        if hit is not None:
+            reached.add(hit)
+            continue
+        unmatched.append(k)
+
+    edits: list[Edit] = []
+    free = [k for k in range(len(image.relations)) if k not in reached]
+    for k in unmatched:
+        r = caption.relations[k]
+        decision = decided.get(k)
+        best = (
+            (decision.target if decision else None)
+            if partial
+            else _pair_post_hoc(caption, image, r, mapping, faithful, free)
+        )
+        spans = _predicate_span(caption, r)
+        if best is None:
+            edits.append(
+                Edit(
+                    "delete",
+                    "relation",
+                    "D",
+                    source=list(r.triple(caption)),
+                    cost=delete_cost,
+                    spans=spans,
+                    source_index=k,
+                    evidence=decision.evidence(image) if decision else {},
+                )
+            )
+        else:
+            if best in free:
+                free.remove(best)
+            target = list(image.relations[best].triple(image))
+            if decision and decision.predicate:
+                target = [
+                    image.concepts[mapping[r.subject]].lemma,
+                    decision.predicate,
+                    image.concepts[mapping[r.object]].lemma,
+                ]
+            edits.append(
+                Edit(
+                    "replace",
+                    "relation",
+                    "R",
+                    source=list(r.triple(caption)),
+                    target=target,
+                    cost=substitute_cost,
+                    spans=spans,
+                    source_index=k,
+                    target_index=best,
+                    evidence=decision.evidence(image) if decision else {},
+                )
+            )
+    for f in free:
+        edits.append(Edit("insert", "relation", "I", target=list(image.relations[f].triple(image)), target_index=f))
+    return edits
+
+
+def _pair_post_hoc(
+    caption: SceneGraph, image: SceneGraph, r: Relation, mapping: list[int], faithful: set[int], free: list[int]
+) -> int | None:
+    """The free image triple differing from caption triple ``r`` in exactly one position under the
+    node map (an end that maps to its image node but is itself wrong still differs in words)."""
+    mapped = (mapping[r.subject], relation_key(r.canonical), mapping[r.object])
+    best, best_diffs = None, 2
+    for f in free:
+        t = image.relations[f]
+        animate = is_animate(caption.concepts[r.subject].synset)
+        diffs = (
+            (mapped[0] != t.subject)
+            + (not canonicals_agree(r.canonical, t.canonical, animate))
+            + (mapped[2] != t.object)
+        )
+        if mapped[0] == t.subject and r.subject not in faithful:
+            diffs += 1
+        if mapped[2] == t.object and r.object not in faithful:
+            diffs += 1
+        if diffs < best_diffs:
+            best, best_diffs = f, diffs
+    return best

@@ -1,0 +1,344 @@
+"""The word tables of :mod:`parsers.attributes`: colours, sizes, materials, count and number
+words, quantifier nouns, adjective + noun names, hedges, and which values agree or clash.
+
+Both sides of a comparison read them (caption adjectives and annotation attributes such as
+Visual Genome's ``"attributes": ["wooden", "dark blue"]``), so the same word lands in the same kind.
+"""
+
+from __future__ import annotations
+
+COLOURS = frozenset(
+    [
+        "red",
+        "orange",
+        "yellow",
+        "green",
+        "blue",
+        "purple",
+        "violet",
+        "pink",
+        "brown",
+        "black",
+        "white",
+        "gray",
+        "grey",
+        "silver",
+        "gold",
+        "golden",
+        "beige",
+        "tan",
+        "navy",
+        "maroon",
+        "teal",
+        "turquoise",
+        "cyan",
+        "magenta",
+        "lavender",
+        "crimson",
+        "scarlet",
+        "khaki",
+        "olive",
+        "ivory",
+        "cream",
+        "bronze",
+        "copper",
+        "burgundy",
+        "indigo",
+        "aqua",
+        "lime",
+        "peach",
+        "blond",
+        "blonde",
+        "brunette",
+        "multicolored",
+        "multicoloured",
+        "colorful",
+        "colourful",
+        "reddish",
+        "bluish",
+        "greenish",
+        "yellowish",
+        "brownish",
+        "grayish",
+        "greyish",
+        "pinkish",
+        "whitish",
+        "blackish",
+    ]
+)
+# Modifiers that combine with a following colour into one colour value ("dark blue").
+TONES = frozenset(
+    ["dark", "light", "pale", "bright", "deep", "navy", "hot", "baby", "sky", "royal", "lime", "olive", "forest"]
+)
+
+SIZES = frozenset(
+    [
+        "small",
+        "large",
+        "big",
+        "tiny",
+        "huge",
+        "little",
+        "tall",
+        "short",
+        "long",
+        "giant",
+        "massive",
+        "enormous",
+        "miniature",
+        "mini",
+        "wide",
+        "narrow",
+        "thin",
+        "thick",
+        "fat",
+        "medium",
+        "gigantic",
+        "immense",
+        "petite",
+        "oversized",
+        "large-sized",
+        "small-sized",
+        "full-sized",
+        "full-size",
+        "high",
+        "low",
+    ]
+)
+
+MATERIALS = frozenset(
+    [
+        "wooden",
+        "wood",
+        "metal",
+        "metallic",
+        "steel",
+        "iron",
+        "glass",
+        "plastic",
+        "stone",
+        "brick",
+        "concrete",
+        "leather",
+        "paper",
+        "cardboard",
+        "ceramic",
+        "porcelain",
+        "cotton",
+        "wool",
+        "woolen",
+        "woollen",
+        "silk",
+        "rubber",
+        "marble",
+        "granite",
+        "straw",
+        "wicker",
+        "bamboo",
+        "denim",
+        "fur",
+        "furry",
+        "aluminum",
+        "aluminium",
+        "tin",
+        "chrome",
+        "cloth",
+        "fabric",
+        "plush",
+        "velvet",
+        "tile",
+        "tiled",
+        "clay",
+        "cement",
+        "rock",
+        "rocky",
+        "lace",
+        "linen",
+        "nylon",
+        "polyester",
+        "vinyl",
+        "foam",
+        "steel-framed",
+    ]
+)
+
+# Count words -> canonical count value (digits for exact counts, a word for vague ones).
+#: The number words from zero to twenty, each at its value.
+NUMBER_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+]
+COUNT_WORDS: dict[str, str] = {w: str(i) for i, w in enumerate(NUMBER_WORDS)}
+COUNT_WORDS.update(
+    {
+        "thirty": "30",
+        "forty": "40",
+        "fifty": "50",
+        "hundred": "100",
+        "dozen": "12",
+        "both": "2",
+        "couple": "2",
+        "pair": "2",
+        "single": "1",
+        "lone": "1",
+        "twin": "2",
+        "twins": "2",
+    }
+)
+VAGUE_COUNTS: dict[str, str] = {
+    "several": "several",
+    "few": "few",
+    "various": "several",
+    "multiple": "many",
+    "many": "many",
+    "numerous": "many",
+    "lots": "many",
+    "lot": "many",
+    "dozens": "many",
+    "hundreds": "many",
+    "countless": "many",
+    "plenty": "many",
+}
+# Nouns that only quantify the noun after "of" ("a group of people" counts people); "" adds no count.
+QUANTIFIER_NOUNS: dict[str, str] = {
+    "couple": "2",
+    "pair": "2",
+    "dozen": "12",
+    "group": "many",
+    "lot": "many",
+    "lots": "many",
+    "number": "many",
+    "bunch": "many",
+    "herd": "many",
+    "flock": "many",
+    "crowd": "many",
+    "team": "many",
+    "pack": "many",
+    "swarm": "many",
+    "school": "many",
+    "variety": "",
+    "assortment": "many",
+    "collection": "many",
+    "set": "many",
+    "row": "many",
+    "line": "many",
+    "stack": "many",
+    "pile": "many",
+    "handful": "few",
+    "few": "few",
+    "several": "several",
+    "plenty": "many",
+    "dozens": "many",
+    "hundreds": "many",
+    "series": "many",
+    "fleet": "many",
+    # transparent: "different kinds of donuts" names donuts, and says nothing about how many
+    "kind": "",
+    "kinds": "",
+    "type": "",
+    "types": "",
+    "sort": "",
+    "sorts": "",
+}
+
+# Adjective + noun names of their own. Only these: WordNet also lists "young woman" (girl.n.01),
+# "old man" and "white house", where the adjective is an attribute, not part of the name.
+ADJECTIVE_COMPOUNDS = frozenset(
+    """hot dog|hot dogs|polar bear|teddy bear|french fries|french fry
+|green bean|sweet potato|hot air balloon|grand piano|electric guitar|acoustic guitar|high chair
+|remote control|personal computer|mobile phone|cellular phone|traffic light|hard drive
+|stuffed animal|stuffed animals|public toilet|first aid kit|flat screen|red pepper|green pepper
+|bell pepper|brussels sprout|wild flower|full moon|black board|white board|dining table""".replace("\n", "").split("|")
+)
+
+# Adverbs that hedge the mention they attach to ("possibly a cat").
+HEDGE_ADVERBS = frozenset(
+    ["possibly", "perhaps", "maybe", "probably", "likely", "presumably", "apparently", "seemingly", "supposedly"]
+)
+# Verbs that hedge their complement: "what looks like a kite", "appears to be a dog".
+HEDGE_VERBS = frozenset(["look", "seem", "appear", "resemble"])
+# Modals that hedge a copula's complement: "it might be a cat".
+HEDGE_MODALS = frozenset(["might", "may", "could"])
+
+
+# -- agreement between two descriptions of one thing (parsers.attributes' clash tests) ---------
+#: Colour words that agree with any colour ("a colourful kite").
+VAGUE_COLOURS = frozenset({"colorful", "colourful", "multicolored", "multicoloured", "multi-colored", "bright"})
+#: Colour words that name the same colour as a more basic one.
+SAME_COLOUR = {
+    "grey": "gray",
+    "silver": "gray",
+    "gold": "yellow",
+    "golden": "yellow",
+    "blond": "yellow",
+    "blonde": "yellow",
+    "tan": "brown",
+    "beige": "brown",
+    "ivory": "white",
+    "cream": "white",
+    "navy": "blue",
+    "crimson": "red",
+    "scarlet": "red",
+    "maroon": "red",
+    "burgundy": "red",
+    "violet": "purple",
+    "brunette": "brown",
+    "teal": "blue",
+    "turquoise": "blue",
+    "cyan": "blue",
+    "aqua": "blue",
+    "lime": "green",
+    "olive": "green",
+    "khaki": "brown",
+    "bronze": "brown",
+    "copper": "brown",
+    "lavender": "purple",
+    "magenta": "pink",
+    "indigo": "blue",
+    "peach": "orange",
+}
+#: Sizes that contradict each other (a value in one set against all values in the other).
+SIZE_OPPOSITES = (
+    (
+        frozenset(["small", "little", "tiny", "miniature", "mini", "petite"]),
+        frozenset(["large", "big", "huge", "giant", "massive", "enormous", "gigantic", "immense", "oversized"]),
+    ),
+    (frozenset(["tall", "high"]), frozenset(["short", "low"])),
+    (frozenset(["thin", "narrow"]), frozenset(["thick", "wide", "fat"])),
+)
+#: Material words that name the same material as a more basic one ("wooden" and "wood" are one).
+SAME_MATERIAL = {
+    "wooden": "wood",
+    "metallic": "metal",
+    "woolen": "wool",
+    "woollen": "wool",
+    "rocky": "rock",
+    "stone": "rock",
+    "furry": "fur",
+    "tiled": "tile",
+    "aluminium": "aluminum",
+    "steel": "metal",
+    "iron": "metal",
+    "aluminum": "metal",
+    "tin": "metal",
+    "chrome": "metal",
+}
