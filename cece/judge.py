@@ -45,7 +45,7 @@ DOUBT = 0.05
 
 
 def settle_by_support(
-    caption: SceneGraph, image: SceneGraph, edits: list[Edit], classes: dict[int, str | None], match: Match
+    caption: SceneGraph, image: SceneGraph, edits: list[Edit], *, classes: dict[int, str | None], match: Match
 ) -> tuple[list[Edit], dict[int, str | None], Match]:
     """Against references: drop the object edits of caption concepts the references support as a
     set of kinds (the one-to-one match may have paired them elsewhere), re-pointing each to its
@@ -54,7 +54,7 @@ def settle_by_support(
     out: list[Edit] = []
     classes = dict(classes)
     for e in edits:
-        if e.level == "object" and e.op != "insert" and e.cls in ("D", "R", "O"):
+        if e.level == "object" and e.cls in ("D", "R", "O"):  # an insertion is of class I
             support = type_support(caption.concepts[e.caption_index], image)
             if support.kind == "same":
                 classes[e.caption_index] = None
@@ -120,6 +120,7 @@ def judge(
     edits: Sequence[Edit],
     caption: SceneGraph,
     image: SceneGraph,
+    *,
     classes: dict[int, str | None],
     model: ConfidenceModel | None = None,
     threshold: float | None = None,
@@ -203,7 +204,7 @@ def judge(
             if e.level == "relation"
             and e.status == "consequence"
             and e.caused_by is not None
-            and _outlives(e, edits[e.caused_by], caption, cause)
+            and _outlives(e, edits[e.caused_by], caption=caption, cause=cause)
         ]
 
         def left_over(rest: list[Edit]) -> float:
@@ -230,7 +231,7 @@ def _fitted(e: Edit, ctx: Context, model: ConfidenceModel) -> float:
 _WEAK = "; weak on its own, marked because the verdict rests on it with the other doubts"
 
 
-def _outlives(e: Edit, cause_edit: Edit, caption: SceneGraph, cause: Callable[..., int | None]) -> bool:
+def _outlives(e: Edit, cause_edit: Edit, *, caption: SceneGraph, cause: Callable[..., int | None]) -> bool:
     """Whether a consequence triple ``e`` stays in the caption once its cause is fixed."""
     if cause_edit.op == "replace":
         return True
