@@ -145,7 +145,7 @@ def test_expected_calibration_error_bins_and_errors():
     with pytest.raises(ValueError, match="n_bins must be at least 1, got 0"):
         expected_calibration_error([1], [0.5], n_bins=0)
     for bad in ([-0.1], [1.1], [float("nan")]):
-        with pytest.raises(ValueError, match=r"y_prob must lie in \[0, 1\]"):
+        with pytest.raises(ValueError, match=r"^y_prob must lie in \[0, 1\]$"):
             expected_calibration_error([1], bad)
 
 
