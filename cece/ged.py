@@ -77,7 +77,7 @@ class Match:
 
 def _pred_counts(n: int, edges: Sequence[Edge], vocab: dict[str, int], end: int) -> np.ndarray:
     """Per node, how many incident edges carry each predicate (``end`` 0: outgoing, 1: incoming)."""
-    counts = np.zeros((n, max(len(vocab), 1)))
+    counts = np.zeros((n, len(vocab)))  # no edges, no columns: every sum over them is 0
     for e in edges:
         counts[e[1] if end else e[0], vocab[e[2]]] += 1
     return counts
@@ -208,7 +208,7 @@ def _anchor_bonus(anchors: np.ndarray | None, base: np.ndarray) -> float:
 def _anchored(mapping: Sequence[int], anchors: list[list[bool]] | None) -> int:
     if anchors is None:
         return 0
-    return sum(1 for i, j in enumerate(mapping) if j >= 0 and anchors[i][j])
+    return sum(anchors[i][j] for i, j in enumerate(mapping) if j >= 0)
 
 
 def _refine(
@@ -236,10 +236,11 @@ def _refine(
         free = [j for j in range(m) if j not in set(mapping)] + [-1]
         step, step_cost = None, best - 1e-9
         for i in range(len(mapping)):
-            options = [("swap", k) for k in range(i + 1, len(mapping))] + [("move", j) for j in free]
-            for kind, k in options:
+            # (True, k): swap the targets of i and k; (False, j): move i to j.
+            options = [(True, k) for k in range(i + 1, len(mapping))] + [(False, j) for j in free]
+            for swap, k in options:
                 trial = list(mapping)
-                if kind == "swap":
+                if swap:
                     trial[i], trial[k] = trial[k], trial[i]
                 else:
                     trial[i] = k
