@@ -75,11 +75,11 @@ class Match:
     matrix: np.ndarray | None = field(default=None, repr=False)
 
 
-def _pred_counts(n: int, edges: Sequence[Edge], vocab: dict[str, int], end: int) -> np.ndarray:
-    """Per node, how many incident edges carry each predicate (``end`` 0: outgoing, 1: incoming)."""
+def _pred_counts(n: int, edges: Sequence[Edge], vocab: dict[str, int], incoming: bool) -> np.ndarray:
+    """Per node, how many of its outgoing (or ``incoming``) edges carry each predicate."""
     counts = np.zeros((n, len(vocab)))  # no edges, no columns: every sum over them is 0
     for e in edges:
-        counts[e[1] if end else e[0], vocab[e[2]]] += 1
+        counts[e[1] if incoming else e[0], vocab[e[2]]] += 1
     return counts
 
 
@@ -98,18 +98,18 @@ def local_edge_costs(
     dele = np.zeros(n)
     ins = np.zeros(m)
     s = min(edge_costs.substitute, edge_costs.delete + edge_costs.insert)
-    for end in (0, 1):
-        ca = _pred_counts(n, edges_a, vocab, end)
-        cb = _pred_counts(m, edges_b, vocab, end)
+    for incoming in (False, True):
+        ca = _pred_counts(n, edges_a, vocab, incoming)
+        cb = _pred_counts(m, edges_b, vocab, incoming)
         deg_a, deg_b = ca.sum(1), cb.sum(1)
         dele += 0.5 * edge_costs.delete * deg_a
         ins += 0.5 * edge_costs.insert * deg_b
-        if n and m:
-            same = np.minimum(ca[:, None, :], cb[None, :, :]).sum(2)
-            left_a = deg_a[:, None] - same
-            left_b = deg_b[None, :] - same
-            paired = np.minimum(left_a, left_b)
-            sub += 0.5 * (paired * s + (left_a - paired) * edge_costs.delete + (left_b - paired) * edge_costs.insert)
+        # (an empty side gives empty arrays: nothing to add)
+        same = np.minimum(ca[:, None, :], cb[None, :, :]).sum(2)
+        left_a = deg_a[:, None] - same
+        left_b = deg_b[None, :] - same
+        paired = np.minimum(left_a, left_b)
+        sub += 0.5 * (paired * s + (left_a - paired) * edge_costs.delete + (left_b - paired) * edge_costs.insert)
     return sub, dele, ins
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cece.ged import EdgeCosts, _refine, induced_cost, local_edge_costs, match
+from cece.ged import EdgeCosts, _refine, assignment_matrix, induced_cost, local_edge_costs, match
 
 UNEQUAL = EdgeCosts(substitute=1.0, delete=2.0, insert=0.5)
 
@@ -68,3 +68,49 @@ def test_refinement_moves_a_node_to_deletion():
     # ... or moves it to a free image node when that is cheaper.
     sub = np.array([[5.0, 0.0]])
     assert _refine([0], sub, np.array([1.0]), np.zeros(2), [], [], EdgeCosts()) == [1]
+
+
+def test_local_edge_costs_substitute_no_dearer_than_delete_and_insert():
+    # Substituting (3) costs more than deleting and inserting (1 + 0.5): a pair is charged 1.5.
+    dear = EdgeCosts(substitute=3.0, delete=1.0, insert=0.5)
+    sub, _, _ = local_edge_costs(1, 1, [(0, 0, "on")], [(0, 0, "near")], edge_costs=dear)
+    assert sub.tolist() == [[1.5]]  # 0.5 x 1.5 as the subject, again as the object
+
+
+def test_assignment_matrix_layout():
+    c = assignment_matrix(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([5.0, 6.0]), np.array([7.0, 8.0]))
+    big = 1e9
+    assert c.tolist() == [
+        [1.0, 2.0, 5.0, big],
+        [3.0, 4.0, big, 6.0],
+        [7.0, big, 0.0, 0.0],
+        [big, 8.0, 0.0, 0.0],
+    ]
+
+
+def test_the_assignment_counts_the_edges_a_deletion_takes_along():
+    # Deleting a node (0.2) looks cheaper than substituting it (1) until its edge is counted
+    # (0.5 at each end); unrefined, so the assignment alone decides.
+    sub = np.array([[1.0, 9.0], [9.0, 1.0]])
+    kept = match(sub, np.full(2, 0.2), np.full(2, 1.2), edges_a=[(0, 1, "on")], refine=False)
+    assert kept.mapping == [0, 1]
+    assert (kept.node_cost, kept.edge_cost, kept.cost) == (2.0, 1.0, 3.0)
+    assert kept.matrix is not None and kept.matrix.shape == (4, 4) and kept.matrix[0, 2] == pytest.approx(0.7)
+    # The same on the image side: inserting a node takes its edges along.
+    inserted = match(sub, np.full(2, 1.2), np.full(2, 0.2), edges_b=[(0, 1, "on")], edge_costs=UNEQUAL, refine=False)
+    assert inserted.mapping == [0, 1] and inserted.edge_cost == 0.5
+
+
+def test_empty_graphs_and_anchors():
+    empty = match(np.zeros((0, 0)), np.zeros(0), np.zeros(0))
+    assert (empty.mapping, empty.inserted, empty.cost, empty.node_cost, empty.edge_cost) == ([], [], 0.0, 0.0, 0.0)
+    # Without anchors, deleting and inserting (0.5 + 0.5) beats substituting (1.5).
+    assert match(np.array([[1.5]]), np.array([0.5]), np.array([0.5])).mapping == [-1]
+    # An anchored pair is used even when everything costs nothing ...
+    anchors = np.array([[False, True], [True, False]])
+    assert match(np.zeros((2, 2)), np.zeros(2), np.zeros(2), anchors=anchors).mapping == [1, 0]
+    # ... and however much cheaper the other pairing is.
+    sub = np.array([[0.0, 3.0], [3.0, 0.0]])
+    one = np.array([[False, True], [False, False]])
+    anchored = match(sub, np.full(2, 10.0), np.full(2, 10.0), anchors=one)
+    assert (anchored.mapping, anchored.cost) == ([1, 0], 6.0)
