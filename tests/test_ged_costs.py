@@ -39,17 +39,8 @@ def test_local_edge_costs_split_each_edge_between_its_two_ends():
     ],
 )
 def test_induced_edge_cost_with_unequal_costs(on_a, on_b, edge):
-    zero = np.zeros((2, 2))
-    cost = induced_cost(
-        [0, 1],
-        zero,
-        np.zeros(2),
-        np.zeros(2),
-        edges_a=[(0, 1, p) for p in on_a],
-        edges_b=[(0, 1, p) for p in on_b],
-        edge_costs=UNEQUAL,
-    )
-    assert cost == (0.0, edge)
+    a, b, zero = [(0, 1, p) for p in on_a], [(0, 1, p) for p in on_b], np.zeros(2)
+    assert induced_cost([0, 1], np.zeros((2, 2)), zero, zero, edges_a=a, edges_b=b, edge_costs=UNEQUAL) == (0.0, edge)
 
 
 def test_refinement_goes_on_below_a_cost_of_one():
