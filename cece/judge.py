@@ -158,12 +158,12 @@ def judge(
             continue
         if e.level == "object":
             continue
-        silent = False
+        # silence is never a hallucination, only a doubt
         if e.level == "relation":
             r = caption.relations[e.caption_index]
             e.evidence = e.evidence or _relation_evidence(image, e, caption)
-            silent = partial and undecided(e)  # silence is never a hallucination, only a doubt
             if ctx is not None:
+                silent = undecided(e)
                 e.confidence = _fitted(e, ctx, model)
             else:
                 ends_known = classes.get(r.subject) != "?" and classes.get(r.object) != "?"
@@ -172,12 +172,13 @@ def judge(
                 silent = not ends_known and e.target_index is None
             e.caused_by = cause(r.subject, r.object)
         else:
-            silent = partial and undecided(e)
             if ctx is not None:
+                silent = undecided(e)
                 e.confidence = _fitted(e, ctx, model)
             else:
                 hedged = caption.concepts[e.caption_index].uncertain
                 e.confidence = HEDGED if hedged else (1.0 if e.op == "replace" else DOUBT)
+                silent = False
             e.caused_by = cause(e.caption_index)
         if e.caused_by is not None:
             e.status, e.hallucinated = "consequence", False

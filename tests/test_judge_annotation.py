@@ -140,6 +140,9 @@ def test_a_low_threshold_calls_a_hedged_mention_hallucinated(explainer):
     assert (cat.status, cat.hallucinated) == ("hallucinated", True) and WEAK not in cat.evidence["note"]
     assert (triple.status, triple.caused_by, triple.hallucinated) == ("consequence", 0, False)
     assert e.hallucinated and e.threshold == 0.1
+    # A confidence equal to the threshold reaches it: hallucinated on its own, not as a weak doubt.
+    (cat,) = explainer(HEDGED).explain("Possibly a cat.", annotation=["dog"]).edits
+    assert (cat.status, cat.evidence["note"]) == ("hallucinated", "the image has 'dog' where the caption says 'cat'")
 
 
 def test_the_verdict_rests_on_the_first_doubts_that_carry_it(explainer):
@@ -159,6 +162,14 @@ def test_a_triple_that_outlives_its_fixed_end_still_counts_as_a_doubt(explainer)
     cat, guitar, triple, _ = replaced.edits
     assert (cat.status, triple.status, triple.caused_by) == ("hallucinated", "consequence", 0)
     assert (guitar.confidence, guitar.status, guitar.evidence["note"].endswith(WEAK)) == (HEDGED, "hallucinated", True)
+    # The same when the replaced cat is the triple's object: the man stays near the dog.
+    near_dog = {"objects": ["man", "dog"], "relationships": [["man", "near", "dog"]]}
+    ended = explainer(0.22).explain("A man near a cat. There is possibly a guitar.", annotation=near_dog)
+    assert [(x.source, x.status, x.caused_by) for x in ended.edits] == [
+        ("cat", "hallucinated", None),
+        ("guitar", "hallucinated", None),
+        (["man", "next to", "cat"], "consequence", 0),
+    ]
     # The feathers go, the mohawk stays behind (on the parrot): its triple outlives the fix too.
     mohawk = {"objects": ["parrot", "mohawk"], "relationships": [["parrot", "with", "mohawk"]]}
     subject = explainer(0.22).explain("Feathers with a mohawk. There is possibly a guitar.", annotation=mohawk)
@@ -181,6 +192,37 @@ def test_a_silent_triple_is_never_a_hallucination_at_any_threshold(explainer):
     triple = next(x for x in e.edits if x.op == "delete")
     assert (triple.confidence, triple.status, triple.hallucinated) == (DOUBT, "unverified", False)
     assert e.score == DOUBT and not e.hallucinated  # above the threshold, but nothing is claimed
+    # The same with the unknown word at the other end.
+    other = explainer(0.01).explain(
+        "A sofa near a florbix.", annotation={"objects": ["dog", "sofa"], "relationships": [["dog", "on", "sofa"]]}
+    )
+    triple = next(x for x in other.edits if x.op == "delete")
+    assert (triple.status, triple.hallucinated, other.hallucinated) == ("unverified", False, False)
+
+
+def test_attributes_of_a_wrong_object_follow_it_and_an_unnamed_modifier_is_a_doubt(explainer):
+    e = explainer().explain("A red cat.", annotation={"objects": [{"names": ["dog"], "attributes": ["blue"]}]})
+    cat, red = e.edits
+    assert (cat.status, red.level, red.status, red.caused_by, red.hallucinated) == (
+        "hallucinated",
+        "attribute",
+        "consequence",
+        0,
+        False,
+    )
+    # "dog" in "a dog bed" names nothing the image has: a doubt, not a replacement.
+    (dog,) = explainer().explain("A dog bed.", annotation=["bed"]).edits
+    assert (dog.op, dog.level, dog.source, dog.confidence, dog.status) == (
+        "delete",
+        "attribute",
+        "dog",
+        DOUBT,
+        "unverified",
+    )
+    # A hedged attribute at a threshold equal to its confidence is hallucinated on its own.
+    blue = {"objects": [{"names": ["car"], "attributes": ["blue"]}]}
+    (colour,) = explainer(HEDGED).explain("Possibly a red car.", annotation=blue).edits
+    assert colour.status == "hallucinated" and not colour.evidence["note"].endswith(WEAK)
 
 
 def test_ties_and_order_of_the_doubts_the_verdict_rests_on(explainer):

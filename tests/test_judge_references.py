@@ -131,6 +131,7 @@ def test_contradicted_and_split_claims(parser):
     under = explain(parser, "A dog under a sofa.", ["A dog on a sofa.", "A dog lying on a sofa."])
     triple = under.edits[0]
     assert (triple.cls, triple.confidence, triple.status) == ("R", pytest.approx(0.8), "hallucinated")
+    assert not triple.evidence["note"].endswith(WEAK)  # hallucinated on its own
     split = explain(parser, "A dog under a sofa.", ["A dog on a sofa.", "A dog under a sofa."])
     triple = split.edits[0]
     assert triple.evidence["agreement"]["verdict"] == "split" and undecided(triple)
@@ -162,6 +163,25 @@ def test_judge_defaults_to_the_models_threshold_and_names_reference_triples(pars
     assert again[0].status == "hallucinated"
 
 
+def test_the_most_confident_doubt_is_marked_first(parser):
+    # Neither claim reaches 0.9 alone; together 1 - 0.3 x 0.2 = 0.94 does, and the triple (0.8)
+    # carries the verdict before the sofa (0.7): with it fixed, 0.7 is left.
+    caption = parser.parse("A dog under a sofa.")
+    image = Explainer(parser=parser).image_graph(references=["A cat.", "A dog on a sofa."])
+    cat = [g.lemma for g in image.concepts].index("cat")
+    (on,) = [k for k, r in enumerate(image.relations) if r.canonical == "on"]
+    edits = [
+        Edit("replace", "object", "R", source="sofa", target="cat", source_index=1, target_index=cat),
+        Edit("replace", "relation", "R", source=["dog", "under", "sofa"], source_index=0, target_index=on),
+    ]
+    score = judge(edits, caption, image, classes={0: None, 1: "R"}, model=toy(0.9))
+    assert score == round(noisy_or([0.7, 0.8]), 6)
+    assert [(x.status, x.evidence["note"].endswith(WEAK)) for x in edits] == [
+        ("unverified", False),
+        ("hallucinated", True),
+    ]
+
+
 def test_settle_by_support_drops_objects_the_references_name_as_kinds(parser):
     caption = parser.parse("An animal and a cat.")
     image = Explainer(parser=parser).image_graph(references=["A dog.", "A dog sleeps."])
@@ -186,6 +206,15 @@ def test_settle_by_support_drops_objects_the_references_name_as_kinds(parser):
         caption, image, replaced, classes={0: "D", 1: "R"}, match=Match([-1, 0], [], 2.0, 2.0, 0.0)
     )
     assert [x.source for x in out] == ["cat"] and classes == {0: None, 1: "R"} and m.mapping == [-1, 0]
+    # Replaced by the one-to-one match, but a kind of what it was matched to: supported all the same.
+    paired = [
+        Edit("replace", "object", "R", source="animal", target="dog", source_index=0, target_index=0),
+        Edit("delete", "object", "D", source="cat", source_index=1),
+    ]
+    out, classes, m = settle_by_support(
+        caption, image, paired, classes={0: "R", 1: "D"}, match=Match([0, -1], [], 2.0, 2.0, 0.0)
+    )
+    assert [x.source for x in out] == ["cat"] and classes == {0: None, 1: "D"} and m.mapping == [0, -1]
 
 
 def test_settle_by_support_frees_the_image_object_it_leaves(parser):
