@@ -243,7 +243,7 @@ def _outlives(e: Edit, cause_edit: Edit, *, caption: SceneGraph, cause: Callable
 def undecided(e: Edit) -> bool:
     """Whether the image side leaves claim ``e`` open: a triple it says nothing about (no image
     triple as target), or a claim the references are split on."""
-    agreement = e.evidence.get("agreement") if isinstance(e.evidence, dict) else None
+    agreement = e.evidence.get("agreement")
     split = isinstance(agreement, dict) and agreement.get("verdict") == "split"
     return split or (e.level == "relation" and e.target_index is None)
 

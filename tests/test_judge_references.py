@@ -180,6 +180,15 @@ def test_the_most_confident_doubt_is_marked_first(parser):
         ("unverified", False),
         ("hallucinated", True),
     ]
+    # With the dog replaced too (0.7), the two left after the triple still reach 1 - 0.3^2 = 0.91:
+    # the first of them goes as well, and 0.7 is left.
+    edits = [
+        Edit("replace", "object", "R", source="sofa", target="cat", source_index=1, target_index=cat),
+        Edit("replace", "object", "R", source="dog", target="cat", source_index=0, target_index=cat),
+        Edit("replace", "relation", "R", source=["dog", "under", "sofa"], source_index=0, target_index=on),
+    ]
+    judge(edits, caption, image, classes={0: "R", 1: "R"}, model=toy(0.9))
+    assert [x.status for x in edits] == ["hallucinated", "unverified", "hallucinated"]
 
 
 def test_settle_by_support_drops_objects_the_references_name_as_kinds(parser):
