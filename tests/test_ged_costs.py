@@ -96,7 +96,8 @@ def test_empty_graphs_and_anchors():
     empty = match(np.zeros((0, 0)), np.zeros(0), np.zeros(0))
     assert (empty.mapping, empty.inserted, empty.cost, empty.node_cost, empty.edge_cost) == ([], [], 0.0, 0.0, 0.0)
     # Without anchors, deleting and inserting (0.5 + 0.5) beats substituting (1.5).
-    assert match(np.array([[1.5]]), np.array([0.5]), np.array([0.5])).mapping == [-1]
+    apart = match(np.array([[1.5]]), np.array([0.5]), np.array([0.5]))
+    assert (apart.mapping, apart.inserted, apart.node_cost) == ([-1], [0], 1.0)
     # An anchored pair is used even when everything costs nothing ...
     anchors = np.array([[False, True], [True, False]])
     assert match(np.zeros((2, 2)), np.zeros(2), np.zeros(2), anchors=anchors).mapping == [1, 0]
