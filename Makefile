@@ -90,10 +90,11 @@ doctor: install
 
 # Mutation testing of cece/judge.py, cece/ged.py, cece/metrics.py and benchmarks/metrics.py
 # (setup.cfg [mutmut]: each mutant runs the tests of its function from a focused selection), then
-# the score per module. Not in CI: about an hour on two cores. MUTATION_ARGS='cece.ged*' runs part.
+# the score per module. Not in CI: about half an hour with two workers (MUTATION_JOBS) on a busy
+# two-core machine. MUTATION_ARGS='cece.ged*' runs part; results are kept in mutants/ and reused.
 mutation: install
 	$(PIP) install -q -e '.[mutation]'
-	$(VENV)/bin/mutmut run --max-children $(or $(MUTATION_JOBS),1) $(MUTATION_ARGS)
+	$(VENV)/bin/mutmut run --max-children $(or $(MUTATION_JOBS),2) $(MUTATION_ARGS)
 	$(PY) -m tests.mutation_scores
 
 clean:

@@ -13,6 +13,7 @@ Labels are 1 for hallucinated, 0 for faithful; scores are higher for "more likel
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -40,8 +41,8 @@ def average_precision(labels: Iterable[int], scores: Iterable[float]) -> float:
     y, s = _arrays(labels, scores)
     n_pos = int(y.sum())
     if n_pos == 0:
-        return float("nan")
-    order = np.argsort(-s, kind="mergesort")
+        return math.nan
+    order = np.argsort(-s)  # the order within a tied block does not matter: it enters whole
     y, s = y[order], s[order]
     last = np.r_[np.flatnonzero(np.diff(s)), len(s) - 1]  # last index of each tied block
     tp = np.cumsum(y)[last]
@@ -61,7 +62,7 @@ def auroc(labels: Iterable[int], scores: Iterable[float]) -> float:
     y, s = _arrays(labels, scores)
     n_pos, n_neg = int(y.sum()), int(len(y) - y.sum())
     if n_pos == 0 or n_neg == 0:
-        return float("nan")
+        return math.nan
     ranks = rankdata(s)
     u = ranks[y == 1].sum() - n_pos * (n_pos + 1) / 2
     return float(u / (n_pos * n_neg))
@@ -111,7 +112,7 @@ def expected_calibration_error(y_true: Iterable[int], y_prob: Iterable[float], *
     if n_bins < 1:
         raise ValueError(f"n_bins must be at least 1, got {n_bins}")
     if not len(y):
-        return float("nan")
+        return math.nan
     if np.any(~np.isfinite(p)) or p.min() < 0 or p.max() > 1:
         raise ValueError("y_prob must lie in [0, 1]")
     bins = np.searchsorted(np.linspace(0.0, 1.0, n_bins + 1)[1:-1], p)  # as calibration_curve bins

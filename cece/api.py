@@ -154,7 +154,7 @@ class Explainer:
         m = prefer_stand_ins(caption_graph, image_graph, m)
         obj_edits, classes = object_edits(caption_graph, image_graph, m, sub=sub, dele=dele)
         if image_graph.kind == "references":
-            obj_edits, classes, m = settle_by_support(caption_graph, image_graph, obj_edits, classes, m)
+            obj_edits, classes, m = settle_by_support(caption_graph, image_graph, obj_edits, classes=classes, match=m)
         unknown = [i for i, c in classes.items() if c == "?"]
         attr_edits = attribute_edits(caption_graph, image_graph, m.mapping, skip=set(unknown))
         rel_edits = (
@@ -170,7 +170,7 @@ class Explainer:
             else []
         )
         edits = obj_edits + attr_edits + rel_edits
-        score = judge(edits, caption_graph, image_graph, classes, self.weights, self.threshold)
+        score = judge(edits, caption_graph, image_graph, classes=classes, model=self.weights, threshold=self.threshold)
         judged = [i for i, c in classes.items() if c != "?"]
         warnings = []
         if unknown:

@@ -75,11 +75,11 @@ class Match:
     matrix: np.ndarray | None = field(default=None, repr=False)
 
 
-def _pred_counts(n: int, edges: Sequence[Edge], vocab: dict[str, int], end: int) -> np.ndarray:
-    """Per node, how many incident edges carry each predicate (``end`` 0: outgoing, 1: incoming)."""
-    counts = np.zeros((n, max(len(vocab), 1)))
+def _pred_counts(n: int, edges: Sequence[Edge], vocab: dict[str, int], incoming: bool) -> np.ndarray:
+    """Per node, how many of its outgoing (or ``incoming``) edges carry each predicate."""
+    counts = np.zeros((n, len(vocab)))  # no edges, no columns: every sum over them is 0
     for e in edges:
-        counts[e[1] if end else e[0], vocab[e[2]]] += 1
+        counts[e[1] if incoming else e[0], vocab[e[2]]] += 1
     return counts
 
 
@@ -98,18 +98,18 @@ def local_edge_costs(
     dele = np.zeros(n)
     ins = np.zeros(m)
     s = min(edge_costs.substitute, edge_costs.delete + edge_costs.insert)
-    for end in (0, 1):
-        ca = _pred_counts(n, edges_a, vocab, end)
-        cb = _pred_counts(m, edges_b, vocab, end)
+    for incoming in (False, True):
+        ca = _pred_counts(n, edges_a, vocab, incoming)
+        cb = _pred_counts(m, edges_b, vocab, incoming)
         deg_a, deg_b = ca.sum(1), cb.sum(1)
         dele += 0.5 * edge_costs.delete * deg_a
         ins += 0.5 * edge_costs.insert * deg_b
-        if n and m:
-            same = np.minimum(ca[:, None, :], cb[None, :, :]).sum(2)
-            left_a = deg_a[:, None] - same
-            left_b = deg_b[None, :] - same
-            paired = np.minimum(left_a, left_b)
-            sub += 0.5 * (paired * s + (left_a - paired) * edge_costs.delete + (left_b - paired) * edge_costs.insert)
+        # (an empty side gives empty arrays: nothing to add)
+        same = np.minimum(ca[:, None, :], cb[None, :, :]).sum(2)
+        left_a = deg_a[:, None] - same
+        left_b = deg_b[None, :] - same
+        paired = np.minimum(left_a, left_b)
+        sub += 0.5 * (paired * s + (left_a - paired) * edge_costs.delete + (left_b - paired) * edge_costs.insert)
     return sub, dele, ins
 
 
@@ -208,7 +208,7 @@ def _anchor_bonus(anchors: np.ndarray | None, base: np.ndarray) -> float:
 def _anchored(mapping: Sequence[int], anchors: list[list[bool]] | None) -> int:
     if anchors is None:
         return 0
-    return sum(1 for i, j in enumerate(mapping) if j >= 0 and anchors[i][j])
+    return sum(anchors[i][j] for i, j in enumerate(mapping) if j >= 0)
 
 
 def _refine(
@@ -236,10 +236,11 @@ def _refine(
         free = [j for j in range(m) if j not in set(mapping)] + [-1]
         step, step_cost = None, best - 1e-9
         for i in range(len(mapping)):
-            options = [("swap", k) for k in range(i + 1, len(mapping))] + [("move", j) for j in free]
-            for kind, k in options:
+            # (True, k): swap the targets of i and k; (False, j): move i to j.
+            options = [(True, k) for k in range(i + 1, len(mapping))] + [(False, j) for j in free]
+            for swap, k in options:
                 trial = list(mapping)
-                if kind == "swap":
+                if swap:
                     trial[i], trial[k] = trial[k], trial[i]
                 else:
                     trial[i] = k

@@ -45,7 +45,7 @@ DOUBT = 0.05
 
 
 def settle_by_support(
-    caption: SceneGraph, image: SceneGraph, edits: list[Edit], classes: dict[int, str | None], match: Match
+    caption: SceneGraph, image: SceneGraph, edits: list[Edit], *, classes: dict[int, str | None], match: Match
 ) -> tuple[list[Edit], dict[int, str | None], Match]:
     """Against references: drop the object edits of caption concepts the references support as a
     set of kinds (the one-to-one match may have paired them elsewhere), re-pointing each to its
@@ -54,7 +54,7 @@ def settle_by_support(
     out: list[Edit] = []
     classes = dict(classes)
     for e in edits:
-        if e.level == "object" and e.op != "insert" and e.cls in ("D", "R", "O"):
+        if e.level == "object" and e.cls in ("D", "R", "O"):  # an insertion is of class I
             support = type_support(caption.concepts[e.caption_index], image)
             if support.kind == "same":
                 classes[e.caption_index] = None
@@ -120,6 +120,7 @@ def judge(
     edits: Sequence[Edit],
     caption: SceneGraph,
     image: SceneGraph,
+    *,
     classes: dict[int, str | None],
     model: ConfidenceModel | None = None,
     threshold: float | None = None,
@@ -157,12 +158,12 @@ def judge(
             continue
         if e.level == "object":
             continue
-        silent = False
+        # silence is never a hallucination, only a doubt
         if e.level == "relation":
             r = caption.relations[e.caption_index]
             e.evidence = e.evidence or _relation_evidence(image, e, caption)
-            silent = partial and undecided(e)  # silence is never a hallucination, only a doubt
             if ctx is not None:
+                silent = undecided(e)
                 e.confidence = _fitted(e, ctx, model)
             else:
                 ends_known = classes.get(r.subject) != "?" and classes.get(r.object) != "?"
@@ -171,12 +172,13 @@ def judge(
                 silent = not ends_known and e.target_index is None
             e.caused_by = cause(r.subject, r.object)
         else:
-            silent = partial and undecided(e)
             if ctx is not None:
+                silent = undecided(e)
                 e.confidence = _fitted(e, ctx, model)
             else:
                 hedged = caption.concepts[e.caption_index].uncertain
                 e.confidence = HEDGED if hedged else (1.0 if e.op == "replace" else DOUBT)
+                silent = False
             e.caused_by = cause(e.caption_index)
         if e.caused_by is not None:
             e.status, e.hallucinated = "consequence", False
@@ -203,7 +205,7 @@ def judge(
             if e.level == "relation"
             and e.status == "consequence"
             and e.caused_by is not None
-            and _outlives(e, edits[e.caused_by], caption, cause)
+            and _outlives(e, edits[e.caused_by], caption=caption, cause=cause)
         ]
 
         def left_over(rest: list[Edit]) -> float:
@@ -230,7 +232,7 @@ def _fitted(e: Edit, ctx: Context, model: ConfidenceModel) -> float:
 _WEAK = "; weak on its own, marked because the verdict rests on it with the other doubts"
 
 
-def _outlives(e: Edit, cause_edit: Edit, caption: SceneGraph, cause: Callable[..., int | None]) -> bool:
+def _outlives(e: Edit, cause_edit: Edit, *, caption: SceneGraph, cause: Callable[..., int | None]) -> bool:
     """Whether a consequence triple ``e`` stays in the caption once its cause is fixed."""
     if cause_edit.op == "replace":
         return True
@@ -241,7 +243,7 @@ def _outlives(e: Edit, cause_edit: Edit, caption: SceneGraph, cause: Callable[..
 def undecided(e: Edit) -> bool:
     """Whether the image side leaves claim ``e`` open: a triple it says nothing about (no image
     triple as target), or a claim the references are split on."""
-    agreement = e.evidence.get("agreement") if isinstance(e.evidence, dict) else None
+    agreement = e.evidence.get("agreement")
     split = isinstance(agreement, dict) and agreement.get("verdict") == "split"
     return split or (e.level == "relation" and e.target_index is None)
 

@@ -27,6 +27,7 @@ triples the image side neither supports nor contradicts)::
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -80,13 +81,13 @@ def object_metrics(
     edits: Iterable[Edit], n_objects: int, n_image_objects: int, ancestors: Iterable[int]
 ) -> ObjectMetrics:
     """Object metrics of one caption from its object-level edits."""
-    counts = {k: 0 for k in "DROUI"}
+    counts: Counter[str] = Counter()
     wups = []
     unverified = 0
     for e in edits:
         if e.level != "object":
             continue
-        if e.cls in "DRO" and not e.hallucinated:
+        if e.cls in ("D", "R", "O") and not e.hallucinated:
             unverified += 1
             continue
         counts[e.cls] += 1
@@ -99,7 +100,7 @@ def object_metrics(
         n_ancestors=sum(anc) / len(anc) if anc else 0.0,
         hal=hal,
         hal_rate=_rate(hal, n_objects),
-        granularity=1.0 - _rate(counts["I"], n_image_objects) if n_image_objects else 1.0,
+        granularity=1.0 - _rate(counts["I"], n_image_objects),  # 1 without image objects
         d=counts["D"],
         r=counts["R"],
         o=counts["O"],
@@ -116,12 +117,12 @@ def object_metrics(
 
 def role_metrics(edits: Iterable[Edit], n_roles: int, n_image_roles: int, judged: bool = True) -> RoleMetrics:
     """Role (triple) metrics of one caption from its relation-level edits."""
-    counts = {k: 0 for k in "DRI"}
+    counts: Counter[str] = Counter()
     unverified = 0
     for e in edits:
         if e.level != "relation":
             continue
-        if e.cls in "DR" and e.status == "unverified":
+        if e.cls in ("D", "R") and e.status == "unverified":
             unverified += 1
         else:
             counts[e.cls] += 1
@@ -131,7 +132,7 @@ def role_metrics(edits: Iterable[Edit], n_roles: int, n_image_roles: int, judged
         r=counts["R"],
         i=counts["I"],
         hal_rate=_rate(counts["D"] + counts["R"], n_roles),
-        granularity=1.0 - _rate(counts["I"], n_image_roles) if n_image_roles else 1.0,
+        granularity=1.0 - _rate(counts["I"], n_image_roles),  # 1 without image triples
         judged=judged,
         unverified=unverified,
     )

@@ -138,6 +138,7 @@ def test_spans_and_localisation():
 def test_expected_calibration_error_bins_and_errors():
     assert expected_calibration_error([0, 1], [0.05, 0.15]) == pytest.approx((0.05 + 0.85) / 2)  # two bins
     assert expected_calibration_error([0, 1], [0.1, 0.1]) == pytest.approx(0.4)  # 0.1 closes the first bin
+    assert expected_calibration_error([1, 0], [0.85, 0.95]) == pytest.approx((0.15 + 0.95) / 2)  # the last two bins
     assert expected_calibration_error([1, 0, 1], [1.0, 0.0, 0.95]) == pytest.approx(0.05 / 3)
     assert expected_calibration_error([1, 0], [0.9, 0.9], n_bins=1) == pytest.approx(0.4)
     assert expected_calibration_error([1, 0], [0.3, 0.3], n_bins=2) == pytest.approx(0.2)
@@ -145,7 +146,7 @@ def test_expected_calibration_error_bins_and_errors():
     with pytest.raises(ValueError, match="n_bins must be at least 1, got 0"):
         expected_calibration_error([1], [0.5], n_bins=0)
     for bad in ([-0.1], [1.1], [float("nan")]):
-        with pytest.raises(ValueError, match=r"y_prob must lie in \[0, 1\]"):
+        with pytest.raises(ValueError, match=r"^y_prob must lie in \[0, 1\]$"):
             expected_calibration_error([1], bad)
 
 
