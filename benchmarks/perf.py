@@ -66,6 +66,28 @@ def time_ged(size: int, seed: int = 0) -> float:
     return round(time.perf_counter() - t, 4)
 
 
+def time_distance_matrix(size: int = 500, seed: int = 5) -> dict[str, float]:
+    """Seconds for the path distances between ``size`` x ``size`` random WordNet nouns by
+    :func:`knowledge.distance_matrix`, and its speed-up over asking
+    :func:`knowledge.path_distance` pair by pair (on a 50 x 50 sample, scaled), in this process."""
+    from knowledge import distance_matrix, get_hierarchy, path_distance
+
+    rng = random.Random(seed)
+    nouns = [s for s in get_hierarchy().names if ".n." in s]
+    a, b = rng.sample(nouns, size), rng.sample(nouns, size)
+    distance_matrix(a[:5], b[:5])  # warm imports, not the ancestor caches of a and b
+    t = time.perf_counter()
+    distance_matrix(a, b)
+    matrix = time.perf_counter() - t
+    k = 50
+    t = time.perf_counter()
+    for x in a[-k:]:
+        for y in b[-k:]:
+            path_distance(x, y)
+    pairwise = (time.perf_counter() - t) * (size / k) ** 2
+    return {"seconds": round(matrix, 4), "vs_pair_by_pair": round(pairwise / matrix, 1)}
+
+
 def cold_start() -> float:
     """Wall seconds for `cece explain` on one caption in a fresh process (caches already built)."""
     rec = {
@@ -160,6 +182,7 @@ def run(n: int = 1000) -> dict:
         "references_explain_vs_raw_nlp_pipe_texts": round(6 * with_refs / raw, 2),
         "cold_start_explain_one_caption_s": cold_start(),
         "ged_seconds_by_nodes": {str(k): time_ged(k) for k in (10, 100, 500)},
+        "distance_matrix_500x500": time_distance_matrix(),
     }
 
 

@@ -153,19 +153,19 @@ def test_cache_file_loads_in_a_fresh_process(h):
     path = kh.index_path()
     assert path.is_file()
     code = (
-        "import sys, time, json\n"
+        "import sys, json\n"
         "import knowledge.hierarchy as kh\n"
         "def refuse(*a, **k): raise AssertionError('index rebuilt instead of loaded')\n"
         "kh.build_hierarchy = refuse\n"
-        "t = time.perf_counter(); h = kh.get_hierarchy(); dt = time.perf_counter() - t\n"
-        "print(json.dumps({'n': len(h), 'seconds': dt, 'nltk': 'nltk' in sys.modules}))\n"
+        "h = kh.get_hierarchy()\n"
+        "print(json.dumps({'n': len(h), 'nltk': 'nltk' in sys.modules}))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ.copy())
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["n"] == len(h)
     assert report["nltk"] is False  # loading the index never imports NLTK
-    assert report["seconds"] < 2.0  # ~0.1 s measured; generous for loaded CI machines
+    # How fast it loads is a figure of `make perf` (cold start), not an assertion here.
 
 
 def test_stale_or_broken_cache_is_rejected(h, tmp_path):
@@ -352,17 +352,6 @@ def test_distance_matrix_up_to_a_distance_equals_the_full_one_capped(nouns, verb
         for k in (0, 1, 2, 3):
             full = distance_matrix(a, b)
             assert (distance_matrix(a, b, max_distance=k) == np.where(full <= k, full, np.inf)).all(), (a, b, k)
-
-
-def test_distance_matrix_is_fast(nouns):
-    import time
-
-    rng = random.Random(5)
-    a, b = rng.sample(nouns, 500), rng.sample(nouns, 500)
-    distance_matrix(a[:5], b[:5])  # warm imports, not the ancestor caches of a and b
-    t = time.perf_counter()
-    distance_matrix(a, b)
-    assert time.perf_counter() - t < 0.5  # ~0.02 s measured cold; generous for slow CI
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
