@@ -13,7 +13,7 @@ import click
 
 from benchmarks.loaders import BENCHMARKS
 from cece.engine import EngineName
-from halcece.engine_options import engine_options
+from halcece.engine_options import batch_size_option, engine_options
 from halcece.weights import detector_weights, weights_option
 
 
@@ -49,9 +49,7 @@ from halcece.weights import detector_weights, weights_option
     metavar="NAME.KEY=VALUE",
     help="A detector option, e.g. vlm.protocol=detailverify (value parsed as JSON when it can be).",
 )
-@click.option(
-    "--batch-size", type=click.IntRange(min=1), default=64, show_default=True, help="Samples per detect_batch call."
-)
+@batch_size_option(64, "Samples per detect_batch call.")
 @click.option(
     "--threshold",
     type=float,

@@ -6,6 +6,8 @@ import sys
 
 import click
 
+from halcece.engine_options import batch_size_option
+
 
 @click.command("calibrate")
 @click.argument("labelled", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
@@ -17,9 +19,7 @@ import click
     metavar="WEIGHTS.json",
     help="Where to write the fitted model (use it with --weights).",
 )
-@click.option(
-    "--batch-size", type=click.IntRange(min=1), default=256, show_default=True, help="Captions explained at a time."
-)
+@batch_size_option(256, "Captions explained at a time.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def calibrate(labelled: tuple[str, ...], *, output: str, batch_size: int, quiet: bool) -> None:
     """Fit the confidences of edits and captions on LABELLED captions; write WEIGHTS.json.

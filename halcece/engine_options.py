@@ -1,5 +1,5 @@
-"""The ``--workers``, ``--engine`` and ``--address`` options of the commands that work through
-records, and the :class:`cece.engine.EngineOptions` they make."""
+"""The ``--workers``, ``--engine``, ``--address`` and ``--batch-size`` options of the commands that
+work through records, and the :class:`cece.engine.EngineOptions` they make."""
 
 from __future__ import annotations
 
@@ -41,6 +41,11 @@ def engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
         "the same for any N. "
         "[default: the usable cores; with --engine ray, the cluster's CPUs]",
     )(command)
+
+
+def batch_size_option(default: int, help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The ``--batch-size`` option (a positive integer; ``help`` says what one batch is)."""
+    return click.option("--batch-size", type=click.IntRange(min=1), default=default, show_default=True, help=help)
 
 
 def engine_of(engine: EngineName, workers: int | None, address: str | None) -> EngineOptions:

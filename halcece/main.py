@@ -13,7 +13,7 @@ import click
 
 from cece.engine import EngineName
 from cece.output import OutputBusy, OutputError
-from halcece.engine_options import engine_of, engine_options
+from halcece.engine_options import batch_size_option, engine_of, engine_options
 from halcece.inputs import input_options
 from halcece.inputs import run_inputs as _inputs
 from halcece.inputs import safe_text as _safe
@@ -60,13 +60,7 @@ def main() -> None:
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing on standard output and no progress bar.")
 @click.option("--overwrite", is_flag=True, help="Start OUTPUT afresh instead of resuming it.")
 @click.option("--keep-errors", is_flag=True, help="On resuming, keep error rows instead of retrying them.")
-@click.option(
-    "--batch-size",
-    type=click.IntRange(min=1),
-    default=256,
-    show_default=True,
-    help="Records explained at a time (with several workers, at most 64: batches spread over them).",
-)
+@batch_size_option(256, "Records explained at a time (with several workers, at most 64: batches spread over them).")
 @click.option(
     "--threshold",
     type=click.FloatRange(0.0, 1.0),
@@ -248,9 +242,7 @@ def doctor(quiet: bool) -> None:
     metavar="NAME.KEY=VALUE",
     help="A detector option, e.g. aloha.model_path=/models/minilm (value parsed as JSON when it can be).",
 )
-@click.option(
-    "--batch-size", type=click.IntRange(min=1), default=64, show_default=True, help="Samples per detect_batch call."
-)
+@batch_size_option(64, "Samples per detect_batch call.")
 @click.option("--overwrite", is_flag=True, help="Start OUTPUT afresh instead of resuming it.")
 @click.option("--keep-errors", is_flag=True, help="On resuming, keep error lines instead of retrying them.")
 @click.option(

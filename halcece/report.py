@@ -6,7 +6,7 @@ import click
 
 from cece.engine import EngineName
 from cece.output import OutputBusy, OutputError
-from halcece.engine_options import engine_of, engine_options
+from halcece.engine_options import batch_size_option, engine_of, engine_options
 from halcece.inputs import input_options
 from halcece.inputs import safe_text as _safe
 from halcece.runs import finish as _finish
@@ -31,13 +31,7 @@ from halcece.weights import load_weights, weights_option
 )
 @click.option("--top", type=int, default=10, show_default=True, help="Frequent edits listed per model and kind.")
 @click.option("--overwrite", is_flag=True, help="Explain everything afresh instead of resuming.")
-@click.option(
-    "--batch-size",
-    type=click.IntRange(min=1),
-    default=256,
-    show_default=True,
-    help="Captions explained at a time (with several workers, at most 64).",
-)
+@batch_size_option(256, "Captions explained at a time (with several workers, at most 64).")
 @weights_option()
 @input_options
 @engine_options
