@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     samples, gold = BENCHMARKS[args.benchmark].load(args.data)
     ex = Explainer()
-    q = counterfactual_quality(ex.explain_many(samples), ex.parser.nlp, args.examples, foils=_foils(args.data, gold))
+    q = counterfactual_quality(ex.explain_many(samples), ex.parser.nlp, args.examples, foils=_foils(gold))
     if args.json:
         print(json.dumps({**asdict(q), "shares": q.shares()}, indent=1))
         return 0
@@ -212,18 +212,19 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _foils(path: str, gold: dict[str, Any]) -> dict[str, tuple[str, str]]:
-    """For a nocaps-FOIL file, each foiled record's (foil word, original word); else empty."""
+def _foils(gold: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """Each foiled record's (foil word, original word), read off its pair: the words the foiled
+    caption has where its clean twin differs (empty for benchmarks without pairs)."""
     out: dict[str, tuple[str, str]] = {}
-    foiled = {g.pair for g in gold.values() if g.label == 1 and g.pair is not None and g.id.endswith(":foil")}
-    if not foiled:
-        return out
-    from benchmarks.loaders.common import benchmark_records
-
-    for k, (_, rec) in enumerate(benchmark_records(path)):
-        if str(k) in foiled:
-            original, foil_word = rec["replacement"]
-            out[f"{k}:foil"] = (foil_word, original)
+    for g in gold.values():
+        clean = gold.get(f"{g.pair}:clean")
+        if g.label != 1 or clean is None or not g.id.endswith(":foil"):
+            continue
+        before, after = _words(clean.caption), _words(g.caption)
+        for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes():
+            if op == "replace":
+                out[g.id] = (" ".join(after[j1:j2]), " ".join(before[i1:i2]))
+                break
     return out
 
 
