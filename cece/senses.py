@@ -22,7 +22,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from knowledge import distance_matrix, noun_senses
+from knowledge import ancestors, distance_matrix, noun_senses
 from parsers import Concept, SceneGraph
 
 
@@ -42,6 +42,17 @@ def _shared_sense(c: Concept, g: Concept, c_senses: list[str], g_senses: list[st
     if c.synset in g_senses:
         return c.synset
     return g.synset if g.synset in c_senses else None
+
+
+def _general_sense(first: str | None, senses: list[str], max_distance: int) -> tuple[str, int] | None:
+    """A sense of the other word, however rare, that is a kind ``max_distance`` or fewer hypernym
+    edges above the first sense of this one, with its distance: "monitor" read as the display
+    a "computer monitor" is a kind of, not as its first sense, a school proctor."""
+    if not first:
+        return None
+    above = ancestors(first)
+    near = [(above[s], s) for s in senses[1:] if 0 < above.get(s, max_distance + 1) <= max_distance]
+    return (min(near)[1], min(near)[0]) if near else None
 
 
 def disambiguate(
@@ -104,6 +115,13 @@ def disambiguate(
             shared = _shared_sense(c, g, cap_all[i], img_all[j])
             if shared:
                 candidates.append((0.0, 0, i, j, shared, shared))
+                continue
+            general = _general_sense(g.synset, cap_all[i], max_distance)
+            if general:
+                candidates.append((general[1], 0, i, j, general[0], img_senses[j][0]))
+            general = _general_sense(c.synset, img_all[j], max_distance)
+            if general:
+                candidates.append((general[1], 0, i, j, cap_senses[i][0], general[0]))
     new_c: dict[int, str] = {}
     new_g: dict[int, str] = {}
     for _, _, i, j, sc, sg in sorted(candidates):

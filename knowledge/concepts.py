@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from knowledge.distance import is_hypernym
 from knowledge.hierarchy import get_hierarchy
+from knowledge.objecthood import is_thing
 
 __all__ = ["CAPTION_PLURALS", "lemmatize", "noun_senses", "noun_synset", "verb_synset"]
 
@@ -154,14 +156,27 @@ def _tokens(phrase: str) -> list[str]:
     return [t for t in tokens if any(ch.isalnum() for ch in t)]
 
 
+def _names_things(lemma: str) -> bool:
+    """Whether the first sense of ``lemma`` is a visible thing and not a group of them: the
+    plural "tigers" is first a Tamil political group, "windows" an operating system, "fungi" a
+    kingdom, while "tiger", "window" and "fungus" are the things a caption shows."""
+    first = _pick(lemma, "n", 0)
+    return is_thing(first) and not is_hypernym("group.n.01", first)
+
+
 def _head_lemma(word: str) -> str | None:
     """The head noun's lemma. Unlike NLTK's first hit, a sibilant plural takes its "-es" rule,
     as English spelling does: "bunches" -> bunch (not the diplomat Bunche), "crosses" -> cross
-    (not a lacrosse crosse). A word that is a lemma itself ("glasses") or in the exception list
-    keeps NLTK's order."""
+    (not a lacrosse crosse). A plural that is a lemma itself keeps it when its first sense is a
+    visible thing ("glasses"), else takes a singular that is ("tigers" -> tiger); a word in the
+    exception list keeps NLTK's order."""
     if word in CAPTION_PLURALS:
         return CAPTION_PLURALS[word]
     forms = morphy_forms(word, "n")
+    if len(forms) > 1 and forms[0] == word and not _names_things(word):
+        singular = next((f for f in forms[1:] if _names_things(f)), None)
+        if singular is not None:
+            return singular
     if len(forms) < 2 or forms[0] == word or word in get_hierarchy().exceptions("n"):
         return forms[0] if forms else None
     for old in _SIBILANT_PLURALS:

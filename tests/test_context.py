@@ -35,6 +35,19 @@ def test_context_adopts_a_rare_reading_only_when_it_is_the_other_words_meaning()
     assert cap.concepts[0].synset == "goat.n.01"
 
 
+def test_context_reads_a_word_as_the_kind_the_other_word_is():
+    # "monitor" is first a school proctor; beside a "computer monitor" it is the display
+    cap, img = disambiguate(
+        graph(("computer monitor", "computer_monitor.n.01")), graph(("monitor", noun_synset("monitor")))
+    )
+    assert cap.concepts[0].synset == "computer_monitor.n.01" and img.concepts[0].synset == "monitor.n.04"
+    # and the other way round: a caption's "monitor" beside the image's "computer monitor"
+    cap, _ = disambiguate(
+        graph(("monitor", noun_synset("monitor"))), graph(("computer monitor", "computer_monitor.n.01"))
+    )
+    assert cap.concepts[0].synset == "monitor.n.04"
+
+
 def test_context_keeps_a_first_sense_that_already_fits():
     cap, img = disambiguate(graph(("dog", "dog.n.01")), graph(("cat", "cat.n.01"), ("dog", "dog.n.01")))
     assert [c.synset for c in cap.concepts + img.concepts] == ["dog.n.01", "cat.n.01", "dog.n.01"]

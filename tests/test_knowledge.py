@@ -381,6 +381,11 @@ def test_distance_properties(data, nouns):
         ("people", "person.n.01"),
         ("men", "man.n.01"),
         ("glasses", "spectacles.n.01"),
+        # plurals that are lemmas of their own, first a group or not a thing: the singular
+        ("tigers", "tiger.n.01"),  # not the Liberation Tigers of Tamil Eelam
+        ("windows", "window.n.01"),  # not the operating system
+        ("fungi", "fungus.n.01"),  # not the kingdom
+        ("lei", "wreath.n.01"),  # a thing already: kept
         ("hot dogs", "hotdog.n.01"),  # WordNet's first sense of hot_dog
         ("red double decker bus", "bus.n.01"),
         ("a man", "man.n.01"),

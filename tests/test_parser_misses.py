@@ -51,7 +51,7 @@ def test_a_participle_read_as_a_noun_keeps_its_subject(parser, text, triples):
     "text, names",
     [
         # nouns that stay nouns: a thing named by an -ing word, a WordNet compound, a phrase in a PP
-        ("A brick building with lots of windows.", ["building", "windows"]),
+        ("A brick building with lots of windows.", ["building", "window"]),
         ("A large swimming pool with palm trees.", ["swimming pool", "palm tree"]),
         ("A woman in black clothing.", ["woman", "clothing"]),
         ("A wooden cutting board.", ["cutting board"]),
