@@ -77,7 +77,8 @@ class CaptionParser:
 
     ``nlp`` is a loaded spaCy pipeline (default: the installed English model without NER, which
     the parser never uses, with the equivalent fast attribute ruler of
-    :mod:`parsers.attribute_ruler`, and with the participle repair of :mod:`parsers.participles`).
+    :mod:`parsers.attribute_ruler`, and with the tree repairs of :mod:`parsers.coordination` and
+    :mod:`parsers.participles`).
     ``recover`` adds the nouns spaCy mis-tagged back as concepts (:mod:`parsers.recovery`).
     Results are deterministic and do not depend on batching.
     ``doc_memory`` is how many of the latest Docs :meth:`doc` hands back without parsing again
@@ -85,7 +86,7 @@ class CaptionParser:
     """
 
     def __init__(self, nlp: Any = None, batch_size: int = 256, recover: bool = True) -> None:
-        self.nlp = nlp if nlp is not None else load_spacy(exclude=("ner",), fast_attributes=True, participles=True)
+        self.nlp = nlp if nlp is not None else load_spacy(exclude=("ner",), fast_attributes=True, tree_repairs=True)
         self.batch_size = batch_size
         self.recover = recover
         self._upstream = UpstreamOnDocs()

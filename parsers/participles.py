@@ -33,7 +33,7 @@ such an object that is no person or animal is hung from the person or animal ("t
 wetsuits surfing on waves": the men surf).
 
 >>> from parsers.spacy_model import load_spacy
->>> doc = load_spacy(exclude=("ner",), fast_attributes=True, participles=True)("A kid playing baseball.")
+>>> doc = load_spacy(exclude=("ner",), fast_attributes=True, tree_repairs=True)("A kid playing baseball.")
 >>> [(t.text, t.tag_, t.dep_, t.head.text) for t in doc][1:4]
 [('kid', 'NN', 'ROOT', 'kid'), ('playing', 'VBG', 'acl', 'kid'), ('baseball', 'NN', 'dobj', 'playing')]
 """

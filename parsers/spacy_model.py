@@ -81,7 +81,7 @@ def _import_spacy() -> Any:
 
 
 @lru_cache(maxsize=8)
-def _load(name: str, exclude: tuple[str, ...], fast_attributes: bool, participles: bool = False) -> Any:
+def _load(name: str, exclude: tuple[str, ...], fast_attributes: bool, tree_repairs: bool = False) -> Any:
     spacy = _import_spacy()
 
     try:
@@ -95,10 +95,11 @@ def _load(name: str, exclude: tuple[str, ...], fast_attributes: bool, participle
         attribute_ruler.install(nlp)
         lemma_memo.install(nlp)
         _numpy_blas(nlp)
-    if participles:
-        from parsers import participles as participle_repair
+    if tree_repairs:
+        from parsers import coordination, participles
 
-        participle_repair.install(nlp)
+        coordination.install(nlp)
+        participles.install(nlp)
     return nlp
 
 
@@ -121,14 +122,16 @@ def load_spacy(
     model: str | None = None,
     *,
     fast_attributes: bool = False,
-    participles: bool = False,
+    tree_repairs: bool = False,
 ) -> Any:
     """The spaCy ``Language`` for ``model`` (default: the one :func:`find_spacy_model` finds),
     with the ``exclude``d pipes left out. ``fast_attributes`` swaps in the equivalent, faster
     attribute ruler (:mod:`parsers.attribute_ruler`), puts a memo in front of the lemmatizer
     (:mod:`parsers.lemma_memo`) and has the neural layers use numpy's BLAS: the same models,
-    sooner. ``participles`` re-reads the participles the tagger took for nouns after their
-    subject (:mod:`parsers.participles`: "A kid playing baseball"). Cached per argument set (a separate
+    sooner. ``tree_repairs`` re-reads what the small model's parse gets wrong in captions: two
+    objects read as one noun phrase (:mod:`parsers.coordination`: "a black tent and black
+    sunglasses") and participles taken for nouns (:mod:`parsers.participles`: "A kid playing
+    baseball"). Cached per argument set (a separate
     pipeline each, so callers never see each other's changes); raises :class:`SpacyModelError`
     naming the fix when no model is installed."""
     if model is None:
@@ -136,4 +139,4 @@ def load_spacy(
         if not st.ok:
             raise SpacyModelError(f"no spaCy English model is installed. Fix: {st.fix}")
         model = st.name
-    return _load(model, tuple(sorted(exclude)), fast_attributes, participles)
+    return _load(model, tuple(sorted(exclude)), fast_attributes, tree_repairs)

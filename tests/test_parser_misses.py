@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from cece import explain
 from cece.costs import CostModel, under_specialised
-from parsers import CaptionParser, Concept, SceneGraph
+from parsers import CaptionParser, Concept, SceneGraph, coordination
 from parsers.participles import doer, repair, verb_participle
 from parsers.spacy_model import load_spacy
 
@@ -198,14 +198,19 @@ def test_faithful_participle_captions_are_clean():
                 "down",
                 "wetsuits",
                 "surfing",
+                "tent",
+                "sunglasses",
+                "purple",
+                "shoes",
             ]
         ),
         max_size=12,
     )
 )
 def test_the_repair_leaves_a_well_formed_tree(words):
-    doc = load_spacy(exclude=("ner",), fast_attributes=True, participles=True)(" ".join(words))
-    repair(doc)  # a second pass finds nothing left to do and breaks nothing
+    doc = load_spacy(exclude=("ner",), fast_attributes=True, tree_repairs=True)(" ".join(words))
+    coordination.repair(doc)  # a second pass finds nothing left to do and breaks nothing
+    repair(doc)
     for sent in doc.sents:
         assert sum(1 for t in sent if t.head.i == t.i) == 1
         for t in sent:
@@ -214,6 +219,36 @@ def test_the_repair_leaves_a_well_formed_tree(words):
                 assert x.i not in seen
                 seen.add(x.i)
                 x = x.head
+
+
+# -- two coordinated objects read as one noun phrase ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, triples",
+    [
+        (
+            "A man wearing a tall black tent and black sunglasses.",
+            [("man", "wear", "tent"), ("man", "wear", "sunglasses")],
+        ),
+        ("A girl in a purple dress and purple shoes.", [("girl", "in", "dress"), ("girl", "in", "shoe")]),
+    ],
+)
+def test_two_coordinated_objects_stay_two(parser, text, triples):
+    assert parser.parse(text).triples() == triples
+
+
+def test_a_noun_conjunct_keeps_one_object(parser):
+    # "passion fruit" after the "and": the strawberry and passion fruit flavour one kind of meringue
+    g = parser.parse("Several strawberry and passion fruit meringues on a baking tray.")
+    assert g.triples() == [("meringue", "on", "tray")]
+
+
+def test_a_wrong_object_read_inside_a_coordination_is_judged():
+    refs = ["A man with sunglasses and a top hat.", "A guy is wearing a top hat with sunglasses."] * 2
+    e = explain("A man wearing a tall black tent and black sunglasses.", references=refs)
+    assert e.hallucinated and ("tent" in [x.source for x in e.edits_of("object") if x.hallucinated])
+    assert "tent" not in e.counterfactual and "sunglasses" in e.counterfactual
 
 
 # -- a hypernym at any distance is U ---------------------------------------------------------------
