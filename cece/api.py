@@ -156,7 +156,9 @@ class Explainer:
         if image_graph.kind == "references":
             obj_edits, classes, m = settle_by_support(caption_graph, image_graph, obj_edits, classes=classes, match=m)
         unknown = [i for i, c in classes.items() if c == "?"]
-        attr_edits = attribute_edits(caption_graph, image_graph, m.mapping, skip=set(unknown))
+        # A deleted object has no colour or count to get wrong: its one mistake is reported once.
+        gone = {i for i, c in classes.items() if c == "D"}
+        attr_edits = attribute_edits(caption_graph, image_graph, m.mapping, skip=set(unknown) | gone)
         rel_edits = (
             role_edits(
                 caption_graph,
