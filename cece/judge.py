@@ -85,16 +85,8 @@ def settle_by_support(
 def _over_specific(e: Edit, caption: SceneGraph, image: SceneGraph, j: int) -> Edit:
     """Deletion ``e`` made an O edit towards image concept ``j``, the more general word."""
     a, b = caption.concepts[e.caption_index].synset, image.concepts[j].synset
-    known = a is not None and b is not None
-    return replace(
-        e,
-        op="replace",
-        cls="O",
-        target=image.concepts[j].lemma,
-        target_index=j,
-        wup=wup_similarity(a, b) if known else None,
-        lca=lowest_common_hypernym(a, b) if known else None,
-    )
+    wup, lca = (wup_similarity(a, b), lowest_common_hypernym(a, b)) if a and b else (None, None)
+    return replace(e, op="replace", cls="O", target=image.concepts[j].lemma, target_index=j, wup=wup, lca=lca)
 
 
 def _object_evidence(e: Edit, caption: SceneGraph, image: SceneGraph) -> dict[str, Any]:
@@ -193,7 +185,9 @@ def judge(
                 ends_ok = all(classes.get(x) in (None, "U") for x in (r.subject, r.object))
                 e.confidence = 1.0 if ends_known and ends_ok else DOUBT
                 silent = not ends_known and e.target_index is None
-            e.caused_by = cause(r.subject, r.object)
+            # a state is the subject's own: wrong whatever becomes of the other end
+            state = (e.evidence.get("agreement") or {}).get("kind") == "state"
+            e.caused_by = cause(r.subject) if state else cause(r.subject, r.object)
         else:
             if ctx is not None:
                 silent = undecided(e)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from cece.edits import Edit
 from cece.ged import Match
-from cece.roles import Judged, judge_against_references
+from cece.roles import Judged, judge_against_references, judge_state
 from knowledge import canonicals_agree, inverse_key, is_animate, predicates_agree, relation_key
 from parsers import Relation, SceneGraph, Span
 
@@ -56,6 +56,13 @@ def role_edits(
     for k, r in enumerate(caption.relations):
         s, o = mapping[r.subject], mapping[r.object]
         if s < 0 or o < 0 or r.subject not in faithful or r.object not in faithful:
+            if partial and s >= 0 and classes.get(r.subject) in (None, "U", "O"):
+                # The subject's state is its own, whatever the other end ("a vehicle *driving* on
+                # a road" where the references see the car parked by the sidewalk), and the
+                # references speak of the subject, in its words or more general or specific ones.
+                judged = judge_state(caption, image, r, s=s)
+                if judged is not None:
+                    decided[k] = judged
             unmatched.append(k)
             continue
         forward = by_pair.get((s, o), [])
@@ -115,10 +122,11 @@ def role_edits(
                 free.remove(best)
             target = list(image.relations[best].triple(image))
             if decision and decision.predicate:
+                o = mapping[r.object]
                 target = [
                     image.concepts[mapping[r.subject]].lemma,
                     decision.predicate,
-                    image.concepts[mapping[r.object]].lemma,
+                    image.concepts[o].lemma if o >= 0 and r.object in faithful else caption.concepts[r.object].lemma,
                 ]
             edits.append(
                 Edit(

@@ -133,6 +133,13 @@ def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, forward:
     return Judged(target=pick, tally=t, predicate=predicate, against_refs=against)
 
 
+def judge_state(caption: SceneGraph, image: SceneGraph, r: Relation, *, s: int) -> Judged | None:
+    """The subject's state alone (way 1 of the module docstring), for a triple whose other end
+    the references do not speak of: None when the caption states none or the references do not
+    decide."""
+    return _state(caption, image, r, s, [])
+
+
 def judge_against_references(
     caption: SceneGraph,
     image: SceneGraph,

@@ -33,9 +33,10 @@ travel     travel.v.01                              -         moving  -        n
 
 Two states *exclude* each other when they give different values of one dimension ("-" says
 nothing; postures are a person's or an animal's: a thing that sits, stands or lies somewhere is
-only at rest there): sitting and standing (posture), standing and walking (motion), walking and running or
-riding (manner), parked and driving (motion), lying and running (posture). Choices the table
-makes, and why:
+only there, still or not -- "a bike that sits near the ground" may be going down a street):
+sitting and standing (posture), standing and walking (motion), walking and running or riding
+(manner), parked and driving (motion), lying and running (posture). Choices the table makes,
+and why:
 
 - ``stand`` and ``park`` are at rest (a caption's "standing" is not "walking"); sitting, lying or
   kneeling say nothing of motion (one sits on a moving bus).
@@ -148,15 +149,15 @@ _POSTURES = frozenset({"seated", "upright", "lying", "kneeling", "crouched"})
 
 def _dimensions(s: State, animate: bool) -> tuple[str | None, str | None, str | None]:
     if not animate and s.posture in _POSTURES:
-        # a thing has no posture: "a sandwich sitting (lying, standing) on a plate" is at rest there
-        return None, "still", s.manner
+        # a thing has no posture: "a sandwich sitting (lying, standing) on a plate" says where it
+        # is, not that it is still ("a bike that sits near the ground" may be moving)
+        return None, None, s.manner
     return s.posture, s.motion, s.manner
 
 
 def states_exclude(a: str | None, b: str | None, animate: bool = True) -> bool:
     """Whether state classes ``a`` and ``b`` cannot both hold of one thing (module docstring);
-    of a thing that is not ``animate`` (not a person or animal) the postures only say it is at
-    rest.
+    of a thing that is not ``animate`` (not a person or animal) the postures say nothing.
 
     >>> states_exclude("sit", "lie"), states_exclude("sit", "lie", animate=False)
     (True, False)

@@ -77,6 +77,37 @@ def test_a_state_is_contradicted_whatever_the_other_end():
     }
 
 
+@pytest.mark.parametrize(
+    "caption, references, words, rewrite",
+    [
+        # the other end is not one the references name: the state is still the subject's
+        (
+            "A vehicle is driving on a brick road.",
+            ["A white car is parked next to the curb.", "Two people walk by a white car parked by the sidewalk."],
+            ["driving on"],
+            "A vehicle is parked on a brick road.",
+        ),
+        # the references name the subject more generally ("dog" for the caption's bulldog)
+        (
+            "A brown and white bull dog sitting in a room.",
+            ["A brown and white dog standing in the middle of a room.", "A brown dog is standing in a room."],
+            ["sitting in"],
+            "A brown and white bull dog standing in a room.",
+        ),
+    ],
+)
+def test_a_state_is_the_subjects_whatever_the_references_say_of_the_rest(caption, references, words, rewrite):
+    e = explain(caption, references=references)
+    assert flagged(e) == [("relation", words)] and e.counterfactual == rewrite
+    assert agreement(e, "relation")[0]["kind"] == "state"
+
+
+def test_a_things_posture_says_where_it_is_not_that_it_is_still():
+    assert not states_exclude("sit", "travel", animate=False) and states_exclude("park", "travel", animate=False)
+    refs = ["A man riding a bike that sits near the ground.", "A man is riding a bike while lying down."]
+    assert explain("A reclining bike going down the street.", references=refs).hallucinated is False
+
+
 def test_one_dissenting_reference_does_not_make_a_state():
     refs = [
         "A man standing on a skateboard.",
