@@ -33,7 +33,6 @@ from cece.edit_features import Context, edit_features
 from cece.edits import Edit
 from cece.evidence import evidence_of, type_support
 from cece.ged import Match
-from knowledge import lowest_common_hypernym, wup_similarity
 from parsers import SceneGraph
 
 #: The score at or above which a record (and an edit) is called hallucinated: the threshold
@@ -62,13 +61,6 @@ def settle_by_support(
                 if support.index is not None and support.index not in mapping:
                     mapping[e.caption_index] = support.index
                 continue
-            if support.kind == "over" and e.cls == "D" and support.index is not None:
-                # The references do speak of it, in more general words ("men" where they say
-                # "people"): over-specific, as when the match pairs the two, not absent.
-                e = _over_specific(e, caption, image, support.index)
-                classes[e.caption_index] = "O"
-                if support.index not in mapping:
-                    mapping[e.caption_index] = support.index
         out.append(e)
     taken = set(mapping)
     inserted = [j for j in range(len(image.concepts)) if j not in taken]
@@ -80,13 +72,6 @@ def settle_by_support(
         if j not in known
     ]
     return out, classes, replace(match, mapping=mapping, inserted=inserted)
-
-
-def _over_specific(e: Edit, caption: SceneGraph, image: SceneGraph, j: int) -> Edit:
-    """Deletion ``e`` made an O edit towards image concept ``j``, the more general word."""
-    a, b = caption.concepts[e.caption_index].synset, image.concepts[j].synset
-    wup, lca = (wup_similarity(a, b), lowest_common_hypernym(a, b)) if a and b else (None, None)
-    return replace(e, op="replace", cls="O", target=image.concepts[j].lemma, target_index=j, wup=wup, lca=lca)
 
 
 def _object_evidence(e: Edit, caption: SceneGraph, image: SceneGraph) -> dict[str, Any]:

@@ -247,20 +247,3 @@ def test_settle_by_support_frees_the_image_object_it_leaves(parser):
         ("insert", "relation", "I", ["animal", "beside", "poodle"], animal),
         ("insert", "object", "I", "animal", animal),
     ]
-
-
-def test_settle_by_support_makes_a_deleted_object_the_references_name_generally_over_specific(parser):
-    caption = parser.parse("A man and a cat.")
-    image = Explainer(parser=parser).image_graph(references=["A person with a cat.", "Someone holds a cat."])
-    person = [c.lemma for c in image.concepts].index("person")
-    cat = [c.lemma for c in image.concepts].index("cat")
-    edits = [Edit("delete", "object", "D", source="man", source_index=0)]
-    out, classes, m = settle_by_support(
-        caption, image, edits, classes={0: "D", 1: None}, match=Match([-1, cat], [person], 1.0, 1.0, 0.0)
-    )
-    # "person" speaks of the man in more general words: O towards it, not D, and the man takes it
-    assert [(x.op, x.cls, x.source, x.target, x.target_index) for x in out] == [
-        ("replace", "O", "man", "person", person)
-    ]
-    assert classes == {0: "O", 1: None} and m.mapping == [person, cat] and m.inserted == []
-    assert out[0].lca == "person.n.01"
