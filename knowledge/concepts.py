@@ -168,8 +168,8 @@ def _head_lemma(word: str) -> str | None:
     """The head noun's lemma. Unlike NLTK's first hit, a sibilant plural takes its "-es" rule,
     as English spelling does: "bunches" -> bunch (not the diplomat Bunche), "crosses" -> cross
     (not a lacrosse crosse). A plural that is a lemma itself keeps it when its first sense is a
-    visible thing ("glasses"), else takes a singular that is ("tigers" -> tiger); a word in the
-    exception list keeps NLTK's order."""
+    visible thing ("glasses"), else takes a singular that is ("tigers" -> tiger, and the
+    irregular "fungi" -> fungus); otherwise a word in the exception list keeps NLTK's order."""
     if word in CAPTION_PLURALS:
         return CAPTION_PLURALS[word]
     forms = morphy_forms(word, "n")
