@@ -10,9 +10,10 @@ count); against references, with every reference entity it speaks of
 - level ``count``: the caption gives an exact number ``n`` and the image side's number is known
   and different; or the caption says several ("some *donuts*") where the image side has exactly
   one.
-- level ``attribute``: colour, size or material that clash (:mod:`parsers.attributes`); and a
+- level ``attribute``: colour, size or material that clash (:mod:`parsers.attributes`); a
   noun modifier naming a visible thing the image side never names ("a *carrot* window"), which
-  is claimed as much as its head is (op ``delete``).
+  is claimed as much as its head is (op ``delete``); and, against references, the state a verb
+  without an object states ("a man *walking*" where they see him running).
 
 Against references, counts and colours, sizes and materials are tallied per reference
 (:mod:`cece.agreement`): an edit is made where more references contradict the caption than
@@ -36,10 +37,11 @@ from collections.abc import Set as AbstractSet
 from functools import partial
 from typing import Any
 
-from cece.agreement import Tally, count_agrees, number_agrees, tally, weigh_singular
+from cece.agreement import Tally, count_agrees, number_agrees, state_agrees, tally, weigh_singular
 from cece.edits import Edit
 from cece.evidence import covers, evidence_of, same_thing, type_support
-from knowledge import get_hierarchy, is_thing, noun_synset, objecthood
+from knowledge import get_hierarchy, is_animate, is_thing, noun_synset, objecthood
+from knowledge.states import state_of_verb
 from parsers import Concept, SceneGraph, Span
 from parsers.attributes import attribute_kind, base_colour, colours_clash, count_value, materials_clash, sizes_clash
 
@@ -218,6 +220,43 @@ def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[i
     return out
 
 
+def _state_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> list[Edit]:
+    """Against references, the state an intransitive verb puts the concept in ("a man *walking*",
+    :mod:`parsers.intransitive`) where more references put it in a state that excludes it: an R
+    edit to the state most of them say. (A split makes no edit: a verb with no object is the
+    weakest of claims.)"""
+    c = caption.concepts[i]
+    if image.kind != "references" or not c.attributes.get("state"):
+        return []
+    out = []
+    found = _closest(c, image, found)
+    after = c.phrase_span[1] if c.phrase_span else max((b for _, b in c.spans), default=0)
+    for word in c.attributes["state"]:
+        mine = state_of_verb(word)
+        if mine is None:
+            continue
+        t, others = tally(image, found, ("state",), agrees=state_agrees(mine, is_animate(c.synset)), label="state")
+        span = _word_span(caption.text, (after, len(caption.text)), word.__eq__)
+        if t.verdict() != "contradicted" or span is None:
+            continue
+        best = others.most_common(1)[0][0]
+        said = [j for j in found if best in image.concepts[j].votes.get("state", {})] or found
+        out.append(
+            Edit(
+                "replace",
+                "attribute",
+                "R",
+                source=word,
+                target=best,
+                spans=[span],
+                source_index=i,
+                target_index=said[0],
+                evidence=_agreed(image, said, t, f"state: the references say {best}"),
+            )
+        )
+    return out
+
+
 def _modifier_edits(caption: SceneGraph, image: SceneGraph, i: int) -> list[Edit]:
     """Noun modifiers naming a visible thing the image side never names."""
     c = caption.concepts[i]
@@ -259,5 +298,6 @@ def attribute_edits(
             count = _count_edit(caption, image, i, found)
             out += [count] if count else []
             out += _quality_edits(caption, image, i, found)
+            out += _state_edits(caption, image, i, found)
         out += _modifier_edits(caption, image, i)
     return out

@@ -12,7 +12,8 @@ feature                what it measures
 object deleted         kind: no reference names the object or anything close (class D)
 object replaced        kind: the references name something else in its place (class R)
 object over-specific   kind: they only name something more general (class O)
-relation contradicted  kind: the references relate the two things in a way that excludes it
+relation contradicted  kind: the references relate the two things in a way that excludes it, or
+                       put the subject in a state that excludes the caption's
 relation silent        kind: no reference says how the two things relate
 count exact            kind: an exact number the references contradict
 count plural           kind: plural where the references only ever say one
@@ -123,6 +124,8 @@ def _kind(e: Edit) -> str:
         return "relation silent" if e.target_index is None else "relation contradicted"
     if e.level == "count":
         return "count plural" if e.source == "several" else "count exact"
+    if _agreement(e).get("kind") == "state":  # "a man *walking*": a state, as in a triple
+        return "relation contradicted"
     return "modifier unnamed" if e.op == "delete" else "attribute clash"
 
 

@@ -26,6 +26,7 @@ from parsers import repairs
 from parsers.attribute_words import ADJECTIVE_COMPOUNDS, QUANTIFIER_NOUNS
 from parsers.attributes import group_attributes
 from parsers.draft_graph import Draft, Mention, from_upstream, joins_next
+from parsers.intransitive import add_states
 from parsers.mentions import merge_definite_mentions
 from parsers.modifiers import mark_uncertain, modifier_values
 from parsers.recovery import recover_nouns
@@ -150,7 +151,8 @@ class CaptionParser:
         repairs.drop_copulas(d)
         mark_uncertain(d)
         graph = merge_definite_mentions(self._build(d))
-        return recover_nouns(graph) if self.recover else graph
+        graph = recover_nouns(graph) if self.recover else graph
+        return add_states(graph, doc)
 
     # -- building ----------------------------------------------------------------------------
     def _build(self, d: Draft) -> SceneGraph:

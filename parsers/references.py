@@ -42,7 +42,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from knowledge import corefer_distance, is_hypernym, lemmatize, noun_senses
-from knowledge.states import state_of_modifier, state_of_predicate
+from knowledge.states import state_of_modifier, state_of_predicate, state_of_verb
 from parsers.annotation_formats import AnnotationError
 from parsers.mentions import pool
 from parsers.scene_graph import Concept, SceneGraph
@@ -129,6 +129,9 @@ def _vote(e: Concept, c: Concept, ref: int, general: bool, text: str) -> None:
             _add_vote(e, kind, v, ref)
     for v in c.attributes.get("other", []):
         if (state := state_of_modifier(v)) is not None:
+            _add_vote(e, "state", state, ref)
+    for v in c.attributes.get("state", []):  # "a dog is *running*" (parsers.intransitive)
+        if (state := state_of_verb(v)) is not None:
             _add_vote(e, "state", state, ref)
     if general:
         return

@@ -11,6 +11,11 @@ from cece import Explainer, explain
 from knowledge.states import state_of_predicate, states_exclude
 
 
+@pytest.fixture(scope="module")
+def parser():
+    return Explainer().parser
+
+
 def flagged(e):
     """(level, words) of the hallucinated edits."""
     return [(x.level, [e.caption[a:b] for a, b in x.spans]) for x in e.edits if x.hallucinated]
@@ -106,6 +111,28 @@ def test_a_things_posture_says_where_it_is_not_that_it_is_still():
     assert not states_exclude("sit", "travel", animate=False) and states_exclude("park", "travel", animate=False)
     refs = ["A man riding a bike that sits near the ground.", "A man is riding a bike while lying down."]
     assert explain("A reclining bike going down the street.", references=refs).hallucinated is False
+
+
+def test_a_verb_without_an_object_states_its_subjects_state(parser):
+    states = lambda text: {c.text: c.attributes.get("state") for c in parser.parse(text).concepts}  # noqa: E731
+    assert states("A dog is running.") == {"dog": ["running"]}
+    assert states("A man walking and holding a ball.")["man"] == ["walking"]
+    # a relation's verb is judged as the relation: no second claim
+    assert states("A toddler stands next to a sign.") == {"toddler": None, "sign": None}
+    # a posture hung from a thing coordinated with a person is the person's
+    assert states("a woman wearing sun glasses and a jacket standing")["woman"] == ["standing"]
+
+
+def test_an_intransitive_state_is_contradicted_and_rewritten():
+    refs = ["A man runs down the field with a ball.", "The man is holding the ball and running.", "A man running."]
+    e = explain("A man walking and holding a ball.", references=refs)
+    assert flagged(e) == [("attribute", ["walking"])] and e.counterfactual == "A man running and holding a ball."
+    tally = agreement(e, "attribute")[0]
+    assert (tally["kind"], tally["support"], tally["verdict"]) == ("state", 0, "contradicted")
+    # the references agreeing, or split, make no edit
+    assert not explain("A dog is running.", references=["A dog running on grass.", "A dog runs."]).hallucinated
+    split = explain("A man is standing.", references=["A man standing.", "A man walking."])
+    assert [x for x in split.edits if x.level == "attribute"] == []
 
 
 def test_one_dissenting_reference_does_not_make_a_state():
