@@ -38,6 +38,7 @@ from functools import partial
 from typing import Any
 
 from cece.agreement import Tally, count_agrees, number_agrees, state_agrees, tally, weigh_singular
+from cece.edit_kinds import Level
 from cece.edits import Edit
 from cece.evidence import covers, evidence_of, same_thing, type_support
 from knowledge import get_hierarchy, is_animate, is_thing, noun_synset, objecthood
@@ -112,16 +113,24 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
         return None
     values = list(others)
     target = next((v for v in values if v.isdigit()), None) or ("1" if "one" in values else "several")
+    return _tallied(image, "count", i, source, target, span, found, t, f"the references say {target}")
+
+
+def _tallied(
+    image: SceneGraph, level: Level, i: int, source: str, target: str, span: Span, found: list[int], t: Tally, note: str
+) -> Edit:
+    """The R edit of caption concept ``i``'s ``source`` to ``target`` the references' tally ``t``
+    over ``found`` (the first of them its target) makes."""
     return Edit(
         "replace",
-        "count",
+        level,
         "R",
         source=source,
         target=target,
         spans=[span],
         source_index=i,
         target_index=found[0],
-        evidence=_agreed(image, found, t, f"the references say {target}"),
+        evidence=_agreed(image, found, t, note),
     )
 
 
@@ -241,19 +250,7 @@ def _state_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int
             continue
         best = others.most_common(1)[0][0]
         said = [j for j in found if best in image.concepts[j].votes.get("state", {})] or found
-        out.append(
-            Edit(
-                "replace",
-                "attribute",
-                "R",
-                source=word,
-                target=best,
-                spans=[span],
-                source_index=i,
-                target_index=said[0],
-                evidence=_agreed(image, said, t, f"state: the references say {best}"),
-            )
-        )
+        out.append(_tallied(image, "attribute", i, word, best, span, said, t, f"state: the references say {best}"))
     return out
 
 
