@@ -143,7 +143,9 @@ def tally(
             against += 1
             others.update(values)
             if group is not None:
-                groups.update({group(v) for v in values})
+                groups.update(
+                    dict.fromkeys(group(v) for v in values).keys()
+                )  # in order: ties go the same way every run
     if group is not None and groups:
         order = {g: k for k, (g, _) in enumerate(groups.most_common())}
         others = Counter(dict(sorted(others.items(), key=lambda kv: (order[group(kv[0])], -kv[1]))))

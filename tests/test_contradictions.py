@@ -285,3 +285,15 @@ def test_a_count_of_a_general_word_is_the_sum_of_the_things_it_covers():
     assert not e.hallucinated and not [x for x in e.edits if x.level == "count"]
     e = explain("Three people standing next to a car.", references=COUPLE)
     assert [(x.source, x.target, x.hallucinated) for x in e.edits if x.level == "count"] == [("3", "2", True)]
+
+
+def test_a_tie_between_the_references_values_goes_the_same_way_every_run():
+    # blue and green are said as often: the first said is the first target, whatever the hash seed
+    refs = [
+        "A train caboose in front of a blue and green warehouse building.",
+        "A train engine is next to a blue and green building.",
+        "A train is parked outside blue and green warehouse.",
+    ]
+    e = explain("A train on tracks next to a white warehouse.", references=refs)
+    assert [(x.source, x.target) for x in e.edits if x.level == "attribute"] == [("white", "blue / green")]
+    assert e.counterfactual == "A train on tracks next to a blue warehouse."
