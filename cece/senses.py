@@ -44,13 +44,11 @@ def _shared_sense(c: Concept, g: Concept, c_senses: list[str], g_senses: list[st
     return g.synset if g.synset in c_senses else None
 
 
-def _general_sense(first: str | None, senses: list[str], max_distance: int) -> tuple[str, int] | None:
+def _general_sense(above: dict[str, int], senses: list[str], max_distance: int) -> tuple[str, int] | None:
     """A sense of the other word, however rare, that is a kind ``max_distance`` or fewer hypernym
-    edges above the first sense of this one, with its distance: "monitor" read as the display
-    a "computer monitor" is a kind of, not as its first sense, a school proctor."""
-    if not first:
-        return None
-    above = ancestors(first)
+    edges above the first sense of this one (``above``: its ancestors and their distances), with
+    its distance: "monitor" read as the display a "computer monitor" is a kind of, not as its
+    first sense, a school proctor."""
     near = [(above[s], s) for s in senses[1:] if 0 < above.get(s, max_distance + 1) <= max_distance]
     return (min(near)[1], min(near)[0]) if near else None
 
@@ -108,6 +106,8 @@ def disambiguate(
     # Two words that share a synset mean that synset, even in a reading too rare to try above.
     cap_all = [_senses(c, 4 * max_senses) for c in caption.concepts]
     img_all = [_senses(g, 4 * max_senses) for g in image.concepts]
+    cap_above = [ancestors(c.synset) if c.synset else {} for c in caption.concepts]
+    img_above = [ancestors(g.synset) if g.synset else {} for g in image.concepts]
     for i, c in enumerate(caption.concepts):
         for j, g in enumerate(image.concepts):
             if i in settled_c and j in settled_g:
@@ -116,10 +116,10 @@ def disambiguate(
             if shared:
                 candidates.append((0.0, 0, i, j, shared, shared))
                 continue
-            general = _general_sense(g.synset, cap_all[i], max_distance)
+            general = _general_sense(img_above[j], cap_all[i], max_distance)
             if general:
                 candidates.append((general[1], 0, i, j, general[0], img_senses[j][0]))
-            general = _general_sense(c.synset, img_all[j], max_distance)
+            general = _general_sense(cap_above[i], img_all[j], max_distance)
             if general:
                 candidates.append((general[1], 0, i, j, cap_senses[i][0], general[0]))
     new_c: dict[int, str] = {}
