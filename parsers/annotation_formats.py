@@ -222,8 +222,21 @@ def from_labels(labels: list[str], field: str = "annotation") -> SceneGraph:
     for i, label in enumerate(_list(labels, field)):
         if not isinstance(label, str) or not label.strip():
             raise AnnotationError(f"{field}[{i}]", "expected a non-empty label string")
+        if _looks_like_sentence(label):
+            # Read as one label, a sentence becomes a nonsense object and every edit is wrong.
+            raise AnnotationError(
+                f"{field}[{i}]",
+                f"{label[:40]!r} reads as a sentence, not an object label; give reference captions as "
+                "references (explain(caption, references=[...]); a record's \"references\" field)",
+            )
         g.add_concept(concept_from_name(label))
     return g
+
+
+def _looks_like_sentence(label: str) -> bool:
+    """A label of four or more words that ends like a sentence ("A dog on a sofa.")."""
+    text = label.strip()
+    return len(text.split()) >= 4 and text[-1] in ".!?"
 
 
 def load_json(

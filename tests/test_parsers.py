@@ -454,6 +454,8 @@ def test_references_are_merged(parser):
         ({"objects": "man"}, "annotation.objects"),
         ({"annotations": [{"category_id": 5}], "categories": []}, "annotation.annotations[0].category_id"),
         (["dog", {"name": "cat"}], "annotation[1]"),
+        # reference captions given where labels go: each would become one nonsense object
+        (["tennis racket", "A man swings a racket."], "annotation[1]"),
         ({"foo": 1}, "annotation"),
         ([{"objects": []}, {"objects": []}], "annotation"),
         ("/no/such/file.json", "annotation"),
