@@ -1,11 +1,11 @@
 """How many reference captions agree with a claim of the caption, and how many contradict it.
 
 References are several people's words for one image; where they disagree among themselves, no
-one of them makes a fact. A claim about a thing -- its colour, size, material, count, number, or
-its state (posture, motion: :mod:`knowledge.states`) -- is tallied per reference: a reference
-*supports* it when what it says of that thing agrees, *is against* it when what it says
-excludes it, and says nothing either way otherwise (``of`` counts the references that mention the
-thing at all). Then (:meth:`Tally.verdict`):
+one of them makes a fact. A claim about a thing -- its colour, size, material, count, number, a
+person's sex, or its state (posture, motion: :mod:`knowledge.states`) -- is tallied per
+reference: a reference *supports* it when what it says of that thing agrees, *is against* it
+when what it says excludes it, and says nothing either way otherwise (``of`` counts the
+references that mention the thing at all). Then (:meth:`Tally.verdict`):
 
 - ``contradicted`` when more references are against the claim than for it -- and, where those
   against it disagree among themselves, when more say the likeliest other value than the claim
@@ -37,7 +37,7 @@ from parsers import SceneGraph
 class Tally:
     """References agreeing with a claim (``support``), contradicting it (``against``), mentioning
     the thing at all (``of``), and in all (``refs``); ``kind`` is the claim's kind (state,
-    exclusive, spatial, colour, size, material, count, number)."""
+    exclusive, spatial, colour, size, material, count, number, sex)."""
 
     kind: str
     support: int

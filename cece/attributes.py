@@ -13,7 +13,8 @@ count); against references, with every reference entity it speaks of
 - level ``attribute``: colour, size or material that clash (:mod:`parsers.attributes`); a
   noun modifier naming a visible thing the image side never names ("a *carrot* window"), which
   is claimed as much as its head is (op ``delete``); and, against references, the state a verb
-  without an object states ("a man *walking*" where they see him running).
+  without an object states ("a man *walking*" where they see him running) and the sex a noun
+  says of a person ("a *boy*" where most of them see a girl).
 
 Against references, counts and colours, sizes and materials are tallied per reference
 (:mod:`cece.agreement`): an edit is made where more references contradict the caption than
@@ -40,8 +41,8 @@ from typing import Any
 from cece.agreement import Tally, count_agrees, number_agrees, state_agrees, tally, weigh_singular
 from cece.edit_kinds import Level
 from cece.edits import Edit
-from cece.evidence import covers, evidence_of, same_thing, type_support
-from knowledge import get_hierarchy, is_animate, is_thing, noun_synset, objecthood
+from cece.evidence import covers, evidence_of, mentioned_in, same_thing, type_support
+from knowledge import get_hierarchy, is_animate, is_thing, lemmatize, noun_synset, objecthood, sex_of
 from knowledge.states import state_of_verb
 from parsers import Concept, SceneGraph, Span
 from parsers.attributes import attribute_kind, base_colour, colours_clash, count_value, materials_clash, sizes_clash
@@ -254,6 +255,41 @@ def _state_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int
     return out
 
 
+def _sex_edit(caption: SceneGraph, image: SceneGraph, i: int) -> Edit | None:
+    """Against references, a person the caption names by sex ("a *boy*") where more references
+    name the person by the other ("a girl"): the noun says it as a colour word says a colour, and
+    it is tallied the same way (a split is an unverified doubt). Where one reference names both a
+    man and a woman for it, it may be either: no edit."""
+    c = caption.concepts[i]
+    mine = sex_of(c.synset)
+    support = type_support(c, image) if image.kind == "references" and mine is not None and c.spans else None
+    if support is None or support.kind != "same" or support.index is None:
+        return None
+    # The person is the entity the caption's word is merged into, and any other a reference
+    # names by sex but none beside it ("a man walking a dog" where four see a woman, one a man).
+    own = set(mentioned_in(image, image.concepts[support.index]))
+    said: dict[int, dict[str, list[tuple[int, str]]]] = {}  # per reference, per sex: (entity, name)
+    for j, g in enumerate(image.concepts):
+        if j != support.index and own & set(mentioned_in(image, g)):
+            continue
+        for a, b in g.spans:
+            name, k = lemmatize(image.text[a:b].lower()), image.part_of(a)
+            sex = sex_of(noun_synset(name) or g.synset)
+            if sex is not None and k is not None:
+                said.setdefault(k, {}).setdefault(sex, []).append((j, name))
+    if any(len(sexes) > 1 for sexes in said.values()):
+        return None
+    against = [named for sexes in said.values() if mine not in sexes for named in sexes.values()]
+    t = Tally("sex", len(said) - len(against), len(against), len(said), len(image.parts))
+    if t.verdict() is None:
+        return None
+    names = Counter(n for named in against for n in dict.fromkeys(n for _, n in named))
+    best = names.most_common(1)[0][0]
+    found = sorted({j for named in against for j, n in named if n == best})
+    a, b = c.spans[0]
+    return _tallied(image, "attribute", i, caption.text[a:b], best, (a, b), found, t, f"the references say {best}")
+
+
 def _modifier_edits(caption: SceneGraph, image: SceneGraph, i: int) -> list[Edit]:
     """Noun modifiers naming a visible thing the image side never names."""
     c = caption.concepts[i]
@@ -296,5 +332,7 @@ def attribute_edits(
             out += [count] if count else []
             out += _quality_edits(caption, image, i, found)
             out += _state_edits(caption, image, i, found)
+            sex = _sex_edit(caption, image, i)
+            out += [sex] if sex else []
         out += _modifier_edits(caption, image, i)
     return out

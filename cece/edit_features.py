@@ -17,7 +17,8 @@ relation contradicted  kind: the references relate the two things in a way that 
 relation silent        kind: no reference says how the two things relate
 count exact            kind: an exact number the references contradict
 count plural           kind: plural where the references only ever say one
-attribute clash        kind: a colour, size or material the references contradict
+attribute clash        kind: a colour, size or material the references contradict, or a person's
+                       sex as the noun says it ("a boy" where most of them see a girl)
 modifier unnamed       kind: a noun modifier naming a thing no reference names
 dissimilarity          1 - Wu-Palmer similarity to the closest thing the references name
 near miss              that closest thing is close kin (Wu-Palmer >= 0.8): a sibling, as in a swapped

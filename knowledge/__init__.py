@@ -9,7 +9,7 @@ never on NLTK objects; NLTK is only used once, to build that index.
 """
 
 from knowledge.concepts import CAPTION_PLURALS, lemmatize, noun_senses, noun_synset, verb_synset
-from knowledge.coreference import corefer_distance, people_clash
+from knowledge.coreference import corefer_distance, people_clash, sex_of
 from knowledge.distance import (
     UnknownSynsetError,
     ancestors,
@@ -81,6 +81,7 @@ __all__ = [
     "predicate_verb_synset",
     "relation_key",
     "root_distance",
+    "sex_of",
     "state_of_predicate",
     "states_exclude",
     "verb_synset",

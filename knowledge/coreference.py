@@ -40,6 +40,18 @@ def _age(name: str, a: dict[str, int]) -> str | None:
     return "adult" if _ADULT in a else None
 
 
+def sex_of(a: str | None) -> str | None:
+    """``"m"`` or ``"f"`` for a person synset that says its sex ("boy", "woman"), else None.
+
+    >>> sex_of("male_child.n.01"), sex_of("woman.n.01"), sex_of("child.n.01"), sex_of("dog.n.01")
+    ('m', 'f', None, None)
+    """
+    if a is None:
+        return None
+    aa = ancestors(a)
+    return _sex(aa) if PERSON in aa else None
+
+
 def people_clash(a: str, b: str) -> bool:
     """Whether two person synsets differ in sex or age group (so cannot be one person)."""
     aa, ab = ancestors(a), ancestors(b)

@@ -227,7 +227,7 @@ def from_labels(labels: list[str], field: str = "annotation") -> SceneGraph:
             raise AnnotationError(
                 f"{field}[{i}]",
                 f"{label[:40]!r} reads as a sentence, not an object label; give reference captions as "
-                "references (explain(caption, references=[...]); a record's \"references\" field)",
+                'references (explain(caption, references=[...]); a record\'s "references" field)',
             )
         g.add_concept(concept_from_name(label))
     return g

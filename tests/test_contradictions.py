@@ -297,3 +297,43 @@ def test_a_tie_between_the_references_values_goes_the_same_way_every_run():
     e = explain("A train on tracks next to a white warehouse.", references=refs)
     assert [(x.source, x.target) for x in e.edits if x.level == "attribute"] == [("white", "blue / green")]
     assert e.counterfactual == "A train on tracks next to a blue warehouse."
+
+
+def test_a_persons_sex_is_tallied_like_a_colour():
+    # "boy" is merged with the references' child, whom three of them call a girl
+    refs = [
+        "A woman holding a child on a skateboard.",
+        "An older woman standing next to a small boy.",
+        "A woman holds a young girl who stands on a skateboard inside a house.",
+        "A man holding a girl while she rides a skateboard.",
+        "a woman and a little girl with an orange shirt standing on a skateboard",
+    ]
+    e = explain("A woman helping a small boy ride a skateboard.", references=refs)
+    (sex,) = [x for x in e.edits_of("attribute") if x.evidence["agreement"]["kind"] == "sex"]
+    assert (sex.source, sex.target, e.caption[slice(*sex.spans[0])]) == ("boy", "girl", "boy")
+    assert sex.evidence["agreement"] == {
+        "kind": "sex",
+        "support": 1,
+        "against": 3,
+        "of": 4,
+        "refs": 5,
+        "verdict": "contradicted",
+    }
+    # a man no reference names beside the woman four of them see is that woman
+    refs = ["Two women walk their dogs.", "Two women with dogs.", "Two men with dogs.", "Two ladies walking dogs."]
+    e = explain("Two men walking their dogs.", references=refs)
+    (k,) = [k for k, x in enumerate(e.edits) if x.level == "attribute"]
+    assert (e.edits[k].source, e.edits[k].target) == ("men", "woman")
+    assert Explainer().counterfactual("Two men walking their dogs.", references=refs, edits=[k]).text == (
+        "Two women walking their dogs."
+    )
+
+
+def test_a_sex_the_references_split_on_or_see_beside_the_other_is_no_contradiction():
+    split = explain("A man walking a dog.", references=["A man walking a dog.", "A woman walking a dog."])
+    assert [x.evidence["agreement"]["verdict"] for x in split.edits_of("attribute")] == ["split"]
+    assert not split.hallucinated
+    # a man and a woman named side by side are two people: the woman says nothing of the man
+    refs = ["A woman rides a bike.", "A woman on a bike.", "A man and a woman riding bikes."]
+    assert explain("A man riding a bike.", references=refs).edits_of("attribute") == []
+    assert explain("A child riding a bike.", references=refs).edits_of("attribute") == []

@@ -160,8 +160,12 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
     if e.level == "attribute":
         if e.op == "delete":  # a modifier naming what is not there: "a *passenger* jet" -> "a jet"
             return [x for a, b in e.spans for x in _unsay(ctx.doc, a, b)]
-        if (e.evidence.get("agreement") or {}).get("kind") == "state":  # "walking" -> "running"
+        tallied = (e.evidence.get("agreement") or {}).get("kind")
+        if tallied == "state":  # "walking" -> "running"
             return [Change(a, b, predicate_like(str(e.target), ctx.doc, (a, b))) for a, b in e.spans]
+        if tallied == "sex":  # the noun says it: "two men" -> "two women"
+            plural = ctx.caption.concepts[e.caption_index].plural
+            return [Change(a, b, case_like(noun_form(str(e.target), plural), text[a:b])) for a, b in e.spans]
         value = str(e.target).split(" / ")[0]
         return [
             Change(*_attribute_words(ctx.doc, a, b, str(e.source)), case_like(value, text[a:b])) for a, b in e.spans
