@@ -28,7 +28,11 @@ hill": the noun "helmet skiing"; "in a black jacket and helmet skiing down"). Th
 participle says what the one wearing or holding the object does, as the parser reads "a woman in
 a coat playing harp": ``n`` stays the object (or joins the coordination before it), ``v`` modifies
 the noun the preposition hangs from, when that noun names a person or an animal and ``v`` is
-followed by a preposition or particle. For the same reason a participle the parser hangs from
+followed by a preposition or particle. When the tagger builds the worn noun, the participle and
+its object into one prepositional object ("a man in a red shirt playing tennis": the noun "shirt
+playing tennis"), the worn noun becomes the object again, the participle the owner's and the
+last noun its object -- unless that noun is a garment, which the ``-ing`` word says the purpose
+of ("a bicycle *racing suit*"). For the same reason a participle the parser hangs from
 such an object that is no person or animal is hung from the person or animal ("two men in
 wetsuits surfing on waves": the men surf).
 
@@ -160,6 +164,56 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     return n, v, place, owner
 
 
+def _governing_candidate(doc: Any, i: int) -> tuple[Any, Any, Any, Any, Any] | None:
+    """``(noun, participle, its object, preposition, owner)`` when token ``i`` is a participle the
+    tagger built, with the worn or held noun before it, into one prepositional object whose head is
+    in truth the participle's object ("a man in a red shirt playing tennis": the noun "shirt
+    playing tennis"), else None."""
+    v = doc[i]
+    if v.tag_ not in ("NN", "VBG") or i == 0 or v.dep_ not in _INSIDE:
+        return None
+    h = _phrase_head(v)
+    n = doc[i - 1]
+    if h.i == v.i or h.dep_ != "pobj" or n.tag_ not in ("NN", "NNS"):
+        return None
+    # the noun inside the phrase, or a second object of the same preposition ("in a blue shirt
+    # eating pizza": "shirt" and "pizza" both objects of "in")
+    inside = n.dep_ in _INSIDE | {"npadvmod"} and n.head.i in (v.i, h.i)
+    if not (inside or (n.dep_ == "pobj" and n.head.i == h.head.i)):
+        return None
+    if any(t.head.i != h.i for t in doc[i + 1 : h.i]):
+        return None
+    owner = _owner(h.head)
+    if owner is None or not verb_participle(v.lower_) or not doer(n.lower_, False):
+        return None
+    if _names_one_thing(n.lower_, v.lower_) or _names_one_thing(v.lower_, doc[i + 1].lower_) or _worn(h.lower_):
+        return None
+    return n, v, h, h.head, owner
+
+
+@lru_cache(maxsize=8192)
+def _worn(word: str) -> bool:
+    """Whether noun ``word`` can name something worn: then an ``-ing`` word before it says what
+    for ("a man in a bicycle *racing suit*", "*running* shoes"), not what someone does."""
+    from knowledge import is_hypernym, noun_senses
+
+    return any(is_hypernym(kind, s) for s in noun_senses(word) for kind in _GARMENTS)
+
+
+_GARMENTS = ("clothing.n.01", "footwear.n.01", "headdress.n.01")
+
+
+def _relink_governed(n: Any, v: Any, h: Any, prep: Any, owner: Any) -> None:
+    """Make ``n`` the object of ``prep``, ``v`` a participle modifying ``owner`` and ``h`` its
+    direct object; the words before ``n`` that hung from ``v`` or ``h`` hang from ``n``."""
+    movers = [t for t in n.doc[: n.i] if t.head.i in (v.i, h.i)]
+    n.head, n.dep_ = prep, "pobj"
+    v.head, v.dep_, v.tag_ = owner, "acl", "VBG"
+    h.head, h.dep_ = v, "dobj"
+    for t in movers:
+        t.head = n
+
+
 def _owner(prep: Any) -> Any | None:
     """The person or animal preposition ``prep`` hangs from ("a man *in* a helmet"), else None."""
     from knowledge import is_animate, noun_synset
@@ -256,6 +310,10 @@ def repair(doc: Any) -> Any:
         inside = _object_candidate(doc, i)
         if inside is not None:
             _relink_object(*inside)
+            continue
+        governing = _governing_candidate(doc, i)
+        if governing is not None:
+            _relink_governed(*governing)
             continue
         doer_ = _worn_doer(doc[i])
         if doer_ is not None:

@@ -86,6 +86,24 @@ def test_nouns_ending_in_ing_stay_nouns(parser, text, names):
             ["dog", "frisbee", "lawn"],
             [("dog", "have", "frisbee"), ("dog", "run across", "lawn")],
         ),
+        # the tagger's noun "shirt playing tennis": the shirt is worn, the tennis played
+        (
+            "A man in a red shirt playing tennis.",
+            ["man", "shirt", "tennis"],
+            [("man", "in", "shirt"), ("man", "play", "tennis")],
+        ),
+        (
+            "A girl in a pink dress holding flowers.",
+            ["girl", "dress", "flower"],
+            [("girl", "in", "dress"), ("girl", "hold", "flower")],
+        ),
+        (
+            "A boy in a blue shirt eating pizza.",
+            ["boy", "shirt", "pizza"],
+            [("boy", "in", "shirt"), ("boy", "eat", "pizza")],
+        ),
+        # before a garment the -ing word says what it is for
+        ("A man in a bicycle racing suit.", ["man", "suit"], [("man", "in", "suit")]),
         # an animal held does things of its own; a thing held by a thing is left alone
         (
             "A woman with a dog running on the beach.",
@@ -120,6 +138,14 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
 )
 def test_who_does_what_where(parser, text, triples):
     assert parser.parse(text).triples() == triples
+
+
+def test_the_colour_of_a_worn_thing_before_a_participle_is_judged():
+    # read as one noun "shirt playing tennis", the shirt and its colour were never compared
+    refs = ["A man in a blue shirt hits a tennis ball.", "A tennis player in a blue shirt.", "A man playing tennis."]
+    e = explain("A man in a red shirt playing tennis.", references=refs)
+    assert [(x.level, x.source, x.target) for x in e.edits if x.hallucinated] == [("attribute", "red", "blue")]
+    assert e.counterfactual == "A man in a blue shirt playing tennis."
 
 
 def test_a_wrong_thing_worn_before_a_participle_is_cut_alone():
@@ -202,6 +228,13 @@ def test_faithful_participle_captions_are_clean():
                 "sunglasses",
                 "purple",
                 "shoes",
+                "red",
+                "shirt",
+                "tennis",
+                "eating",
+                "pizza",
+                "racing",
+                "suit",
             ]
         ),
         max_size=12,
