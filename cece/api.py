@@ -286,7 +286,7 @@ class Explainer:
                     )
                 )
             except AnnotationError as exc:
-                results.append(RecordError(i, getattr(exc, "field", "annotation"), str(exc), record.get("id")))
+                results.append(RecordError(i, exc.field, exc.message, record.get("id")))
             except Exception as exc:  # noqa: BLE001 -- one record's failure is its own
                 results.append(RecordError.from_exception(i, exc, record.get("id")))
         if self.counterfactuals:

@@ -33,6 +33,7 @@ class AnnotationError(ValueError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
+        self.message = message
 
 
 def concept_from_name(

@@ -69,6 +69,8 @@ def test_stdin():
         ('{"id": "x", "caption": "A dog."}', "annotation"),
         ('{"id": "x", "caption": "A dog.", "annotation": {"what": 1}}', "annotation"),
         ('{"id": "x", "caption": "A dog.", "references": "A dog."}', "references"),
+        ('{"id": "x", "caption": "A dog.", "annotation": {"objects": "dog"}}', "annotation.objects"),
+        ('{"id": "x", "caption": "A dog.", "annotation": ["A dog sleeps on a sofa."]}', "annotation[0]"),
     ],
 )
 def test_bad_record_names_file_line_field_and_others_still_run(tmp_path, line, field):
@@ -86,6 +88,7 @@ def test_bad_record_names_file_line_field_and_others_still_run(tmp_path, line, f
     assert [row["id"] for row in rows if "error" not in row] == ["first", "third"]
     [bad] = [row["error"] for row in rows if "error" in row]
     assert (bad["field"], bad["line"], "traceback" in bad) == (field, 2, False)
+    assert not bad["message"].startswith(field)  # said once, in its own place
 
 
 @pytest.mark.parametrize("debug", [False, True])
