@@ -45,7 +45,9 @@ class Edit:
     modifier) or ``count``. ``source``/``target`` are a concept lemma or attribute value, or a
     ``[subject, predicate, object]`` triple (relation level); ``None`` on the side that does not
     exist (insert / delete). ``spans`` are char spans of the caption words that are wrong: the
-    noun phrase without its determiner, the modifier, or the predicate.
+    noun phrase without its determiner, the modifier, or the predicate. ``extent`` is wider, for
+    a hallucinated object the counterfactual takes out: the words that go with it ("and the
+    umpire behind him is watching him"); :attr:`marked` is what an explanation marks.
 
     ``confidence`` (0-1) is how likely the source words are hallucinated; ``hallucinated`` is
     ``confidence >= threshold`` of the record; ``status`` one of :data:`cece.edit_kinds.STATUSES`; ``evidence``
@@ -70,6 +72,13 @@ class Edit:
     status: Status = "unverified"
     evidence: dict[str, Any] = field(default_factory=dict)
     caused_by: int | None = None
+    extent: list[Span] = field(default_factory=list)
+
+    @property
+    def marked(self) -> list[Span]:
+        """The caption words an explanation marks for this edit: its ``extent`` when it has one,
+        else its ``spans``."""
+        return self.extent or self.spans
 
     @property
     def caption_index(self) -> int:
@@ -103,6 +112,7 @@ class Edit:
             "status": self.status,
             "evidence": self.evidence,
             "caused_by": self.caused_by,
+            "extent": [list(s) for s in self.extent],
         }
 
     @classmethod
@@ -124,6 +134,7 @@ class Edit:
             status=d.get("status", "unverified"),
             evidence=d.get("evidence") or {},
             caused_by=d.get("caused_by"),
+            extent=[tuple(s) for s in d.get("extent", [])],
         )
 
 

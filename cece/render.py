@@ -27,7 +27,7 @@ def marked_caption(e: Explanation) -> Text:
             (a, b, ed.cls, ed.status)
             for ed in e.edits
             if ed.status in ("hallucinated", "unverified")
-            for a, b in ed.spans
+            for a, b in ed.marked
         }
     )
     pos = 0
@@ -109,7 +109,7 @@ def edits_table(e: Explanation) -> Table:
             Text(status, style=STATUS_STYLES.get(ed.status, "")),
             f"{ed.confidence:.2f}",
             _change(ed),
-            Text(" | ".join(e.caption[a:b] for a, b in ed.spans) or "-"),
+            Text(" | ".join(e.caption[a:b] for a, b in ed.marked) or "-"),
             _evidence(ed.evidence),
         )
     return t

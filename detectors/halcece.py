@@ -4,13 +4,15 @@
 score for the same record: the detector runs the core's explanation (against the sample's
 annotation, or its reference captions) and reports the explanation's ``score``, ``hallucinated``
 and ``threshold``. Every edit that is a claim -- hallucinated or unverified, not a consequence of
-another edit or a suggestion -- becomes a span on its words with the edit's own confidence as
-score, ``level-class`` as label (``object-D``, ``count-R``, ``relation-R``...) and the edit's
-verdict as the span's ``hallucinated``: the words the explanation marks are the words the
-benchmarks count as marked. An edit marked hallucinated only because the caption's verdict rests
-on it with other weak doubts keeps its weak score (the ranking metrics use scores), but is marked:
-a caption called hallucinated always shows the words it is called so for. Sentences get the
-noisy-OR of their spans.
+another edit or a suggestion -- becomes a span on the words it marks
+(:attr:`cece.edits.Edit.marked`: for a hallucinated object the counterfactual takes out, all the
+words that go with it) with the edit's own confidence as score, ``level-class`` as label
+(``object-D``, ``count-R``, ``relation-R``...) and the edit's verdict as the span's
+``hallucinated``: the words the explanation marks are the words the benchmarks count as marked.
+An edit marked hallucinated only because the caption's verdict rests on it with other weak
+doubts keeps its weak score (the ranking metrics use scores), but is marked: a caption called
+hallucinated always shows the words it is called so for. Sentences get the noisy-OR of their
+spans.
 ``details`` holds the counterfactual caption. Deterministic: same sample, same Detection.
 
 >>> det = HalCECEDetector()
@@ -42,7 +44,7 @@ def explanation_spans(e: Explanation) -> list[SpanScore]:
         if edit.status not in ("hallucinated", "unverified") or edit.confidence <= 0:
             continue
         score = edit.confidence
-        for a, b in edit.spans:
+        for a, b in edit.marked:
             spans.append(
                 SpanScore(a, b, e.caption[a:b], round(score, 6), f"{edit.level}-{edit.cls}", bool(edit.hallucinated))
             )

@@ -594,3 +594,24 @@ def test_a_rewrite_that_breaks_english_is_withdrawn():
     e.counterfactual = "A woman is."
     _refuse_broken(ex.parser, [e])
     assert e.counterfactual is None and e.fixed_point is None and "ends on 'is'" in e.counterfactual_note
+
+
+def test_a_hallucinated_object_marks_the_words_that_go_with_it():
+    refs = [
+        "A baseball player swinging his bat at a baseball game.",
+        "A baseball hitter swinging his bat during a baseball game.",
+        "A baseball batter swinging at a baseball pitch.",
+    ]
+    caption = "A batter at home plate and the umpire behind him is watching him."
+    e = explain(caption, references=refs)
+    (umpire,) = [x for x in e.edits if x.hallucinated and x.source == "umpire"]
+    # its own word is what the rewrite works from; what it marks is all the rewrite takes out,
+    # without the conjunction that joined it
+    assert [caption[a:b] for a, b in umpire.spans] == ["umpire"]
+    assert [caption[a:b] for a, b in umpire.marked] == ["the umpire behind him is watching him"]
+    assert "umpire" not in e.counterfactual
+    assert Edit.from_dict(json.loads(json.dumps(umpire.to_dict()))).marked == umpire.marked
+    # no rewrite, no extent: the object's own words are marked
+    stuck = explain("A man walks a dog.", annotation=["man"])
+    assert stuck.counterfactual is None
+    assert [[stuck.caption[a:b] for a, b in x.marked] for x in stuck.edits if x.hallucinated] == [["dog"]]

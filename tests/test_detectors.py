@@ -128,7 +128,8 @@ def test_halcece_against_an_annotation(halcece):
     assert d["sofa-faithful"].score == 0.0 and d["sofa-faithful"].spans == []
     assert d["sofa-faithful"].hallucinated is False
     bad = d["sofa-annotation"]
-    assert [(s.text, s.label) for s in bad.spans] == [("cello", "object-D")]
+    # marked: the words the rewrite takes out with the cello
+    assert [(s.text, s.label) for s in bad.spans] == [("a cello", "object-D")]
     assert bad.hallucinated and bad.threshold == halcece.explainer.threshold
     # two sentences: only the first holds the hallucination
     assert [s.score > 0 for s in bad.sentences] == [True, False]
@@ -147,7 +148,7 @@ def test_halcece_judges_a_noun_the_parser_lost(halcece):
     # spaCy reads "croissant" as an adjective here; the parser's repair finds the noun again
     refs = ["A wheelbarrow full of dirt.", "A cart filled with soil.", "A wheelbarrow of dirt in a garden."]
     d = halcece.detect({"id": "lost", "caption": "A large croissant full of dirt.", "references": refs})
-    assert (top(d).text, top(d).label) == ("croissant", "object-D") and d.score > 0.5
+    assert (top(d).text, top(d).label) == ("large croissant", "object-D") and d.score > 0.5
 
 
 def test_halcece_plural_against_a_singular_image_side(halcece):

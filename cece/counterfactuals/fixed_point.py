@@ -32,10 +32,12 @@ def settle(explainer: Any, explanations: list[Any]) -> None:
     rewrite put in and another goes) -- unless that would take a noun of the caption with it.
     """
     pending: list[tuple[Any, str]] = []
+    first: list[tuple[Any, Any]] = []
     for e in explanations:
         if not e.hallucinated:
             continue
         cf = rewrite_safely(explainer.parser, e)
+        first.append((e, cf))
         e.counterfactual, e.counterfactual_note = cf.text, cf.note
         if cf.text is not None and cf.text != e.caption:
             pending.append((e, cf.text))
@@ -64,6 +66,39 @@ def settle(explainer: Any, explanations: list[Any]) -> None:
                     later.append((e, nxt.text))
         pending = later
     _refuse_broken(explainer.parser, [e for e in explanations if e.counterfactual not in (None, e.caption)])
+    for e, cf in first:
+        if e.counterfactual is not None:
+            _mark_extents(e, cf.changed_by())
+
+
+def _mark_extents(e: Any, changed: dict[int, list[tuple[int, int, str]]]) -> None:
+    """Give each hallucinated object the rewrite takes out the ``extent`` of the words that go
+    with it: the run of changed words around its own ("the umpire behind him is watching him"),
+    without conjunctions at either end (they join, they claim nothing)."""
+    words = [m.span() for m in re.finditer(r"\w+(?:['’-]\w+)*", e.caption)]
+    for k, ranges in changed.items():
+        edit = e.edits[k]
+        if edit.level != "object" or edit.op != "delete" or not edit.hallucinated or not edit.spans:
+            continue
+        spans = [(x, y) for x, y, _ in ranges] + list(edit.spans)
+        gone = [any(x <= a and b <= y for x, y in spans) for a, b in words]
+        own = [i for i, (a, b) in enumerate(words) if any(x <= a and b <= y for x, y in edit.spans)]
+        if not own:
+            continue
+        lo, hi = own[0], own[-1]
+        while lo > 0 and gone[lo - 1]:
+            lo -= 1
+        while hi + 1 < len(words) and gone[hi + 1]:
+            hi += 1
+        while lo < own[0] and e.caption[slice(*words[lo])].lower() in _JOINERS:
+            lo += 1
+        while hi > own[-1] and e.caption[slice(*words[hi])].lower() in _JOINERS:
+            hi -= 1
+        if all(gone[lo : hi + 1]):
+            edit.extent = [(words[lo][0], words[hi][1])]
+
+
+_JOINERS = frozenset({"and", "or", "but", "as", "well"})
 
 
 def _refuse_broken(parser: Any, explanations: list[Any]) -> None:

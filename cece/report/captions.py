@@ -43,7 +43,7 @@ def highlight(caption: str, edits: Sequence[Edit]) -> str:
         (s, t, e)
         for e in edits
         if e.op != "insert" and e.status != "consequence"
-        for s, t in e.spans
+        for s, t in e.marked
         if 0 <= s < t <= len(caption)
     ]
     if not marks:
