@@ -611,6 +611,13 @@ def test_a_hallucinated_object_marks_the_words_that_go_with_it():
     assert [caption[a:b] for a, b in umpire.marked] == ["the umpire behind him is watching him"]
     assert "umpire" not in e.counterfactual
     assert Edit.from_dict(json.loads(json.dumps(umpire.to_dict()))).marked == umpire.marked
+    # in a list each object marks its own phrase, not its neighbour's article
+    listed = explain("A dog with a ball, a bone and a frisbee.", annotation=["dog", "frisbee"])
+    assert listed.counterfactual == "A dog with a frisbee."
+    assert [[listed.caption[a:b] for a, b in x.marked] for x in listed.edits if x.hallucinated] == [
+        ["a ball"],
+        ["a bone"],
+    ]
     # no rewrite, no extent: the object's own words are marked
     stuck = explain("A man walks a dog.", annotation=["man"])
     assert stuck.counterfactual is None

@@ -74,14 +74,24 @@ def settle(explainer: Any, explanations: list[Any]) -> None:
 def _mark_extents(e: Any, changed: dict[int, list[tuple[int, int, str]]]) -> None:
     """Give each hallucinated object the rewrite takes out the ``extent`` of the words that go
     with it: the run of changed words around its own ("the umpire behind him is watching him"),
-    without conjunctions at either end (they join, they claim nothing)."""
+    up to another object's words, without conjunctions at either end (they join, they claim
+    nothing)."""
     words = [m.span() for m in re.finditer(r"\w+(?:['’-]\w+)*", e.caption)]
     for k, ranges in changed.items():
         edit = e.edits[k]
         if edit.level != "object" or edit.op != "delete" or not edit.hallucinated or not edit.spans:
             continue
         spans = [(x, y) for x, y, _ in ranges] + list(edit.spans)
-        gone = [any(x <= a and b <= y for x, y in spans) for a, b in words]
+        # another object's phrase is its own to mark: "peppers" does not take "potatoes"
+        theirs = [
+            s
+            for j, x in enumerate(e.edits)
+            if j != k and x.level == "object" and x.op != "insert"
+            for s in _phrase(e.caption_graph, x)
+        ]
+        gone = [
+            any(x <= a and b <= y for x, y in spans) and not any(x < b and a < y for x, y in theirs) for a, b in words
+        ]
         own = [i for i, (a, b) in enumerate(words) if any(x <= a and b <= y for x, y in edit.spans)]
         if not own:
             continue
@@ -96,6 +106,12 @@ def _mark_extents(e: Any, changed: dict[int, list[tuple[int, int, str]]]) -> Non
             hi -= 1
         if all(gone[lo : hi + 1]):
             edit.extent = [(words[lo][0], words[hi][1])]
+
+
+def _phrase(graph: SceneGraph, x: Edit) -> list[tuple[int, int]]:
+    """The noun phrase of object edit ``x``'s caption concept (article and adjectives included)."""
+    c = graph.concepts[x.caption_index]
+    return [c.phrase_span] if c.phrase_span else list(x.spans)
 
 
 _JOINERS = frozenset({"and", "or", "but", "as", "well"})
