@@ -20,29 +20,40 @@ CLASS_NAMES = {"D": "delete", "R": "replace", "O": "over-specific", "U": "under-
 
 def marked_caption(e: Explanation) -> Text:
     """The caption with the words of each claim marked: hallucinated ones styled by class and
-    tagged ``[class]``, unverified ones (the image side is silent) underlined and tagged ``[?]``."""
-    text = Text()
+    tagged ``[class]``, unverified ones (the image side is silent) underlined and tagged ``[?]``.
+    Where marks overlap, a hallucinated one wins over an unverified one, then the wider one (an
+    object's extent "at home plate" over the unverified "at" inside it)."""
     marks = sorted(
         {
             (a, b, ed.cls, ed.status)
             for ed in e.edits
             if ed.status in ("hallucinated", "unverified")
             for a, b in ed.marked
-        }
+            if 0 <= a < b <= len(e.caption)
+        },
+        key=lambda m: (m[3] != "hallucinated", m[0] - m[1], m[0]),
     )
-    pos = 0
+    owner: list[tuple[str, str] | None] = [None] * len(e.caption)
     for start, end, cls, status in marks:
-        if start < pos:
-            continue
-        text.append(e.caption[pos:start])
-        if status == "hallucinated":
-            text.append(e.caption[start:end], style=CLASS_STYLES.get(cls, "bold"))
-            text.append(f"[{cls}]", style="dim")
+        for i in range(start, end):
+            if owner[i] is None:
+                owner[i] = (cls, status)
+    text = Text()
+    i = 0
+    while i < len(e.caption):
+        j = i
+        while j < len(e.caption) and owner[j] == owner[i]:
+            j += 1
+        mark = owner[i]
+        if mark is None:
+            text.append(e.caption[i:j])
+        elif mark[1] == "hallucinated":
+            text.append(e.caption[i:j], style=CLASS_STYLES.get(mark[0], "bold"))
+            text.append(f"[{mark[0]}]", style="dim")
         else:
-            text.append(e.caption[start:end], style="underline")
+            text.append(e.caption[i:j], style="underline")
             text.append("[?]", style="dim")
-        pos = end
-    text.append(e.caption[pos:])
+        i = j
     return text
 
 

@@ -622,3 +622,16 @@ def test_a_hallucinated_object_marks_the_words_that_go_with_it():
     stuck = explain("A man walks a dog.", annotation=["man"])
     assert stuck.counterfactual is None
     assert [[stuck.caption[a:b] for a, b in x.marked] for x in stuck.edits if x.hallucinated] == [["dog"]]
+
+
+def test_the_terminal_marks_an_extent_over_a_doubt_inside_it():
+    from cece.render import marked_caption
+
+    refs = [
+        "A baseball player swinging his bat at a baseball game.",
+        "A baseball hitter swinging his bat during a baseball game.",
+        "A baseball batter swinging at a baseball pitch.",
+    ]
+    e = explain("A batter at home plate and the umpire behind him is watching him.", references=refs)
+    # the unverified "at" inside the plate's extent does not cut the extent short
+    assert marked_caption(e).plain == "A batter at home plate[D] and the umpire behind him is watching him[D]."
