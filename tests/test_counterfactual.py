@@ -596,14 +596,18 @@ def test_a_rewrite_that_breaks_english_is_withdrawn():
     assert e.counterfactual is None and e.fixed_point is None and "ends on 'is'" in e.counterfactual_note
 
 
+# three short references of a batter swinging say nothing of an umpire or a plate
+UMPIRE = "A batter at home plate and the umpire behind him is watching him."
+BATTER = [
+    "A baseball player swinging his bat at a baseball game.",
+    "A baseball hitter swinging his bat during a baseball game.",
+    "A baseball batter swinging at a baseball pitch.",
+]
+
+
 def test_a_hallucinated_object_marks_the_words_that_go_with_it():
-    refs = [
-        "A baseball player swinging his bat at a baseball game.",
-        "A baseball hitter swinging his bat during a baseball game.",
-        "A baseball batter swinging at a baseball pitch.",
-    ]
-    caption = "A batter at home plate and the umpire behind him is watching him."
-    e = explain(caption, references=refs)
+    caption = UMPIRE
+    e = explain(caption, references=BATTER)
     (umpire,) = [x for x in e.edits if x.hallucinated and x.source == "umpire"]
     # its own word is what the rewrite works from; what it marks is all the rewrite takes out,
     # without the conjunction that joined it
@@ -627,11 +631,6 @@ def test_a_hallucinated_object_marks_the_words_that_go_with_it():
 def test_the_terminal_marks_an_extent_over_a_doubt_inside_it():
     from cece.render import marked_caption
 
-    refs = [
-        "A baseball player swinging his bat at a baseball game.",
-        "A baseball hitter swinging his bat during a baseball game.",
-        "A baseball batter swinging at a baseball pitch.",
-    ]
-    e = explain("A batter at home plate and the umpire behind him is watching him.", references=refs)
+    e = explain(UMPIRE, references=BATTER)
     # the unverified "at" inside the plate's extent does not cut the extent short
     assert marked_caption(e).plain == "A batter at home plate[D] and the umpire behind him is watching him[D]."
