@@ -46,8 +46,8 @@ class Edit:
     ``[subject, predicate, object]`` triple (relation level); ``None`` on the side that does not
     exist (insert / delete). ``spans`` are char spans of the caption words that are wrong: the
     noun phrase without its determiner, the modifier, or the predicate. ``extent`` is wider, for
-    a hallucinated object the counterfactual takes out: the words that go with it ("and the
-    umpire behind him is watching him"); :attr:`marked` is what an explanation marks.
+    a hallucinated object the counterfactual takes out: the words that go with it ("the umpire
+    behind him is watching him"); :attr:`marked` is what an explanation marks.
 
     ``confidence`` (0-1) is how likely the source words are hallucinated; ``hallucinated`` is
     ``confidence >= threshold`` of the record; ``status`` one of :data:`cece.edit_kinds.STATUSES`; ``evidence``

@@ -164,8 +164,8 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     return n, v, place, owner
 
 
-def _governing_candidate(doc: Any, i: int) -> tuple[Any, Any, Any, Any, Any] | None:
-    """``(noun, participle, its object, preposition, owner)`` when token ``i`` is a participle the
+def _governing_candidate(doc: Any, i: int) -> tuple[Any, Any, Any, Any] | None:
+    """``(noun, participle, its object, owner)`` when token ``i`` is a participle the
     tagger built, with the worn or held noun before it, into one prepositional object whose head is
     in truth the participle's object ("a man in a red shirt playing tennis": the noun "shirt
     playing tennis"), else None."""
@@ -186,13 +186,13 @@ def _governing_candidate(doc: Any, i: int) -> tuple[Any, Any, Any, Any, Any] | N
     owner = _owner(h.head)
     if owner is None or not verb_participle(v.lower_) or not doer(n.lower_, False):
         return None
-    if _names_one_thing(n.lower_, v.lower_) or _names_one_thing(v.lower_, doc[i + 1].lower_) or _worn(h.lower_):
+    if _names_one_thing(n.lower_, v.lower_) or _names_one_thing(v.lower_, doc[i + 1].lower_) or _garment(h.lower_):
         return None
-    return n, v, h, h.head, owner
+    return n, v, h, owner
 
 
 @lru_cache(maxsize=8192)
-def _worn(word: str) -> bool:
+def _garment(word: str) -> bool:
     """Whether noun ``word`` can name something worn: then an ``-ing`` word before it says what
     for ("a man in a bicycle *racing suit*", "*running* shoes"), not what someone does."""
     from knowledge import is_hypernym, noun_senses
@@ -203,11 +203,12 @@ def _worn(word: str) -> bool:
 _GARMENTS = ("clothing.n.01", "footwear.n.01", "headdress.n.01")
 
 
-def _relink_governed(n: Any, v: Any, h: Any, prep: Any, owner: Any) -> None:
-    """Make ``n`` the object of ``prep``, ``v`` a participle modifying ``owner`` and ``h`` its
-    direct object; the words before ``n`` that hung from ``v`` or ``h`` hang from ``n``."""
+def _relink_governed(n: Any, v: Any, h: Any, owner: Any) -> None:
+    """Make ``n`` the object of the preposition ``h`` hangs from, ``v`` a participle modifying
+    ``owner`` and ``h`` its direct object; the words before ``n`` that hung from ``v`` or ``h``
+    hang from ``n``."""
     movers = [t for t in n.doc[: n.i] if t.head.i in (v.i, h.i)]
-    n.head, n.dep_ = prep, "pobj"
+    n.head, n.dep_ = h.head, "pobj"
     v.head, v.dep_, v.tag_ = owner, "acl", "VBG"
     h.head, h.dep_ = v, "dobj"
     for t in movers:
