@@ -10,7 +10,10 @@ references that mention the thing at all). Then (:meth:`Tally.verdict`):
 - ``contradicted`` when more references are against the claim than for it -- and, where those
   against it disagree among themselves, when more say the likeliest other value than the claim
   (a plurality: one reference among five saying otherwise, while four agree, does not
-  contradict it; "gold eyes" where two say yellow, two orange and one brown is a split);
+  contradict it; "gold eyes" where two say yellow, two orange and one brown is a split). Of a
+  state, a reference saying one that neither is the claim nor excludes it is *consistent* with
+  it and counts on its side: "a rider sitting on it" is not contradicted by one reference
+  saying he runs where six say he rides;
 - ``split`` when as many are against as for it (two say "two dogs", two "three dogs"): the edit
   is made, but it is for the judge an unverified doubt;
 - None otherwise (supported, or nobody says).
@@ -47,15 +50,19 @@ class Tally:
     #: how many references say the likeliest other value, when the ones against the claim
     #: disagree among themselves (None: they are one voice)
     plurality: int | None = None
+    #: references saying a value that neither agrees with the claim nor excludes it, counted on
+    #: its side (states only: "riding" for "sitting"; see :func:`tally`)
+    consistent: int = 0
 
     def verdict(self) -> str | None:
         """``contradicted``, ``split`` or None (module docstring): the claim's support against
         the likeliest other value ("gold eyes" where two say yellow, two orange, one brown is a
         split, not a contradiction)."""
         top = self.against if self.plurality is None else self.plurality
-        if top > self.support:
+        side = self.support + self.consistent
+        if top > side:
             return "contradicted"
-        if top and top == self.support:
+        if top and top == side:
             return "split"
         return None
 
@@ -64,6 +71,7 @@ class Tally:
             "kind": self.kind,
             "support": self.support,
             "against": self.against,
+            **({"consistent": self.consistent} if self.consistent else {}),
             "of": self.of,
             "refs": self.refs,
             "verdict": self.verdict(),
@@ -125,14 +133,17 @@ def tally(
     agrees: Callable[[list[str]], bool | None],
     label: str,
     group: Callable[[str], str] | None = None,
+    consistent: bool = False,
 ) -> tuple[Tally, Counter[str]]:
     """The tally of a claim over what each reference says (:func:`said`) of ``found``: ``agrees``
     maps one reference's values to True (support), False (against) or None (neither). Also the
     values of the references against it, by how many said each (the likeliest truth first).
     ``group`` maps a value to what it says ("crimson" -> red): given, the plurality is counted
-    over groups."""
+    over groups. ``consistent``: a reference whose values are neither is consistent with the
+    claim (a compatible state) rather than silent (a singular "a dog" on a count is weak,
+    :func:`weigh_singular`)."""
     by_ref = said(image, found, kinds)
-    support = against = 0
+    support = against = neither = 0
     others: Counter[str] = Counter()
     groups: Counter[str] = Counter()
     for values in by_ref.values():
@@ -146,13 +157,16 @@ def tally(
                 groups.update(
                     dict.fromkeys(group(v) for v in values).keys()
                 )  # in order: ties go the same way every run
+        elif values:
+            neither += 1
+    neither = neither if consistent else 0
     if group is not None and groups:
         order = {g: k for k, (g, _) in enumerate(groups.most_common())}
         others = Counter(dict(sorted(others.items(), key=lambda kv: (order[group(kv[0])], -kv[1]))))
         return Tally(
-            label, support, against, speakers(image, found), len(image.parts), groups.most_common(1)[0][1]
+            label, support, against, speakers(image, found), len(image.parts), groups.most_common(1)[0][1], neither
         ), others
-    return Tally(label, support, against, speakers(image, found), len(image.parts)), others
+    return Tally(label, support, against, speakers(image, found), len(image.parts), consistent=neither), others
 
 
 def state_agrees(mine: str, animate: bool = True) -> Callable[[list[str]], bool | None]:

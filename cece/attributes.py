@@ -245,7 +245,9 @@ def _state_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int
         mine = state_of_verb(word)
         if mine is None:
             continue
-        t, others = tally(image, found, ("state",), agrees=state_agrees(mine, is_animate(c.synset)), label="state")
+        t, others = tally(
+            image, found, ("state",), agrees=state_agrees(mine, is_animate(c.synset)), label="state", consistent=True
+        )
         span = _word_span(caption.text, (after, len(caption.text)), word.__eq__)
         if t.verdict() != "contradicted" or span is None:
             continue

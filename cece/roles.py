@@ -106,7 +106,7 @@ def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, forward:
     if mine is None:
         return None
     animate = is_animate(caption.concepts[r.subject].synset)
-    t, others = tally(image, [s], ("state",), agrees=state_agrees(mine, animate), label="state")
+    t, others = tally(image, [s], ("state",), agrees=state_agrees(mine, animate), label="state", consistent=True)
     verdict = t.verdict()
     if verdict is None:
         return None
@@ -160,7 +160,7 @@ def judge_against_references(
     animate = is_animate(caption.concepts[r.subject].synset)
     verbs = True
     if mine is not None:
-        st, _ = tally(image, [s], ("state",), agrees=state_agrees(mine, animate), label="state")
+        st, _ = tally(image, [s], ("state",), agrees=state_agrees(mine, animate), label="state", consistent=True)
         verbs = not st.support  # the references back the subject's state: only places can clash
     support = against = 0
     kinds, against_refs = set(), []

@@ -4,8 +4,9 @@ SceneGraphParser reads relations, and a verb without an object ("A man *walking*
 ball", "people dressed as zombies are *kneeling* together", "A dog is *running*.") relates
 nothing: the posture or motion it states was lost, so a caption could not be contradicted on it.
 :func:`add_states` keeps the verb's word in its subject's ``attributes["state"]`` when the verb
-states a posture or motion (:func:`knowledge.states.state_of_verb`), governs no object or
-prepositional phrase and is no relation's predicate (those are judged as relations).
+states a posture or motion (:func:`knowledge.states.state_of_verb`) and is no relation's
+predicate (those are judged as relations). A verb whose phrases relate nothing the parser keeps
+("two women *lying* next to each other", "a rider *sitting* on it") still states its subject's.
 
 The subject is the noun the verb modifies ("a man walking") or its ``nsubj`` ("a dog is
 running"); a verb coordinated with another ("walking and holding") has the first one's.
@@ -22,9 +23,6 @@ from typing import Any
 from knowledge import is_animate, noun_synset
 from knowledge.states import state_of_verb
 from parsers.scene_graph import SceneGraph
-
-#: What a verb governs when it relates its subject to something: then it is a relation.
-_GOVERNS = frozenset(("dobj", "prep", "agent", "dative", "attr", "acomp", "xcomp", "ccomp", "prt", "oprd"))
 
 
 def _subject(verb: Any) -> Any | None:
@@ -53,7 +51,7 @@ def add_states(graph: SceneGraph, doc: Any) -> SceneGraph:
     heads = {a: i for i, c in enumerate(graph.concepts) for a, _ in c.spans}
     said = [r.span for r in graph.relations if r.span]
     for t in doc:
-        if t.pos_ != "VERB" or any(c.dep_ in _GOVERNS for c in t.children):
+        if t.pos_ != "VERB":
             continue
         if any(a <= t.idx < b for a, b in said):  # "stands next to a sign": a relation's verb
             continue

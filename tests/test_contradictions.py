@@ -121,6 +121,35 @@ def test_a_verb_without_an_object_states_its_subjects_state(parser):
     assert states("A toddler stands next to a sign.") == {"toddler": None, "sign": None}
     # a posture hung from a thing coordinated with a person is the person's
     assert states("a woman wearing sun glasses and a jacket standing")["woman"] == ["standing"]
+    # a verb whose phrases relate nothing ("next to each other") still states its subject's state
+    assert states("Two women lying next to each other with drinks.")["women"] == ["lying"]
+    assert states("A white horse with a rider sitting on it.")["rider"] == ["sitting"]
+
+
+def test_a_state_said_beside_a_phrase_that_relates_nothing_is_contradicted():
+    refs = [
+        "Two women sitting at a table with glasses of wine in front of them.",
+        "A woman with a white drink in a wine glass is sitting with another woman with red wine.",
+        "Two young women are sitting at an outdoor table with wine glasses in front of them.",
+    ]
+    e = explain("Two women lying next to each other with drinks in wine glasses.", references=refs)
+    assert flagged(e) == [("attribute", ["lying"])]
+    assert e.counterfactual == "Two women sitting next to each other with drinks in wine glasses."
+
+
+def test_a_state_consistent_with_the_caption_counts_on_its_side():
+    # six say the rider rides (which does not exclude sitting), one that he runs: no contradiction
+    refs = [
+        "A person riding a horse jumping over wood.",
+        "A person on top of a horse is riding in a competition.",
+        "A man riding a white horse jumping an obstacle.",
+        "A rider is riding a white horse that is leaping over a barrier.",
+        "A woman riding a horse over a fence.",
+        "A jockey riding his horse over a jump.",
+        "The jockey and his horse are running in the race today.",
+    ]
+    e = explain("A white horse is jumping over a wooden post with a rider sitting on it.", references=refs)
+    assert [x for x in e.edits if x.level == "attribute"] == []
 
 
 def test_an_intransitive_state_is_contradicted_and_rewritten():
