@@ -10,7 +10,9 @@ they contradict it, in either of two ways, each tallied per reference (:mod:`cec
 2. *the pair's predicate*: the references relate the same two things in a way that excludes the
    caption's -- spatial opposites (kind ``spatial``: on / under, in front of / behind) or verbs
    whose states exclude each other (kind ``exclusive``: riding / walking beside). When the
-   references support the subject's state, only spatial opposites count here.
+   references support the subject's state, only spatial opposites count here. Where no
+   reference relates the two directly, a thing is where its holder is (:func:`through_holders`):
+   "a turkey in a pan on the counter" is on the counter, not under it.
 
 A plurality against the caption contradicts it (a replace edit, ``R``, to the likeliest
 reference triple); a split is an unverified doubt (a ``D`` edit without target, like silence,
@@ -28,13 +30,15 @@ from knowledge import (
     canonicals_contradict,
     inverse_key,
     is_animate,
+    noun_senses,
+    objecthood,
     predicates_agree,
     predicates_contradict,
     relation_key,
     state_of_predicate,
     states_exclude,
 )
-from parsers import Relation, SceneGraph
+from parsers import Concept, Relation, SceneGraph
 
 
 @dataclass
@@ -49,6 +53,8 @@ class Judged:
     tally: Tally | None = None
     predicate: str | None = None
     against_refs: list[int] = field(default_factory=list)
+    #: the image entity the subject is in or on, when the references relate only it to the object
+    holder: int | None = None
 
     def evidence(self, image: SceneGraph) -> dict[str, Any]:
         if self.tally is None:
@@ -60,11 +66,16 @@ class Judged:
             if rel.span:
                 words.append(image.text[rel.span[0] : rel.span[1]])
             note = f"the references say {list(rel.triple(image))}"
+            if self.holder is not None:
+                note += ", of what it is in or on"
         if t.verdict() == "split":
             note = f"as many references contradict it ({t.against}) as agree ({t.support})"
         else:
             note += f"; {t.against} of {t.of} references mentioning it contradict it, {t.support} agree"
-        return {"references": sorted(self.against_refs), "words": words, "note": note, "agreement": t.to_dict()}
+        out = {"references": sorted(self.against_refs), "words": words, "note": note, "agreement": t.to_dict()}
+        if self.holder is not None:
+            out["through"] = image.concepts[self.holder].lemma
+        return out
 
 
 def _pair_votes(image: SceneGraph, s: int, o: int) -> dict[int, tuple[list[str], list[str]]]:
@@ -77,6 +88,58 @@ def _pair_votes(image: SceneGraph, s: int, o: int) -> dict[int, tuple[list[str],
                 for k in refs:
                     out.setdefault(k, ([], []))[side].append(canonical)
     return out
+
+
+#: Keys that put a thing in or on another (its holder).
+HELD = frozenset({"in", "inside", "within", "on", "atop", "upon"})
+#: Keys a held thing shares with its holder: where the pan is, above or below, before or behind
+#: something, the turkey in it is too.
+SHARED = frozenset(
+    {"on", "atop", "upon", "above", "over", "under", "below", "beneath", "underneath", "in front of", "behind"}
+)
+
+
+def through_holders(image: SceneGraph, s: int, o: int) -> tuple[dict[int, tuple[list[str], list[str]]], dict[int, int]]:
+    """What the references say of ``s`` and ``o`` through the things they put ``s`` in or on
+    (``s``'s holders, :func:`_holds`): per reference, the predicates relating a holder to ``o``,
+    as :func:`_pair_votes` gives them for a direct pair (only keys in :data:`SHARED`; the other
+    way round says nothing: a pan on the counter and an owl on the pan are both on it); and the
+    image relations from holders to ``o``, each with its holder.
+
+    >>> from parsers import Concept, Relation
+    >>> names = [("turkey", "turkey.n.04"), ("pan", "pan.n.01"), ("counter", "counter.n.01")]
+    >>> g = SceneGraph([Concept(w, w, syn) for w, syn in names], text="x", kind="references", parts=[(0, 1)])
+    >>> g.concepts[0].votes = {"relations": {"1 in": [0]}}
+    >>> g.concepts[1].votes = {"relations": {"2 sit on": [0]}}
+    >>> g.relations = [Relation(0, "in", 1, "in"), Relation(1, "sitting on", 2, "sit on")]
+    >>> through_holders(g, 0, 2)
+    ({0: (['sit on'], [])}, {1: 1})
+    """
+    holders = []
+    for value in image.concepts[s].votes.get("relations", {}):
+        end, _, canonical = value.partition(" ")
+        m = int(end)
+        if m not in (s, o) and relation_key(canonical) in HELD and m not in holders and _holds(image.concepts[m]):
+            holders.append(m)
+    votes: dict[int, tuple[list[str], list[str]]] = {}
+    for m in holders:
+        for k, (fw, _) in _pair_votes(image, m, o).items():
+            if shared := [c for c in fw if relation_key(c) in SHARED]:
+                votes.setdefault(k, ([], []))[0].extend(shared)
+    by = {
+        x: rel.subject
+        for x, rel in enumerate(image.relations)
+        if rel.subject in holders and rel.object == o and relation_key(rel.canonical) in SHARED
+    }
+    return votes, by
+
+
+def _holds(g: Concept) -> bool:
+    """Whether ``g`` can hold another thing in or on it: a thing in its sense or one of its
+    lemma's first two (a "glass" is first the material, a "table" first a table of data), not
+    a region of one ("the front", "the top"), a substance or a setting."""
+    senses = [g.synset, *noun_senses(g.lemma, 1)[:2]] if g.synset else []
+    return any(objecthood(x) == "thing" for x in senses)
 
 
 def _pair_verdict(
@@ -162,9 +225,15 @@ def judge_against_references(
     if mine is not None:
         st, _ = tally(image, [s], ("state",), agrees=state_agrees(mine, animate), label="state", consistent=True)
         verbs = not st.support  # the references back the subject's state: only places can clash
+    votes, holder_of = _pair_votes(image, s, o), dict[int, int]()
+    if not votes and not forward and not backward and relation_key(r.canonical) in SHARED:
+        # no reference relates the two: where they put the thing's holder, the thing is too,
+        # and only the place counts (the holder's verb is its own)
+        votes, holder_of = through_holders(image, s, o)
+        forward, verbs = list(holder_of), False
     support = against = 0
     kinds, against_refs = set(), []
-    for ref, (fw, bw) in _pair_votes(image, s, o).items():
+    for ref, (fw, bw) in votes.items():
         agrees, why = _pair_verdict(r.canonical, fw, bw, verbs, animate)
         if agrees:
             support += 1
@@ -208,4 +277,9 @@ def judge_against_references(
     contra += [b for b in backward if key == relation_key(rels[b].canonical) and inv not in (None, key)]
     if not contra:
         return Judged(agree=agree)
+    if holder_of:  # the caption's two things stay; only the place changes
+        place = relation_key(rels[contra[0]].canonical)
+        return Judged(
+            target=contra[0], tally=t, predicate=place, against_refs=against_refs, holder=holder_of[contra[0]]
+        )
     return Judged(target=contra[0], tally=t, against_refs=against_refs)

@@ -8,7 +8,9 @@ from __future__ import annotations
 import pytest
 
 from cece import Explainer, explain
+from cece.roles import through_holders
 from knowledge.states import state_of_predicate, states_exclude
+from parsers import Concept, Relation, SceneGraph
 
 
 @pytest.fixture(scope="module")
@@ -187,6 +189,44 @@ def test_predicates_of_one_pair_that_exclude_each_other():
     assert flagged(e) == [("relation", ["under"])] and agreement(e, "relation")[0]["kind"] == "spatial"
     e = explain("A dog in front of a car.", references=["A dog behind a car."])
     assert flagged(e) == [("relation", ["in front of"])]
+
+
+TURKEY = [
+    "roasted turkey in a silver roast pan on a granite counter top",
+    "Cooked turkey in a roasting pan with thermometer in it.",
+    "The turkey is in the large container positioned on the floor.",
+    "a roasted turkey served in a pan on the counter top and a glass is beside it.",
+    "A cooked turkey is sitting in a roasting pan on the kitchen counter.",
+]
+
+
+def test_a_thing_is_where_the_references_put_its_holder():
+    # no reference relates the turkey to the counter; they put the pan it is in on the counter
+    e = explain("A roast turkey is in the pan under the counter.", references=TURKEY)
+    assert (
+        flagged(e) == [("relation", ["under"])] and e.counterfactual == "A roast turkey is in the pan on the counter."
+    )
+    claim = next(x for x in e.edits if x.hallucinated)
+    assert claim.target == ["turkey", "on", "counter"] and claim.evidence["through"] == "pan"
+    assert not explain("A roast turkey is in the pan on the counter.", references=TURKEY).hallucinated
+    # a glass is a holder though WordNet first reads it as the material
+    refs = ["A coctail with fruit in it is in a martini glass on a white table.", "A cocktail in a glass on a table."]
+    e = explain("A yellow cocktail in a martini glass under a table.", references=refs)
+    assert e.counterfactual == "A yellow cocktail in a martini glass on a table."
+
+
+def test_a_region_is_no_holder_and_a_holders_place_is_not_read_backwards():
+    # "the number on the front" and "an owl on the front": both on it, neither under the other
+    refs = ["A black t-shirt has an owl and number twenty two painted on the front.", "A black shirt with an owl."]
+    e = explain("A black shirt with the number 22 on the owl.", references=refs)
+    assert [x for x in e.edits if x.level == "relation" and x.hallucinated] == []
+    # a thing on the front of another is not where the front is
+    names = [("number", "number.n.02"), ("front", "front.n.01"), ("shelf", "shelf.n.01")]
+    g = SceneGraph([Concept(w, w, syn) for w, syn in names], text="x", kind="references", parts=[(0, 1)])
+    g.concepts[0].votes = {"relations": {"1 on": [0]}}
+    g.concepts[1].votes = {"relations": {"2 under": [0]}}
+    g.relations = [Relation(0, "on", 1, "on"), Relation(1, "under", 2, "under")]
+    assert through_holders(g, 0, 2) == ({}, {})
 
 
 def test_state_classes_come_from_wordnet():

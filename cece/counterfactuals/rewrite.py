@@ -231,8 +231,9 @@ def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
     r = caption.relations[e.caption_index]
     if e.op == "delete":  # an annotation's triple between two faithful objects: drop its object
         return _drop_object(ctx, r)
-    if (e.evidence.get("agreement") or {}).get("kind") in ("state", "exclusive"):
-        # the subject's posture or motion: only the predicate changes, its ends stay
+    if (e.evidence.get("agreement") or {}).get("kind") in ("state", "exclusive") or "through" in e.evidence:
+        # the subject's posture or motion, or its place where the references see its holder:
+        # only the predicate changes, its ends stay
         return [Change(*r.span, predicate_like(e.target[1], doc, r.span))] if r.span else None
     t = ctx.image.relations[e.image_index]
     out = []
