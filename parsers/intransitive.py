@@ -4,9 +4,10 @@ SceneGraphParser reads relations, and a verb without an object ("A man *walking*
 ball", "people dressed as zombies are *kneeling* together", "A dog is *running*.") relates
 nothing: the posture or motion it states was lost, so a caption could not be contradicted on it.
 :func:`add_states` keeps the verb's word in its subject's ``attributes["state"]`` when the verb
-states a posture or motion (:func:`knowledge.states.state_of_verb`) and is no relation's
-predicate (those are judged as relations). A verb whose phrases relate nothing the parser keeps
-("two women *lying* next to each other", "a rider *sitting* on it") still states its subject's.
+states a posture or motion (:func:`knowledge.states.state_of_verb`), acts on nothing (no
+object or particle: "moving the water", "falling off") and is no relation's predicate (those
+are judged as relations). A verb whose phrases relate nothing the parser keeps ("two women
+*lying* next to each other", "a rider *sitting* on it") still states its subject's.
 
 The subject is the noun the verb modifies ("a man walking") or its ``nsubj`` ("a dog is
 running"); a verb coordinated with another ("walking and holding") has the first one's.
@@ -23,6 +24,12 @@ from typing import Any
 from knowledge import is_animate, noun_synset
 from knowledge.states import state_of_verb
 from parsers.scene_graph import SceneGraph
+
+#: What a verb governs when it acts on something ("moving the water", "falling off"): then what
+#: it says is no state of its subject's. A prepositional phrase is not among them: where it
+#: relates the subject, the verb is a relation's predicate and judged as one; where it relates
+#: nothing the parser keeps ("lying next to each other"), the verb still says how the subject is.
+_ACTS_ON = frozenset(("dobj", "agent", "dative", "attr", "acomp", "xcomp", "ccomp", "prt", "oprd"))
 
 
 def _subject(verb: Any) -> Any | None:
@@ -51,7 +58,7 @@ def add_states(graph: SceneGraph, doc: Any) -> SceneGraph:
     heads = {a: i for i, c in enumerate(graph.concepts) for a, _ in c.spans}
     said = [r.span for r in graph.relations if r.span]
     for t in doc:
-        if t.pos_ != "VERB":
+        if t.pos_ != "VERB" or any(c.dep_ in _ACTS_ON for c in t.children):
             continue
         if any(a <= t.idx < b for a, b in said):  # "stands next to a sign": a relation's verb
             continue
