@@ -45,6 +45,7 @@ from cece.evidence import covers, evidence_of, mentioned_in, same_thing, type_su
 from knowledge import get_hierarchy, is_animate, is_thing, lemmatize, noun_synset, objecthood, sex_of
 from knowledge.states import state_of_verb
 from parsers import Concept, SceneGraph, Span
+from parsers.attribute_words import VAGUE_COLOURS
 from parsers.attributes import attribute_kind, base_colour, colours_clash, count_value, materials_clash, sizes_clash
 
 _CLASHES: dict[str, Callable[..., Any]] = {"colour": colours_clash, "size": sizes_clash, "material": materials_clash}
@@ -68,6 +69,14 @@ def _word_span(text: str, span: Span | None, test: Callable[[str], bool]) -> Spa
         if test(m.group().lower()):
             return span[0] + m.start(), span[0] + m.end()
     return None
+
+
+def _rest_of_sentence(text: str, span: Span | None) -> Span | None:
+    """From the end of ``span`` to the end of its sentence, where a clause may say more of it."""
+    if span is None:
+        return None
+    end = re.search(r"[.!?](\s|$)", text[span[1] :])
+    return span[1], span[1] + end.start() if end else len(text)
 
 
 def image_count(image: SceneGraph, found: list[int]) -> list[str] | None:
@@ -183,7 +192,9 @@ def _count_edit(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]
 
 
 def _agrees(clash: Callable[[list[str], list[str]], bool], mine: list[str], values: list[str]) -> bool | None:
-    """Whether one reference's ``values`` agree with the caption's (``mine``); None when it has none."""
+    """Whether one reference's ``values`` agree with the caption's (``mine``); None when it has
+    none, or only vague colours ("colorful" neither confirms nor denies "green")."""
+    values = [v for v in values if v not in VAGUE_COLOURS]
     return None if not values else not clash(mine, values)
 
 
@@ -210,7 +221,9 @@ def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[i
         elif not clash(mine, theirs):
             continue
         words = {w for v in mine for w in v.split()}
-        span = _word_span(caption.text, c.phrase_span, words.__contains__)
+        span = _word_span(caption.text, c.phrase_span, words.__contains__) or _word_span(
+            caption.text, _rest_of_sentence(caption.text, c.phrase_span), words.__contains__
+        )  # "a limousine that is *blue*"
         with_value = [j for j in found if image.concepts[j].attributes.get(kind)]
         if span:
             note = f"{kind}: the image side says " + ", ".join(dict.fromkeys(theirs))

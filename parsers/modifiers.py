@@ -16,6 +16,8 @@ from parsers.draft_graph import CHAIN_WORDS, Draft, Mention, flatten
 
 _COUNT_DEPS = frozenset(("det", "predet", "amod", "quantmod", "nummod"))
 _ARG_DEPS = frozenset(("attr", "dobj", "oprd"))
+#: Verbs whose complement is the colour they give their subject ("painted green").
+_COLOURING = frozenset(("paint", "color", "colour"))
 
 
 def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], list[str]]:
@@ -39,6 +41,13 @@ def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], l
             mods.extend(flatten(c))
     if root.dep_ == "nsubj" and root.head.lemma_ == "be":  # "The car is red."
         mods.extend(y for c in root.head.children if c.dep_ == "acomp" for y in flatten(c))
+    if root.dep_ == "nsubjpass" and root.head.lemma_ in _COLOURING:  # "The building is painted green."
+        mods.extend(y for c in root.head.children if c.dep_ == "oprd" for y in flatten(c))
+    for clause in root.children:  # "a car that is red", "a building that is painted green"
+        if clause.dep_ == "relcl" and (clause.lemma_ == "be" or clause.lemma_ in _COLOURING):
+            mods.extend(y for c in clause.children if c.dep_ in ("acomp", "oprd") for y in flatten(c))
+    # "a green colored pineapple", "a red-colored car": spaCy hangs the colour on "colored"
+    mods += [c for t in mods if t.lower_ in ("colored", "coloured") for c in t.children if c.lower_ in COLOURS]
     mods = sorted(
         (
             t

@@ -255,6 +255,31 @@ def test_colour_on_a_compound_head():
     assert explain("A yellow school bus.", references=["A yellow school bus."]).hallucinated is False
 
 
+@pytest.mark.parametrize(
+    "caption, colours",
+    [
+        ("A large limousine that is white with black trim.", {"limousine": ["white"], "trim": ["black"]}),
+        ("A car which is red.", {"car": ["red"]}),
+        ("A building that is painted green and blue.", {"building": ["green", "blue"]}),
+        ("The building is painted green.", {"building": ["green"]}),
+        ("A green colored pineapple growing on a plant.", {"pineapple": ["green"], "plant": None}),
+        ("A red-colored car on a road.", {"car": ["red"], "road": None}),
+    ],
+)
+def test_a_colour_said_in_a_clause_or_with_colored_is_the_things(parser, caption, colours):
+    assert {c.text: c.attributes.get("colour") for c in parser.parse(caption).concepts} == colours
+
+
+def test_a_colour_in_a_clause_is_compared_and_colorful_confirms_no_colour():
+    refs = ["A white stretch limousine sits parked in a garage.", "A white limousine in a garage."]
+    e = explain("A large limousine that is blue with black trim.", references=refs)
+    assert ("attribute", ["blue"]) in flagged(e)
+    assert e.counterfactual == "A large limousine that is white with black trim."
+    refs = ["The plant has a red pineapple growing from it.", "A red pineapple.", "A very colorful pineapple plant."]
+    e = explain("A green colored pineapple growing on a plant.", references=refs)
+    tally = agreement(e, "attribute")[0]
+    assert (tally["support"], tally["against"], tally["verdict"]) == (0, 2, "contradicted")
+
 def test_a_plurality_of_references_contradicts_a_count():
     refs = ["Three dogs play.", "Three dogs in a field.", "Three dogs run.", "Two dogs play."]
     e = explain("Two dogs in a field.", references=refs)
