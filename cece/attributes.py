@@ -49,6 +49,10 @@ from parsers.attribute_words import VAGUE_COLOURS
 from parsers.attributes import attribute_kind, base_colour, colours_clash, count_value, materials_clash, sizes_clash
 
 _CLASHES: dict[str, Callable[..., Any]] = {"colour": colours_clash, "size": sizes_clash, "material": materials_clash}
+#: Colours that name a metal: of what a thing is made, "a *copper* kettle" says metal.
+METAL_COLOURS = frozenset({"copper", "gold", "golden", "silver", "bronze"})
+#: The attribute kinds a reference's words are read from, per kind of claim.
+_SAID_AS = {"colour": ("colour",), "size": ("size",), "material": ("material", "colour")}
 
 
 def partners(caption: SceneGraph, image: SceneGraph, i: int, *, mapping: Sequence[int]) -> list[int]:
@@ -191,11 +195,24 @@ def _count_edit(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]
     )
 
 
-def _agrees(clash: Callable[[list[str], list[str]], bool], mine: list[str], values: list[str]) -> bool | None:
-    """Whether one reference's ``values`` agree with the caption's (``mine``); None when it has
-    none, or only vague colours ("colorful" neither confirms nor denies "green")."""
+def _agrees(
+    clash: Callable[[list[str], list[str]], bool], kind: str, mine: list[str], values: list[str]
+) -> bool | None:
+    """Whether one reference's ``values`` agree with the caption's ``kind`` claim (``mine``);
+    None when it has none, or only vague colours ("colorful" neither confirms nor denies
+    "green"). Of a material, a metal's colour ("copper") says metal."""
+    values = [_as_material(v) for v in values if _of_kind(v, kind)] if kind == "material" else values
     values = [v for v in values if v not in VAGUE_COLOURS]
     return None if not values else not clash(mine, values)
+
+
+def _of_kind(value: str, kind: str) -> bool:
+    """Whether a reference's attribute ``value`` speaks to a ``kind`` claim (:data:`_SAID_AS`)."""
+    return kind != "material" or value in METAL_COLOURS or attribute_kind(value) == "material"
+
+
+def _as_material(value: str) -> str:
+    return "metal" if value in METAL_COLOURS else value
 
 
 def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> list[Edit]:
@@ -210,21 +227,27 @@ def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[i
             t, others = tally(
                 image,
                 found,
-                (kind,),
-                agrees=partial(_agrees, clash, mine),  # bound now: the loop moves on to the next kind
+                _SAID_AS[kind],
+                agrees=partial(_agrees, clash, kind, mine),  # bound now: the loop moves on to the next kind
                 label=kind,
                 group=base_colour if kind == "colour" else str,
             )
             if t.verdict() is None:
                 continue
-            theirs = list(others)
+            theirs = [v for v in others if _of_kind(v, kind)]
         elif not clash(mine, theirs):
             continue
         words = {w for v in mine for w in v.split()}
         span = _word_span(caption.text, c.phrase_span, words.__contains__) or _word_span(
             caption.text, _rest_of_sentence(caption.text, c.phrase_span), words.__contains__
         )  # "a limousine that is *blue*"
-        with_value = [j for j in found if image.concepts[j].attributes.get(kind)]
+        with_value = [
+            j
+            for j in found
+            if any(
+                _of_kind(v, kind) for said_as in _SAID_AS[kind] for v in image.concepts[j].attributes.get(said_as, [])
+            )
+        ]
         if span:
             note = f"{kind}: the image side says " + ", ".join(dict.fromkeys(theirs))
             out.append(

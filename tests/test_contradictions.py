@@ -280,6 +280,7 @@ def test_a_colour_in_a_clause_is_compared_and_colorful_confirms_no_colour():
     tally = agreement(e, "attribute")[0]
     assert (tally["support"], tally["against"], tally["verdict"]) == (0, 2, "contradicted")
 
+
 def test_a_plurality_of_references_contradicts_a_count():
     refs = ["Three dogs play.", "Three dogs in a field.", "Three dogs run.", "Two dogs play."]
     e = explain("Two dogs in a field.", references=refs)
@@ -431,3 +432,11 @@ def test_a_sex_the_references_split_on_or_see_beside_the_other_is_no_contradicti
     refs = ["A woman rides a bike.", "A woman on a bike.", "A man and a woman riding bikes."]
     assert explain("A man riding a bike.", references=refs).edits_of("attribute") == []
     assert explain("A child riding a bike.", references=refs).edits_of("attribute") == []
+
+
+def test_a_metals_colour_says_what_a_thing_is_made_of():
+    refs = ["A copper teapot with engraving.", "An old copper tea kettle on display.", "A teapot with writing on it."]
+    e = explain("A solid leather teapot with writing on it.", references=refs)
+    assert flagged(e) == [("attribute", ["leather"])]
+    assert e.counterfactual == "A solid copper teapot with writing on it."
+    assert not explain("A metal teapot with writing on it.", references=refs).hallucinated
