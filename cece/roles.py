@@ -217,8 +217,25 @@ def judge_against_references(
     ``s`` and ``o``; ``forward`` / ``backward`` are the image relations from ``s`` to ``o`` and
     back."""
     state = _state(caption, image, r, s, forward)
-    if state is not None:
+    if state is not None and (state.target is not None or not (forward or backward)):
         return state
+    # a split on the subject's state leaves it to how the references relate the two things
+    judged = _judge_pair(caption, image, r, s=s, o=o, forward=forward, backward=backward)
+    return state if state is not None and judged.target is None and judged.tally is None else judged
+
+
+def _judge_pair(
+    caption: SceneGraph,
+    image: SceneGraph,
+    r: Relation,
+    *,
+    s: int,
+    o: int,
+    forward: list[int],
+    backward: list[int],
+) -> Judged:
+    """The outcome for caption triple ``r`` by the pair's predicates (way 2 of the module
+    docstring)."""
     mine = state_of_predicate(r.canonical)
     animate = is_animate(caption.concepts[r.subject].synset)
     verbs = True

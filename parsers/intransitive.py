@@ -10,7 +10,8 @@ are judged as relations). A verb whose phrases relate nothing the parser keeps (
 *lying* next to each other", "a rider *sitting* on it") still states its subject's.
 
 The subject is the noun the verb modifies ("a man walking") or its ``nsubj`` ("a dog is
-running"); a verb coordinated with another ("walking and holding") has the first one's.
+running"); a verb coordinated with another ("walking and holding") has the first one's; "he" or
+"she" is the person or animal last named ("a player clutches the ball as *he* runs").
 
 >>> from parsers.caption import CaptionParser
 >>> [(c.text, c.attributes.get("state")) for c in CaptionParser().parse("A dog is running.").concepts]
@@ -48,6 +49,18 @@ def _subject(verb: Any) -> Any | None:
     return noun
 
 
+#: Pronouns that stand for the person or animal last named ("a player clutches the ball as
+#: *he* runs").
+_PERSONAL = frozenset(("he", "she"))
+
+
+def _antecedent(graph: SceneGraph, at: int) -> int | None:
+    """The concept a personal pronoun at offset ``at`` stands for: the last person or animal
+    named before it, or None."""
+    before = [(c.spans[0][0], i) for i, c in enumerate(graph.concepts) if c.spans and c.spans[0][0] < at]
+    return next((i for _, i in sorted(before, reverse=True) if is_animate(graph.concepts[i].synset)), None)
+
+
 def _animate(token: Any) -> bool:
     return is_animate(noun_synset(token.lower_))
 
@@ -66,6 +79,8 @@ def add_states(graph: SceneGraph, doc: Any) -> SceneGraph:
             continue
         subject = _subject(t)
         i = heads.get(subject.idx) if subject is not None else None
+        if i is None and subject is not None and subject.lower_ in _PERSONAL:
+            i = _antecedent(graph, subject.idx)
         if i is None:
             continue
         states = graph.concepts[i].attributes.setdefault("state", [])

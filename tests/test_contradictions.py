@@ -126,6 +126,8 @@ def test_a_verb_without_an_object_states_its_subjects_state(parser):
     # a verb whose phrases relate nothing ("next to each other") still states its subject's state
     assert states("Two women lying next to each other with drinks.")["women"] == ["lying"]
     assert states("A white horse with a rider sitting on it.")["rider"] == ["sitting"]
+    # "he" or "she" is the person or animal last named
+    assert states("A rugby player clutches the ball to his chest as he walks.")["player"] == ["walks"]
 
 
 def test_a_state_said_beside_a_phrase_that_relates_nothing_is_contradicted():
