@@ -11,9 +11,10 @@ references that mention the thing at all). Then (:meth:`Tally.verdict`):
   against it disagree among themselves, when more say the likeliest other value than the claim
   (a plurality: one reference among five saying otherwise, while four agree, does not
   contradict it; "gold eyes" where two say yellow, two orange and one brown is a split). Of a
-  state, a reference saying one that neither is the claim nor excludes it is *consistent* with
-  it and counts on its side: "a rider sitting on it" is not contradicted by one reference
-  saying he runs where six say he rides;
+  state or colour, a reference saying one that neither is the claim nor excludes it is
+  *consistent* with it and counts on its side: "a rider sitting on it" is not contradicted by
+  one reference saying he runs where six say he rides, nor "an orange motorcycle" by one saying
+  red where another says colorful;
 - ``split`` when as many are against as for it (two say "two dogs", two "three dogs"): the edit
   is made, but it is for the judge an unverified doubt;
 - None otherwise (supported, or nobody says).
@@ -51,7 +52,7 @@ class Tally:
     #: disagree among themselves (None: they are one voice)
     plurality: int | None = None
     #: references saying a value that neither agrees with the claim nor excludes it, counted on
-    #: its side (states only: "riding" for "sitting"; see :func:`tally`)
+    #: its side (states and colours: "riding" for "sitting", "colorful"; see :func:`tally`)
     consistent: int = 0
 
     def verdict(self) -> str | None:
@@ -140,8 +141,8 @@ def tally(
     values of the references against it, by how many said each (the likeliest truth first).
     ``group`` maps a value to what it says ("crimson" -> red): given, the plurality is counted
     over groups. ``consistent``: a reference whose values are neither is consistent with the
-    claim (a compatible state) rather than silent (a singular "a dog" on a count is weak,
-    :func:`weigh_singular`)."""
+    claim (a compatible state, a vague colour) rather than silent (a singular "a dog" on a
+    count is weak, :func:`weigh_singular`)."""
     by_ref = said(image, found, kinds)
     support = against = neither = 0
     others: Counter[str] = Counter()

@@ -200,7 +200,8 @@ def _agrees(
 ) -> bool | None:
     """Whether one reference's ``values`` agree with the caption's ``kind`` claim (``mine``);
     None when it has none, or only vague colours ("colorful" neither confirms nor denies
-    "green"). Of a material, a metal's colour ("copper") says metal."""
+    "green": it is consistent with it, :func:`cece.agreement.tally`). Of a material, a metal's
+    colour ("copper") says metal."""
     values = [_as_material(v) for v in values if _of_kind(v, kind)] if kind == "material" else values
     values = [v for v in values if v not in VAGUE_COLOURS]
     return None if not values else not clash(mine, values)
@@ -231,6 +232,7 @@ def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[i
                 agrees=partial(_agrees, clash, kind, mine),  # bound now: the loop moves on to the next kind
                 label=kind,
                 group=base_colour if kind == "colour" else str,
+                consistent=kind == "colour",  # "colorful" neither confirms nor denies "green"
             )
             if t.verdict() is None:
                 continue

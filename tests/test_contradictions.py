@@ -280,7 +280,12 @@ def test_a_colour_in_a_clause_is_compared_and_colorful_confirms_no_colour():
     refs = ["The plant has a red pineapple growing from it.", "A red pineapple.", "A very colorful pineapple plant."]
     e = explain("A green colored pineapple growing on a plant.", references=refs)
     tally = agreement(e, "attribute")[0]
-    assert (tally["support"], tally["against"], tally["verdict"]) == (0, 2, "contradicted")
+    assert (tally["support"], tally["consistent"], tally["against"], tally["verdict"]) == (0, 1, 2, "contradicted")
+    # one red against one colorful: a split, no contradiction
+    refs = ["A man on a red motorcycle.", "A man astride a colorful motorcycle."]
+    e = explain("A man on an orange motorcycle.", references=refs)
+    assert [x.evidence["agreement"]["verdict"] for x in e.edits if x.level == "attribute"] == ["split"]
+    assert not e.hallucinated
 
 
 def test_a_plurality_of_references_contradicts_a_count():
