@@ -65,9 +65,10 @@ class Judged:
             rel = image.relations[self.target]
             if rel.span:
                 words.append(image.text[rel.span[0] : rel.span[1]])
-            note = f"the references say {list(rel.triple(image))}"
+            said = list(rel.triple(image))
+            note = f"the references say {said}"
             if self.holder is not None:
-                note += ", of what it is in or on"
+                note = f"the references put it in or on the {image.concepts[self.holder].lemma}, and say {said}"
         if t.verdict() == "split":
             note = f"as many references contradict it ({t.against}) as agree ({t.support})"
         else:
