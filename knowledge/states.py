@@ -168,11 +168,20 @@ def states_exclude(a: str | None, b: str | None, animate: bool = True) -> bool:
     return any(p is not None and q is not None and p != q for p, q in zip(x, y, strict=True))
 
 
+#: Persons and animals WordNet files elsewhere than under noun.person / noun.animal: the two
+#: top synsets themselves (noun.Tops) and "people" (noun.group).
+_ANIMATE_TOPS = frozenset(("person.n.01", "animal.n.01", "people.n.01"))
+
+
 def is_animate(synset: str | None) -> bool:
-    """Whether a noun synset names a person or an animal (what has a posture)."""
+    """Whether a noun synset names a person or an animal (what has a posture).
+
+    >>> is_animate("man.n.01"), is_animate("person.n.01"), is_animate("people.n.01"), is_animate("bench.n.01")
+    (True, True, True, False)
+    """
     from knowledge.distance import lexname
 
-    return synset is not None and lexname(synset) in ("noun.person", "noun.animal")
+    return synset is not None and (synset in _ANIMATE_TOPS or lexname(synset) in ("noun.person", "noun.animal"))
 
 
 def participle_tag(state: str) -> str:

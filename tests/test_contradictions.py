@@ -447,3 +447,16 @@ def test_a_metals_colour_says_what_a_thing_is_made_of():
     assert flagged(e) == [("attribute", ["leather"])]
     assert e.counterfactual == "A solid copper teapot with writing on it."
     assert not explain("A metal teapot with writing on it.", references=refs).hallucinated
+
+
+def test_a_person_or_people_have_postures():
+    # WordNet files "person" under its top nouns and "people" as a group: both still have postures
+    refs = ["A woman stands in the dining area at the table.", "A woman standing in a kitchen by a window."]
+    e = explain("A person kneeling at a table in a room.", references=refs)
+    assert (
+        flagged(e) == [("relation", ["kneeling at"])] and e.counterfactual == "A person standing at a table in a room."
+    )
+    refs = ["Men standing near motorcycles parked outside.", "Three men stand on a patio near a motorcycle."]
+    assert flagged(explain("A group of people lying around some motorcycles.", references=refs)) == [
+        ("relation", ["lying around"])
+    ]
