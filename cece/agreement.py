@@ -28,13 +28,13 @@ Every contradiction edit carries its tally in ``evidence["agreement"]`` (:meth:`
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from cece.evidence import mentioned_in
-from knowledge.states import states_exclude
-from parsers import SceneGraph
+from knowledge.states import is_animate, states_exclude
+from parsers import Concept, SceneGraph
 
 
 @dataclass
@@ -135,6 +135,7 @@ def tally(
     label: str,
     group: Callable[[str], str] | None = None,
     consistent: bool = False,
+    skip: Collection[int] = (),
 ) -> tuple[Tally, Counter[str]]:
     """The tally of a claim over what each reference says (:func:`said`) of ``found``: ``agrees``
     maps one reference's values to True (support), False (against) or None (neither). Also the
@@ -142,8 +143,8 @@ def tally(
     ``group`` maps a value to what it says ("crimson" -> red): given, the plurality is counted
     over groups. ``consistent``: a reference whose values are neither is consistent with the
     claim (a compatible state, a vague colour) rather than silent (a singular "a dog" on a
-    count is weak, :func:`weigh_singular`)."""
-    by_ref = said(image, found, kinds)
+    count is weak, :func:`weigh_singular`). ``skip``: references left out."""
+    by_ref = {k: v for k, v in said(image, found, kinds).items() if k not in skip}
     support = against = neither = 0
     others: Counter[str] = Counter()
     groups: Counter[str] = Counter()
@@ -168,6 +169,40 @@ def tally(
             label, support, against, speakers(image, found), len(image.parts), groups.most_common(1)[0][1], neither
         ), others
     return Tally(label, support, against, speakers(image, found), len(image.parts), consistent=neither), others
+
+
+def state_tally(image: SceneGraph, found: list[int], mine: str, caption_thing: Concept) -> tuple[Tally, Counter[str]]:
+    """The tally of state ``mine`` said of ``caption_thing`` over the references speaking of the
+    entities ``found`` (:func:`state_agrees`, compatible states consistent with it). Of one
+    thing ("the person is standing"), a reference speaking of them only as an uncounted many
+    ("people sitting at tables") says how the group is, not how that one is: it is left out.
+
+    >>> from parsers import Concept
+    >>> people = Concept("people", "people", votes={"state": {"sit": [0, 1]}, "number": {"several": [0, 1]}})
+    >>> man = Concept("man", "man", votes={"state": {"stand": [2]}, "number": {"one": [2]}})
+    >>> image = SceneGraph([people, man], parts=[(0, 1), (2, 3), (4, 5)])
+    >>> state_tally(image, [0, 1], "stand", Concept("person", "person", "person.n.01"))[0].verdict() is None
+    True
+    >>> state_tally(image, [0, 1], "stand", Concept("people", "people", "person.n.01", plural=True))[0].verdict()
+    'contradicted'
+    """
+    skip = set() if _many(caption_thing) else _only_many(image, found)
+    agrees = state_agrees(mine, is_animate(caption_thing.synset))
+    return tally(image, found, ("state",), agrees=agrees, label="state", consistent=True, skip=skip)
+
+
+def _many(c: Concept) -> bool:
+    return c.plural or any(v != "1" for v in c.attributes.get("count", []))
+
+
+def _only_many(image: SceneGraph, found: list[int]) -> set[int]:
+    """The references that speak of the entities ``found`` only as an uncounted many ("people",
+    "others"); "two women sitting" says how each of the two is."""
+    return {
+        k
+        for k, values in said(image, found, ("count", "number")).items()
+        if values and not any(v == "one" or v.isdigit() for v in values)
+    }
 
 
 def state_agrees(mine: str, animate: bool = True) -> Callable[[list[str]], bool | None]:

@@ -38,11 +38,11 @@ from collections.abc import Set as AbstractSet
 from functools import partial
 from typing import Any
 
-from cece.agreement import Tally, count_agrees, number_agrees, state_agrees, tally, weigh_singular
+from cece.agreement import Tally, count_agrees, number_agrees, state_tally, tally, weigh_singular
 from cece.edit_kinds import Level
 from cece.edits import Edit
 from cece.evidence import covers, evidence_of, mentioned_in, same_thing, type_support
-from knowledge import get_hierarchy, is_animate, is_thing, lemmatize, noun_synset, objecthood, sex_of
+from knowledge import get_hierarchy, is_thing, lemmatize, noun_synset, objecthood, sex_of
 from knowledge.states import state_of_verb
 from parsers import Concept, SceneGraph, Span
 from parsers.attribute_words import VAGUE_COLOURS
@@ -283,9 +283,7 @@ def _state_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int
         mine = state_of_verb(word)
         if mine is None:
             continue
-        t, others = tally(
-            image, found, ("state",), agrees=state_agrees(mine, is_animate(c.synset)), label="state", consistent=True
-        )
+        t, others = state_tally(image, found, mine, c)
         span = _word_span(caption.text, (after, len(caption.text)), word.__eq__)
         if t.verdict() != "contradicted" or span is None:
             continue

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cece.agreement import Tally, state_agrees, tally
+from cece.agreement import Tally, state_tally
 from knowledge import (
     canonicals_agree,
     canonicals_contradict,
@@ -170,7 +170,7 @@ def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, forward:
     if mine is None:
         return None
     animate = is_animate(caption.concepts[r.subject].synset)
-    t, others = tally(image, [s], ("state",), agrees=state_agrees(mine, animate), label="state", consistent=True)
+    t, others = state_tally(image, [s], mine, caption.concepts[r.subject])
     verdict = t.verdict()
     if verdict is None:
         return None
@@ -241,7 +241,7 @@ def _judge_pair(
     animate = is_animate(caption.concepts[r.subject].synset)
     verbs = True
     if mine is not None:
-        st, _ = tally(image, [s], ("state",), agrees=state_agrees(mine, animate), label="state", consistent=True)
+        st, _ = state_tally(image, [s], mine, caption.concepts[r.subject])
         verbs = not st.support  # the references back the subject's state: only places can clash
     votes, holder_of = _pair_votes(image, s, o), dict[int, int]()
     if not votes and not forward and not backward and relation_key(r.canonical) in SHARED:

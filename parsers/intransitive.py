@@ -11,7 +11,8 @@ are judged as relations). A verb whose phrases relate nothing the parser keeps (
 
 The subject is the noun the verb modifies ("a man walking") or its ``nsubj`` ("a dog is
 running"); a verb coordinated with another ("walking and holding") has the first one's; "he" or
-"she" is the person or animal last named ("a player clutches the ball as *he* runs").
+"she" is the person or animal last named ("a player clutches the ball as *he* runs"); a group's
+is its members' ("a group of people who are *standing*").
 
 >>> from parsers.caption import CaptionParser
 >>> [(c.text, c.attributes.get("state")) for c in CaptionParser().parse("A dog is running.").concepts]
@@ -81,6 +82,10 @@ def add_states(graph: SceneGraph, doc: Any) -> SceneGraph:
         i = heads.get(subject.idx) if subject is not None else None
         if i is None and subject is not None and subject.lower_ in _PERSONAL:
             i = _antecedent(graph, subject.idx)
+        if i is None and subject is not None:  # "a group of people who are standing": the people
+            i = next(
+                (heads[o.idx] for p in subject.children if p.lower_ == "of" for o in p.children if o.idx in heads), None
+            )
         if i is None:
             continue
         states = graph.concepts[i].attributes.setdefault("state", [])

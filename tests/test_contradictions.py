@@ -128,6 +128,8 @@ def test_a_verb_without_an_object_states_its_subjects_state(parser):
     assert states("A white horse with a rider sitting on it.")["rider"] == ["sitting"]
     # "he" or "she" is the person or animal last named
     assert states("A rugby player clutches the ball to his chest as he walks.")["player"] == ["walks"]
+    # a group's state is its members'
+    assert states("A group of people who are standing together.")["people"] == ["standing"]
 
 
 def test_a_state_said_beside_a_phrase_that_relates_nothing_is_contradicted():
@@ -460,3 +462,16 @@ def test_a_person_or_people_have_postures():
     assert flagged(explain("A group of people lying around some motorcycles.", references=refs)) == [
         ("relation", ["lying around"])
     ]
+
+
+def test_a_state_of_people_says_nothing_of_one_person_but_of_two_women_it_does():
+    refs = [
+        "A man standing in the front with a microphone while some people are sitting at tables.",
+        "A man with a microphone with people sitting at tables.",
+        "A teacher speaks into a microphone while students at tables look at papers.",
+    ]
+    e = explain("The person is standing there with the microphone near the table.", references=refs)
+    assert [x for x in e.edits if x.hallucinated] == []
+    refs = ["Two women sitting at a table with wine.", "Two young women are sitting at an outdoor table."]
+    e = explain("A woman with a drink is standing with another woman.", references=refs)
+    assert ("attribute", ["standing"]) in flagged(e) or ("relation", ["standing with"]) in flagged(e)
