@@ -7,8 +7,9 @@ post-hoc step pairs it with an image triple not reached by any caption triple th
 exactly one position (subject, predicate or object under the node map): that pair is a role
 ``R``. Image triples left over are ``I``.
 
-Against reference captions, which are partial, a triple between two faithful ends is only wrong
-when the references *contradict* it (:mod:`cece.roles`): the same two entities in a spatially
+Against reference captions, which are partial, a triple between two faithful ends (there, an
+end the references name only more generally, ``O``, is faithful too: they still say where it is)
+is only wrong when the references *contradict* it (:mod:`cece.roles`): the same two entities in a spatially
 opposite relation (:func:`knowledge.predicates_contradict`) or one whose verb excludes the
 caption's, or the subject in a state that excludes the caption's whatever the other end ("a man
 *standing* by his car" where the references see him sitting in it); and only when more references
@@ -45,8 +46,10 @@ def role_edits(
     of them contradict it -- the pair's predicate, or the subject's state whatever the other end
     -- and else left for the judge to call unverified (a ``D`` edit without target)."""
     mapping = match.mapping
-    faithful = {i for i, cls in classes.items() if cls in (None, "U")}
     partial = image.kind == "references"
+    # References that name a thing only more generally ("a bench" for the caption's "park
+    # bench", class O) still say where it is: its triples are judged like a faithful one's.
+    faithful = {i for i, cls in classes.items() if cls in ((None, "U", "O") if partial else (None, "U"))}
     by_pair: dict[tuple[int, int], list[int]] = {}
     for k, t in enumerate(image.relations):
         by_pair.setdefault((t.subject, t.object), []).append(k)

@@ -183,7 +183,10 @@ def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, forward:
     same = [x for x in excluding if x in forward]
     if same:
         t.kind = "exclusive"
-        pick = same[0]
+        # one that keeps the caption's preposition, if any does ("standing in a room", not "in
+        # middle of a room")
+        key = relation_key(r.canonical)
+        pick = next((x for x in same if relation_key(image.relations[x].canonical) == key), same[0])
         predicate = image.relations[pick].canonical
     elif excluding and len(r.canonical.split()) > 1:
         # the other end differs: the caption's verb changes, its preposition and object stay
