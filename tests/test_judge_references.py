@@ -113,12 +113,16 @@ def test_a_caption_whose_only_doubt_is_silence_is_not_hallucinated(parser):
 
 def test_an_over_specific_object_and_one_no_reference_speaks_of(parser):
     e = explain(parser, "A poodle on a sofa.", ["A dog on a sofa.", "A dog on a sofa."])
-    poodle, triple, _ = e.edits
+    # the references name the poodle only as a dog, but they do say where it is: on the sofa
+    (poodle,) = e.edits
     assert (poodle.cls, poodle.confidence, poodle.status) == ("O", pytest.approx(0.2), "unverified")
     assert poodle.evidence["note"] == "the references only say something more general: 'dog'"
     assert (poodle.evidence["references"], poodle.evidence["words"]) == ([0, 1], ["dog"])
-    assert (triple.status, triple.caused_by) == ("unverified", None)  # the poodle is not hallucinated
-    assert e.score == pytest.approx(record_score([0.2], [0.3]), abs=1e-6) and not e.hallucinated
+    assert e.score == pytest.approx(record_score([0.2], []), abs=1e-6) and not e.hallucinated
+    # where they say nothing of it, the triple is a doubt of its own, not the poodle's consequence
+    e = explain(parser, "A poodle chewing a sofa.", ["A dog on a sofa.", "A dog on a sofa."])
+    triple = next(x for x in e.edits if x.level == "relation")
+    assert (triple.status, triple.caused_by, triple.confidence) == ("unverified", None, pytest.approx(0.3))
     dark = explain(parser, "A cat.", ["It is dark.", "Nothing to see."])
     (cat,) = dark.edits
     assert (cat.cls, cat.confidence, cat.status) == ("D", pytest.approx(0.9), "hallucinated")
