@@ -9,8 +9,8 @@ exactly one position (subject, predicate or object under the node map): that pai
 
 Against reference captions, which are partial, a triple between two faithful ends (there, an
 end the references name only more generally, ``O``, is faithful too: they still say where it is)
-is only wrong when the references *contradict* it (:mod:`cece.roles`): the same two entities in a spatially
-opposite relation (:func:`knowledge.predicates_contradict`) or one whose verb excludes the
+is only wrong when the references *contradict* it (:mod:`cece.roles`): the same two entities in a
+spatially opposite relation (:func:`knowledge.predicates_contradict`) or one whose verb excludes the
 caption's, or the subject in a state that excludes the caption's whatever the other end ("a man
 *standing* by his car" where the references see him sitting in it); and only when more references
 say so than agree. A triple they do not state either way is ``unverified``.
