@@ -49,18 +49,32 @@ def settle_by_support(
 ) -> tuple[list[Edit], dict[int, str | None], Match]:
     """Against references: drop the object edits of caption concepts the references support as a
     set of kinds (the one-to-one match may have paired them elsewhere), re-pointing each to its
-    supporting entity when that is free, so that its triples are judged against it."""
+    supporting entity when that is free, so that its triples are judged against it. A deleted
+    concept the references name only more generally, by a word left free or a plural one, is
+    over-specific (``O``), not absent: "people" speaks of several ("men and women")."""
     mapping = list(match.mapping)
     out: list[Edit] = []
     classes = dict(classes)
     for e in edits:
         if e.level == "object" and e.cls in ("D", "R", "O"):  # an insertion is of class I
-            support = type_support(caption.concepts[e.caption_index], image)
+            i = e.caption_index
+            support = type_support(caption.concepts[i], image)
             if support.kind == "same":
-                classes[e.caption_index] = None
+                classes[i] = None
                 if support.index is not None and support.index not in mapping:
-                    mapping[e.caption_index] = support.index
+                    mapping[i] = support.index
                 continue
+            j = support.index
+            if (
+                support.kind == "over"
+                and e.cls == "D"
+                and j is not None
+                and (image.concepts[j].plural or j not in mapping)
+            ):
+                e = replace(e, op="replace", cls="O", target=image.concepts[j].lemma, target_index=j)
+                classes[i] = "O"
+                if j not in mapping:
+                    mapping[i] = j
         out.append(e)
     taken = set(mapping)
     inserted = [j for j in range(len(image.concepts)) if j not in taken]

@@ -251,3 +251,44 @@ def test_settle_by_support_frees_the_image_object_it_leaves(parser):
         ("insert", "relation", "I", ["animal", "beside", "poodle"], animal),
         ("insert", "object", "I", "animal", animal),
     ]
+
+
+def test_a_deleted_object_the_references_name_more_generally_is_over_specific(parser):
+    # The one-to-one match gave "people" to the women; the men are left over, but "people" speaks
+    # of them too: over-specific (O) against the plural people, not absent (D).
+    caption = parser.parse("Men and women dressed as zombies.")
+    image = Explainer(parser=parser).image_graph(references=["People dressed as zombies.", "Zombies in makeup."])
+    people, zombie, makeup = ([c.lemma for c in image.concepts].index(w) for w in ("people", "zombie", "makeup"))
+    men = Edit("delete", "object", "D", source="man", source_index=0)
+    out, classes, m = settle_by_support(
+        caption, image, [men], classes={0: "D", 1: None, 2: None}, match=Match([-1, people, zombie], [makeup], 1, 1, 0)
+    )
+    assert [(x.op, x.cls, x.source, x.target, x.target_index) for x in out] == [
+        ("replace", "O", "man", "people", people),
+        ("insert", "I", None, "makeup", makeup),
+    ]
+    assert classes[0] == "O" and m.mapping == [-1, people, zombie]
+    # A singular "person" already standing for the woman leaves nothing to stand for a man: D.
+    caption = parser.parse("A woman and a man.")
+    image = Explainer(parser=parser).image_graph(references=["A person.", "A person sits."])
+    assert [c.lemma for c in image.concepts] == ["person"] and not image.concepts[0].plural
+    man = Edit("delete", "object", "D", source="man", source_index=1)
+    out, classes, m = settle_by_support(
+        caption, image, [man], classes={0: None, 1: "D"}, match=Match([0, -1], [], 1.0, 1.0, 0.0)
+    )
+    assert [(x.op, x.cls, x.source) for x in out] == [("delete", "D", "man")] and classes[1] == "D"
+
+
+def test_men_and_women_where_the_references_say_people(parser):
+    e = explain(
+        parser,
+        "Men and women dressed up as zombies near a torch.",
+        [
+            "People dressed as zombies gather in a crowd.",
+            "A group of people dressed as zombies with bloody makeup.",
+            "A woman in a pink shirt looks surprised.",
+        ],
+    )
+    men = next(x for x in e.edits if x.level == "object" and x.source == "man")
+    assert (men.op, men.cls, men.target) == ("replace", "O", "people")
+    assert men.evidence["note"].startswith("the references only say something more general: 'people'")
