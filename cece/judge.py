@@ -49,32 +49,18 @@ def settle_by_support(
 ) -> tuple[list[Edit], dict[int, str | None], Match]:
     """Against references: drop the object edits of caption concepts the references support as a
     set of kinds (the one-to-one match may have paired them elsewhere), re-pointing each to its
-    supporting entity when that is free, so that its triples are judged against it. A deleted
-    concept the references name only more generally, by a word left free or a plural one, is
-    over-specific (``O``), not absent: "people" speaks of several ("men and women")."""
+    supporting entity when that is free, so that its triples are judged against it."""
     mapping = list(match.mapping)
     out: list[Edit] = []
     classes = dict(classes)
     for e in edits:
         if e.level == "object" and e.cls in ("D", "R", "O"):  # an insertion is of class I
-            i = e.caption_index
-            support = type_support(caption.concepts[i], image)
+            support = type_support(caption.concepts[e.caption_index], image)
             if support.kind == "same":
-                classes[i] = None
+                classes[e.caption_index] = None
                 if support.index is not None and support.index not in mapping:
-                    mapping[i] = support.index
+                    mapping[e.caption_index] = support.index
                 continue
-            j = support.index
-            if (
-                support.kind == "over"
-                and e.cls == "D"
-                and j is not None
-                and (image.concepts[j].plural or j not in mapping)
-            ):
-                e = replace(e, op="replace", cls="O", target=image.concepts[j].lemma, target_index=j)
-                classes[i] = "O"
-                if j not in mapping:
-                    mapping[i] = j
         out.append(e)
     taken = set(mapping)
     inserted = [j for j in range(len(image.concepts)) if j not in taken]
