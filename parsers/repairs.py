@@ -213,8 +213,13 @@ def fold_quantifiers(d: Draft, quantifiers: dict[str, str]) -> None:
                 target.counts.extend(m.counts + ([value] if value else []))
                 start = (m.phrase or (m.start, m.end))[0]
                 target.phrase = (start, (target.phrase or (target.start, target.end))[1])
-                # upstream's (group, of, people) is the quantity itself, not a relation
-                d.links = [k for k in d.links if not (k.subject == idx and k.tokens == (p.i,))]
+                # upstream's (group, of, people) is the quantity itself, not a relation; nor is
+                # the "of" a coordinated quantity shares ("a group of men and a group of women")
+                d.links = [
+                    k
+                    for k in d.links
+                    if not (k.subject == idx and len(k.tokens) == 1 and doc[k.tokens[0]].lower_ == "of")
+                ]
                 m.alias = t_idx
 
 

@@ -145,6 +145,9 @@ def test_quantifier_nouns_count_what_they_quantify(parser):
     assert c["people"].attributes["count"] == ["many"] and c["people"].synset == "person.n.01"
     assert g.text[slice(*c["dog"].phrase_span)] == "A couple of dogs"
     assert all(r.canonical != "of" for r in g.relations)
+    # Coordinated quantities share their "of" in the parse; it relates neither to the other.
+    g = parser.parse("A group of men and a group of women.")
+    assert [c.lemma for c in g.concepts] == ["man", "woman"] and g.relations == []
 
 
 @pytest.mark.parametrize(
