@@ -39,7 +39,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from cece.edit_features import FEATURES
+from cece.edit_features import FEATURES, SLOPES
 
 #: The fitted model shipped with the package (see the README, "Choosing the threshold").
 DEFAULT_MODEL_PATH = Path(__file__).with_name("data") / "confidence.json"
@@ -97,6 +97,8 @@ class ConfidenceModel:
     provenance: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        for f in SLOPES:  # a model file fitted without per-kind slopes gives them none
+            self.coef.setdefault(f, 0.0)
         missing = [f for f in FEATURES if f not in self.coef]
         unknown = [f for f in self.coef if f not in FEATURES]
         if missing or unknown:

@@ -36,6 +36,9 @@ mentioned              share of all references that mention the thing at all
 references             how many references there are, over 10 (few references leave more unsaid)
 =====================  ========================================================================
 
+and each kind's own slope for each of these (:data:`SLOPES`, "attribute clash x support": the
+evidence feature on an edit of that kind, 0 on the others).
+
 >>> from parsers import Concept
 >>> cap = SceneGraph([Concept("cat", "cat", "cat.n.01", spans=[(2, 5)])], text="A cat.")
 >>> img = SceneGraph([Concept("dog", "dog", "dog.n.01", spans=[(2, 5)])], text="A dog.", kind="references",
@@ -84,8 +87,13 @@ EVIDENCE = (
     "mentioned",
     "references",
 )
+#: Each kind's own slope for each piece of evidence: the evidence's value on an edit of that kind,
+#: 0 on the others. What a share of supporting references or a near miss says depends on what
+#: is claimed: one reference naming the colour clears a colour claim, one naming a sibling object
+#: does not clear a swapped object.
+SLOPES = tuple(f"{kind} x {evidence}" for kind in KINDS for evidence in EVIDENCE)
 #: Every feature, in the order of the model's coefficients.
-FEATURES = KINDS + EVIDENCE
+FEATURES = KINDS + EVIDENCE + SLOPES
 
 
 @dataclass
@@ -138,7 +146,16 @@ def _agreement(e: Edit) -> dict[str, Any]:
 def edit_features(e: Edit, ctx: Context) -> dict[str, float]:
     """The features (:data:`FEATURES`) of claim ``e`` of the record ``ctx`` describes."""
     x = dict.fromkeys(FEATURES, 0.0)
-    x[_kind(e)] = 1.0
+    kind = _kind(e)
+    x[kind] = 1.0
+    _evidence(x, e, ctx)
+    for evidence in EVIDENCE:
+        x[f"{kind} x {evidence}"] = x[evidence]
+    return x
+
+
+def _evidence(x: dict[str, float], e: Edit, ctx: Context) -> None:
+    """Fill in the :data:`EVIDENCE` features of ``x``."""
     caption, image = ctx.caption, ctx.image
     owner = None
     if e.level == "relation":
@@ -150,7 +167,7 @@ def edit_features(e: Edit, ctx: Context) -> dict[str, float]:
     refs = len(image.parts) or 1
     x["references"] = min(refs, 10) / 10
     if owner is None or owner >= len(caption.concepts):
-        return x
+        return
     c = caption.concepts[owner]
     x["hedged"] = float(c.uncertain)
     if e.level == "object":
@@ -174,4 +191,3 @@ def edit_features(e: Edit, ctx: Context) -> dict[str, float]:
         x["against"] = len(mentioned_in(image, image.concepts[e.target_index])) / refs
     if e.target_index is not None and e.level != "relation" and e.target_index < len(ctx.salience):
         x["mentioned"] = ctx.salience[e.target_index]
-    return x

@@ -14,7 +14,7 @@ from benchmarks.calibrate import Record, Row, best_threshold, fit, read_labelled
 from benchmarks.metrics import expected_calibration_error
 from cece import Explainer
 from cece.confidence import FORMAT, ConfidenceModel, default_model, load_model, noisy_or
-from cece.edit_features import FEATURES, KINDS
+from cece.edit_features import EVIDENCE, FEATURES, KINDS, SLOPES, Context, edit_features
 from halcece import main
 
 REFS = [
@@ -62,6 +62,26 @@ def test_a_model_file_round_trips_and_bad_files_name_themselves(tmp_path):
     bad.write_text("{not json")
     with pytest.raises(ValueError, match=r"bad\.json: cannot read"):
         load_model(bad)
+
+
+def test_each_kind_has_its_own_slope_and_a_file_without_slopes_still_loads(tmp_path):
+    e = Explainer(counterfactuals=False).explain("A cat runs across the grass.", references=REFS)
+    cat = next(x for x in e.edits if x.level == "object" and x.source == "cat")
+    x = edit_features(cat, Context.of(e.edits, e.caption_graph, e.image_graph))
+    kind = next(k for k in KINDS if x[k] == 1.0)
+    assert x["dissimilarity"] > 0 and x["mentioned"] > 0
+    assert all(x[f"{kind} x {ev}"] == x[ev] for ev in EVIDENCE)
+    assert all(x[f"{k} x {ev}"] == 0.0 for k in KINDS if k != kind for ev in EVIDENCE)
+    # A model fitted before the slopes existed reads as one whose slopes are all 0.
+    d = default_model().to_dict()
+    d["coef"] = {f: w for f, w in d["coef"].items() if f not in SLOPES}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(d))
+    old = load_model(path)
+    assert all(old.coef[f] == 0.0 for f in SLOPES) and set(old.coef) == set(FEATURES)
+    flat = {f: w for f, w in default_model().coef.items() if f not in SLOPES}
+    expected = 1 / (1 + math.exp(-(old.intercept + sum(w * x[f] for f, w in flat.items()))))
+    assert old.confidence(x) == pytest.approx(expected)
 
 
 def test_record_score_grows_with_claims_and_reasons_name_the_heaviest_features():
