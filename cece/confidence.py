@@ -97,8 +97,8 @@ class ConfidenceModel:
     provenance: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for f in SLOPES:  # a model file fitted without per-kind slopes gives them none
-            self.coef.setdefault(f, 0.0)
+        if any(f not in self.coef for f in SLOPES):  # fitted without per-kind slopes: they weigh nothing
+            object.__setattr__(self, "coef", self.coef | {f: 0.0 for f in SLOPES if f not in self.coef})
         missing = [f for f in FEATURES if f not in self.coef]
         unknown = [f for f in self.coef if f not in FEATURES]
         if missing or unknown:
