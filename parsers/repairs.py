@@ -257,6 +257,8 @@ def drop_negated(d: Draft) -> None:
 
 #: Nouns that name the picture itself when they frame a caption ("The image shows ...").
 FRAME_NOUNS = frozenset(["image", "picture", "photo", "photograph", "snapshot", "shot", "scene", "view", "frame"])
+#: The ways a view looks: "a view *into* a kitchen", "the view *from* a window".
+VIEW_PREPOSITIONS = ("of", "into", "from", "through", "inside", "across", "down", "over", "out", "toward", "towards")
 #: Verbs whose subject is the picture presenting its content.
 PRESENTING_VERBS = frozenset(
     ["show", "depict", "feature", "capture", "display", "contain", "present", "portray", "showcase", "include"]
@@ -264,8 +266,9 @@ PRESENTING_VERBS = frozenset(
 
 
 def drop_frame_nouns(d: Draft) -> None:
-    """ "The image shows a dog", "In this picture, ...", "A photo of a dog": the picture frames
-    the caption; it is no object in the picture (a picture *on the wall* stays one)."""
+    """ "The image shows a dog", "In this picture, ...", "A photo of a dog", "The view into a
+    kitchen": the picture frames the caption; it is no object in the picture (a picture *on the
+    wall* stays one)."""
     doc = d.doc
     for m in d.mentions:
         root = doc[m.root]
@@ -281,7 +284,9 @@ def drop_frame_nouns(d: Draft) -> None:
             and root.head.lower_ in ("in", "from")
             and any(c.dep_ == "det" and c.lower_ in ("the", "this", "that") for c in root.children)
         )
-        of_what = any(c.dep_ == "prep" and c.lower_ == "of" for c in root.children) and root.dep_ in ("ROOT", "nsubj")
+        # "a view of / into / from / over ...": a view is where the camera looks, whatever the way
+        looks = ("of",) if root.lemma_.lower() != "view" else VIEW_PREPOSITIONS
+        of_what = any(c.dep_ == "prep" and c.lower_ in looks for c in root.children) and root.dep_ in ("ROOT", "nsubj")
         if presents or framing or of_what:
             m.alias = DROPPED
 

@@ -485,3 +485,16 @@ def test_a_symbol_possessor_is_no_object():
     # found by the property tests: a zero-width joiner split off as a possessor became an object
     g = CaptionParser().parse("\u200d 's A dog.")
     assert all(any(ch.isalnum() for ch in c.text) for c in g.concepts)
+
+
+@pytest.mark.parametrize(
+    "caption, lemmas",
+    [
+        ("The view into an all white kitchen.", ["kitchen"]),
+        ("A view from a window of a city street.", ["window", "street"]),
+        ("A picture over the fireplace.", ["picture", "fireplace"]),  # a picture hangs there: a thing
+        ("A man enjoying the view from a hill.", ["man", "view", "hill"]),  # what he looks at
+    ],
+)
+def test_a_view_frames_the_caption_whichever_way_it_looks(parser, caption, lemmas):
+    assert [c.lemma for c in parser.parse(caption).concepts] == lemmas
