@@ -125,33 +125,43 @@ class Support:
     concept, a synonym, or something more specific: "fruit" where a banana is), ``"over"`` (only
     something more general: the caption over-specifies) or None (nothing); ``wup`` is the
     Wu-Palmer similarity of that closest support (for None: of the most similar image concept,
-    0 without any); ``index`` the image concept it rests on (or the most similar one)."""
+    0 without any); ``index`` the image concept it rests on (or the most similar one), and
+    ``word`` that concept's name that does (an alias: "garment" for the references' trousers)."""
 
     kind: str | None
     wup: float
     index: int | None
+    word: str | None = None
 
 
 def type_support(c: Concept, image: SceneGraph) -> Support:
     """:class:`Support` of caption concept ``c`` by the image concepts taken as a set of kinds."""
-    over: tuple[float, int] | None = None
-    best: tuple[float, int | None] = (0.0, None)
+    over: tuple[float, int, str] | None = None
+    best: tuple[float, int | None, str | None] = (0.0, None, None)
     mine = synsets_of(c)
     for j, g in enumerate(image.concepts):
         if _named(c, g):
-            return Support("same", 1.0, j)
+            return Support("same", 1.0, j, g.lemma)
         for b in synsets_of(g):
             for a in mine:
                 if a == b or is_hypernym(a, b):
-                    return Support("same", 1.0, j)
+                    return Support("same", 1.0, j, _word_for(g, b))
                 sim = wup_similarity(a, b)
                 if sim > best[0]:
-                    best = (sim, j)
+                    best = (sim, j, b)
                 if is_hypernym(b, a) and (over is None or sim > over[0]):
-                    over = (sim, j)
+                    over = (sim, j, b)
     if over is not None:
-        return Support("over", over[0], over[1])
-    return Support(None, best[0], best[1])
+        return Support("over", over[0], over[1], _word_for(image.concepts[over[1]], over[2]))
+    word = _word_for(image.concepts[best[1]], best[2]) if best[1] is not None and best[2] else None
+    return Support(None, best[0], best[1], word)
+
+
+def _word_for(g: Concept, synset: str) -> str:
+    """The name of ``g`` that stands for ``synset`` (its lemma unless an alternative or alias does)."""
+    if g.synset == synset:
+        return g.lemma
+    return next((a for a in (*g.alternatives, *g.aliases) if noun_synset(a) == synset), g.lemma)
 
 
 def salience(image: SceneGraph) -> list[float]:

@@ -85,9 +85,9 @@ def _object_evidence(e: Edit, caption: SceneGraph, image: SceneGraph) -> dict[st
     support = type_support(c, image)
     near = [support.index] if support.index is not None else []
     if support.kind == "over":
-        note = f"the references only say something more general: {image.concepts[near[0]].lemma!r}"
+        note = f"the references only say something more general: {support.word!r}"
     else:
-        closest = f"; closest: {image.concepts[near[0]].lemma!r} (Wu-Palmer {support.wup:.2f})" if near else ""
+        closest = f"; closest: {support.word!r} (Wu-Palmer {support.wup:.2f})" if near else ""
         note = f"no reference mentions {c.lemma!r} or a kind of it{closest}"
     return evidence_of(image, near, note)
 

@@ -131,6 +131,15 @@ def test_an_over_specific_object_and_one_no_reference_speaks_of(parser):
     assert not undecided(cat) and dark.score == round(record_score([0.9], []), 6)
 
 
+def test_the_note_names_the_references_word_the_judgment_rests_on(parser):
+    # The references' trousers are also called a garment; the shirt is a kind of garment, and
+    # the note names that word, not the trousers the garment was merged with.
+    refs = ["A coat and trousers on a hanger.", "Brown trousers hanging on a hanger.", "A drab garment on a hanger."]
+    e = explain(parser, "A dull shirt is hung on a wall.", refs)
+    shirt = next(x for x in e.edits if x.level == "object" and x.source == "shirt")
+    assert shirt.evidence["note"].startswith("the references only say something more general: 'garment'")
+
+
 def test_contradicted_and_split_claims(parser):
     under = explain(parser, "A dog under a sofa.", ["A dog on a sofa.", "A dog lying on a sofa."])
     triple = under.edits[0]
