@@ -23,7 +23,7 @@ from typing import Any
 
 import knowledge
 from parsers import repairs
-from parsers.attribute_words import ADJECTIVE_COMPOUNDS, QUANTIFIER_NOUNS
+from parsers.attribute_words import ADJECTIVE_COMPOUNDS, COLOURS, QUANTIFIER_NOUNS
 from parsers.attributes import group_attributes
 from parsers.draft_graph import Draft, Mention, from_upstream, joins_next
 from parsers.intransitive import add_states
@@ -217,10 +217,13 @@ class CaptionParser:
         while j >= m.start and (
             joins_next(doc, j)
             or doc[j].dep_ == "compound"
-            or (doc[j].dep_ == "amod" and f"{doc[j].lower_} {base}" in ADJECTIVE_COMPOUNDS)
+            or (doc[j].dep_ in ("amod", "conj") and f"{doc[j].lower_} {base}" in ADJECTIVE_COMPOUNDS)
         ):
-            # spelling makes one word of "x-ray" whatever the parse says of its parts
-            if not joins_next(doc, j) and (doc[j].head.i <= j or doc[j].head.i > root.i):
+            # spelling makes one word of "x-ray" whatever the parse says of its parts, and a known
+            # name one of "polar bear" even when the parse joins "polar" to "black and white"
+            if not (joins_next(doc, j) or _named_with(doc, j, root.i, base)) and (
+                doc[j].head.i <= j or doc[j].head.i > root.i
+            ):
                 break
             run.insert(0, j)
             j -= 1
@@ -279,6 +282,13 @@ def _told_in(graph: SceneGraph, text: str) -> SceneGraph:
     concepts = [replace(c, text=text[c.spans[0][0] : c.spans[0][1]]) if c.spans else c for c in graph.concepts]
     relations = [replace(r, predicate=text[r.span[0] : r.span[1]]) if r.span else r for r in graph.relations]
     return replace(graph, text=text, concepts=concepts, relations=relations)
+
+
+def _named_with(doc: Any, j: int, head: int, base: str) -> bool:
+    """Whether the adjective at ``j``, right before the noun ``head``, makes a known name with it;
+    a colour joined to other colours is one of them ("a red and green pepper")."""
+    coordinated = doc[j].dep_ == "conj" and doc[j].lower_ in COLOURS
+    return j == head - 1 and not coordinated and f"{doc[j].lower_} {base}" in ADJECTIVE_COMPOUNDS
 
 
 def _compounds(doc: Any, tokens: list[int]) -> list[int]:

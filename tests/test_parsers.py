@@ -229,6 +229,15 @@ def test_compound_split_by_the_tagger_is_rejoined(parser):
     assert g.triples() == [("fire hydrant", "on", "car")]
 
 
+def test_a_known_adjective_name_survives_a_coordinated_parse(parser):
+    # the tagger joins "polar" to "black and white" as one more colour; the name is still one
+    bear = by_lemma(parser.parse("A black and white polar bear sitting down."))["polar bear"]
+    assert (bear.synset, bear.attributes) == ("ice_bear.n.01", {"colour": ["black", "white"]})
+    # a colour among colours stays a colour, even where it could name a thing with the noun
+    pepper = by_lemma(parser.parse("A red and green pepper."))["pepper"]
+    assert pepper.attributes == {"colour": ["red", "green"]}
+
+
 def test_scene_nouns_are_objects(parser):
     assert lemmas(parser.parse("A man walking on a street in a room.")) == ["man", "street", "room"]
 
