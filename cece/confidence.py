@@ -39,7 +39,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from cece.edit_features import FEATURES, SLOPES
+from cece.edit_features import ADDED_LATER, FEATURES
 
 #: The fitted model shipped with the package (see the README, "Choosing the threshold").
 DEFAULT_MODEL_PATH = Path(__file__).with_name("data") / "confidence.json"
@@ -97,8 +97,8 @@ class ConfidenceModel:
     provenance: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if any(f not in self.coef for f in SLOPES):  # fitted without per-kind slopes: they weigh nothing
-            object.__setattr__(self, "coef", self.coef | {f: 0.0 for f in SLOPES if f not in self.coef})
+        if any(f not in self.coef for f in ADDED_LATER):  # fitted before they existed: they weigh nothing
+            object.__setattr__(self, "coef", self.coef | {f: 0.0 for f in ADDED_LATER if f not in self.coef})
         missing = [f for f in FEATURES if f not in self.coef]
         unknown = [f for f in self.coef if f not in FEATURES]
         if missing or unknown:

@@ -28,6 +28,8 @@ stuff                  a substance, place, setting or scenery (often left unsaid
 abstract               an abstraction, or a word WordNet does not know
 hedged                 the caption hedges it ("possibly a cat")
 stand-in salience      share of references naming the thing the object most likely stands in for
+person clash           a person where they name one of another sex or age ("a woman" where they see a
+                       man), not another word for the same person ("an athlete" for a player)
 word in references     the caption's word occurs in a reference anyway (a parse may have missed it)
 end doubted            a relation, attribute or count whose object is itself unsupported
 against                share of the references speaking of the thing that contradict the claim
@@ -58,7 +60,8 @@ from typing import Any
 
 from cece.edits import Edit
 from cece.evidence import NEAR, mentioned_in, salience, type_support, uncovered_salience
-from knowledge import lemmatize, objecthood
+from knowledge import ancestors, lemmatize, objecthood, people_clash
+from knowledge.coreference import PERSON
 from parsers import SceneGraph
 
 KINDS = (
@@ -80,6 +83,7 @@ EVIDENCE = (
     "abstract",
     "hedged",
     "stand-in salience",
+    "person clash",
     "word in references",
     "end doubted",
     "against",
@@ -94,6 +98,9 @@ EVIDENCE = (
 SLOPES = tuple(f"{kind} x {evidence}" for kind in KINDS for evidence in EVIDENCE)
 #: Every feature, in the order of the model's coefficients.
 FEATURES = KINDS + EVIDENCE + SLOPES
+#: Features added after model files were first written: a file fitted before them loads with
+#: them at weight 0 (:class:`cece.confidence.ConfidenceModel`).
+ADDED_LATER = frozenset(SLOPES) | {"person clash"}
 
 
 @dataclass
@@ -124,6 +131,14 @@ class Context:
 def _lemmas(text: str) -> frozenset[str]:
     words = re.findall(r"[a-z]+(?:-[a-z]+)*", text.lower())
     return frozenset(words) | frozenset(lemmatize(w) for w in words)
+
+
+@lru_cache(maxsize=4096)
+def _person_clash(a: str | None, b: str | None) -> bool:
+    """Whether two synsets are people of another sex or age ("woman" / "man", "boy" / "man")."""
+    if a is None or b is None:
+        return False
+    return PERSON in ancestors(a) and PERSON in ancestors(b) and people_clash(a, b)
 
 
 def _kind(e: Edit) -> str:
@@ -178,6 +193,8 @@ def _evidence(x: dict[str, float], e: Edit, ctx: Context) -> None:
         if kind != "thing":
             x[kind] = 1.0
         x["stand-in salience"] = ctx.standing.get(owner, 0.0)
+        if e.target_index is not None:
+            x["person clash"] = float(_person_clash(c.synset, image.concepts[e.target_index].synset))
         x["word in references"] = float(c.lemma.lower() in ctx.reference_words or c.text.lower() in ctx.reference_words)
     elif e.level in ("attribute", "count"):
         x["end doubted"] = float(owner in ctx.doubted)

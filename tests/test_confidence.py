@@ -14,7 +14,7 @@ from benchmarks.calibrate import Record, Row, best_threshold, fit, read_labelled
 from benchmarks.metrics import expected_calibration_error
 from cece import Explainer
 from cece.confidence import FORMAT, ConfidenceModel, default_model, load_model, noisy_or
-from cece.edit_features import EVIDENCE, FEATURES, KINDS, SLOPES, Context, edit_features
+from cece.edit_features import ADDED_LATER, EVIDENCE, FEATURES, KINDS, SLOPES, Context, edit_features
 from halcece import main
 
 REFS = [
@@ -72,16 +72,37 @@ def test_each_kind_has_its_own_slope_and_a_file_without_slopes_still_loads(tmp_p
     assert x["dissimilarity"] > 0 and x["mentioned"] > 0
     assert all(x[f"{kind} x {ev}"] == x[ev] for ev in EVIDENCE)
     assert all(x[f"{k} x {ev}"] == 0.0 for k in KINDS if k != kind for ev in EVIDENCE)
-    # A model fitted before the slopes existed reads as one whose slopes are all 0.
+    # A model fitted before the slopes (and the later features) existed reads as one whose
+    # slopes are all 0.
     d = default_model().to_dict()
-    d["coef"] = {f: w for f, w in d["coef"].items() if f not in SLOPES}
+    d["coef"] = {f: w for f, w in d["coef"].items() if f not in ADDED_LATER}
     path = tmp_path / "old.json"
     path.write_text(json.dumps(d))
     old = load_model(path)
-    assert all(old.coef[f] == 0.0 for f in SLOPES) and set(old.coef) == set(FEATURES)
-    flat = {f: w for f, w in default_model().coef.items() if f not in SLOPES}
+    assert all(old.coef[f] == 0.0 for f in ADDED_LATER) and set(old.coef) == set(FEATURES)
+    assert set(SLOPES) <= ADDED_LATER
+    flat = {f: w for f, w in default_model().coef.items() if f not in ADDED_LATER}
     expected = 1 / (1 + math.exp(-(old.intercept + sum(w * x[f] for f, w in flat.items()))))
     assert old.confidence(x) == pytest.approx(expected)
+
+
+def test_a_person_of_another_sex_is_a_clash_another_name_for_one_is_not():
+    ex = Explainer(counterfactuals=False)
+
+    def features(caption: str, refs: list[str], word: str) -> tuple[dict[str, float], float]:
+        e = ex.explain(caption, references=refs)
+        edit = next(x for x in e.edits if x.level == "object" and x.source == word)
+        return edit_features(edit, Context.of(e.edits, e.caption_graph, e.image_graph)), edit.confidence
+
+    men = ["A man riding a horse along the shore.", "A man on a brown horse by the ocean."]
+    x, woman = features("A woman riding a brown horse on the beach.", men, "woman")
+    assert x["person clash"] == 1.0 == x["object replaced x person clash"]
+    girls = ["A girl flies a kite in a park.", "A young girl with a kite."]
+    assert features("A boy flying a kite.", girls, "boy")[0]["person clash"] == 1.0
+    # the shipped model weighs the clash: such a swap is more likely wrong than other renamings
+    assert default_model().coef["person clash"] > 0 and woman >= default_model().threshold
+    # a swapped thing that is no person is no clash either
+    assert features("A cat on a sofa.", ["A dog on a sofa.", "A dog on a couch."], "cat")[0]["person clash"] == 0.0
 
 
 def test_record_score_grows_with_claims_and_reasons_name_the_heaviest_features():
