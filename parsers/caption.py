@@ -232,6 +232,14 @@ class CaptionParser:
                 continue  # a name never starts inside a hyphenated word ("-ray")
             s = self._synset(_surface(doc, run[k:] + [root.i]))
             if s is not None and s != base_synset:
+                # the shortest name for it: "a bronze *picture frame*" (WordNet reads the longer
+                # phrase by its last words), the rest are modifiers
+                while (
+                    k + 1 < len(run)
+                    and not joins_next(doc, run[k])
+                    and self._synset(_surface(doc, run[k + 1 :] + [root.i])) == s
+                ):
+                    k += 1
                 sep = "" if joins_next(doc, root.i - 1) else " "
                 return run[k:] + [root.i], _surface(doc, run[k:]) + sep + base, s, _compounds(doc, run[:k])
         return [root.i], base, base_synset, _compounds(doc, run)

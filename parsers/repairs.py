@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from knowledge import noun_synset
 from parsers.draft_graph import (
     DROPPED,
     HYPHENS,
@@ -276,6 +277,7 @@ def drop_frame_nouns(d: Draft) -> None:
             root.lemma_.lower() not in FRAME_NOUNS
             or root.tag_ != "NN"
             or any(c.dep_ == "nummod" for c in root.children)
+            or _names_a_thing(root)
         ):
             continue  # "three photographs of people" counts pictures: they are the content
         presents = root.dep_ in ("nsubj", "nsubjpass") and root.head.lemma_.lower() in PRESENTING_VERBS
@@ -289,6 +291,15 @@ def drop_frame_nouns(d: Draft) -> None:
         of_what = any(c.dep_ == "prep" and c.lower_ in looks for c in root.children) and root.dep_ in ("ROOT", "nsubj")
         if presents or framing or of_what:
             m.alias = DROPPED
+
+
+def _names_a_thing(root: Any) -> bool:
+    """Whether a compound before the frame noun makes it a thing WordNet knows ("a picture
+    *frame* of several men" is a frame on the wall, not the photo's frame)."""
+    return any(
+        c.dep_ == "compound" and noun_synset(f"{c.lower_} {root.lower_}") != noun_synset(root.lower_)
+        for c in root.lefts
+    )
 
 
 def drop_copulas(d: Draft) -> None:

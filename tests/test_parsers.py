@@ -238,6 +238,17 @@ def test_a_known_adjective_name_survives_a_coordinated_parse(parser):
     assert pepper.attributes == {"colour": ["red", "green"]}
 
 
+def test_a_frame_noun_inside_a_name_is_a_thing_and_the_name_is_the_shortest(parser):
+    # "picture frame" is a frame on a wall, not the photo's frame
+    g = parser.parse("A bronze picture frame of an ancient figure.")
+    frame = by_lemma(g)["picture frame"]
+    assert (frame.text, frame.synset) == ("picture frame", "picture_frame.n.01")
+    assert frame.attributes == {"colour": ["bronze"]}
+    assert ("picture frame", "of", "figure") in g.triples()
+    # a photo named by what took it still frames the caption
+    assert "photo" not in lemmas(parser.parse("A cell phone photo of a dog."))
+
+
 def test_scene_nouns_are_objects(parser):
     assert lemmas(parser.parse("A man walking on a street in a room.")) == ["man", "street", "room"]
 
