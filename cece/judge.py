@@ -89,6 +89,10 @@ def _object_evidence(e: Edit, caption: SceneGraph, image: SceneGraph) -> dict[st
     else:
         closest = f"; closest: {support.word!r} (Wu-Palmer {support.wup:.2f})" if near else ""
         note = f"no reference mentions {c.lemma!r} or a kind of it{closest}"
+    if e.op == "replace" and e.image_index is not None and image.concepts[e.image_index].lemma != support.word:
+        # the rewrite puts the matched thing in its place, not the closest kind: say both
+        note += f"; in its place: {image.concepts[e.image_index].lemma!r}"
+        near = [e.image_index, *(j for j in near if j != e.image_index)]
     return evidence_of(image, near, note)
 
 

@@ -140,6 +140,16 @@ def test_the_note_names_the_references_word_the_judgment_rests_on(parser):
     assert shirt.evidence["note"].startswith("the references only say something more general: 'garment'")
 
 
+def test_a_replaced_objects_note_names_what_takes_its_place(parser):
+    # "person" is the kind the references say of it; the rewrite puts the man in its place
+    refs = ["A man riding a horse along the shore.", "A person on a horse at the beach."]
+    e = explain(parser, "A woman riding a horse on the beach.", refs)
+    woman = next(x for x in e.edits if x.level == "object" and x.source == "woman")
+    assert (woman.cls, woman.target) == ("R", "man")
+    assert woman.evidence["note"] == "the references only say something more general: 'person'; in its place: 'man'"
+    assert "man" in woman.evidence["words"]
+
+
 def test_contradicted_and_split_claims(parser):
     under = explain(parser, "A dog under a sofa.", ["A dog on a sofa.", "A dog lying on a sofa."])
     triple = under.edits[0]
