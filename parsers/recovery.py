@@ -8,7 +8,8 @@ names it could never support it. :func:`recover_nouns` adds such words back as c
 and no predicate, WordNet knows it *only* as a noun (no verb or adjective reading to have been
 meant instead), one of its senses names a visible thing (:data:`knowledge.THINGS`), and it is
 neither first a material nor a quantifier ("bunches of"), nor a verb's -ing form ("possibly *making*
-a turn"). After "possibly" it is hedged.
+a turn"). After "possibly" it is hedged. The word before it comes back with it when the two are one
+name WordNet knows ("a *can* opener", the modal "can" to the tagger).
 
 >>> from parsers.scene_graph import Concept, SceneGraph
 >>> g = SceneGraph([Concept("dirt", "dirt", "soil.n.02", spans=[(24, 28)], phrase_span=(24, 28))],
@@ -24,7 +25,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from knowledge import THINGS, get_hierarchy, lemmatize, lexname, noun_senses
+from knowledge import THINGS, get_hierarchy, lemmatize, lexname, noun_senses, noun_synset
 from knowledge.concepts import morphy_forms
 from parsers.attribute_words import HEDGE_ADVERBS, QUANTIFIER_NOUNS
 from parsers.language import stop_words
@@ -62,18 +63,25 @@ def lost_nouns(graph: SceneGraph) -> list[Concept]:
         if any(_covered(m.start(), m.end(), [span]) and word in words for span, words in read):
             continue
         lemma, synset = sense
+        plural, start = lemma != word, m.start()
+        # the word before may be the first of its name, lost with it ("a *can* opener": a modal)
+        prev = re.search(r"([A-Za-z]+)\s+$", graph.text[:start])
+        if prev and not _covered(prev.start(1), prev.end(1), taken):
+            name = f"{prev.group(1).lower()}_{lemma}"
+            if name in get_hierarchy().lemmas("n"):
+                lemma, synset, start = name.replace("_", " "), noun_synset(name) or synset, prev.start(1)
         # A hedge reaches to the end of its clause ("possibly other fruits or items").
-        before = re.findall(r"[a-z]+", re.split(r"[,;.()]", graph.text[: m.start()].lower())[-1])
+        before = re.findall(r"[a-z]+", re.split(r"[,;.()]", graph.text[:start].lower())[-1])
         if any(w in NEGATIONS for w in before[-3:]):  # "a street with no cars": said to be absent
             continue
         out.append(
             Concept(
-                m.group(),
+                graph.text[start : m.end()],
                 lemma,
                 synset,
-                spans=[(m.start(), m.end())],
-                phrase_span=(m.start(), m.end()),
-                plural=lemma != word,
+                spans=[(start, m.end())],
+                phrase_span=(start, m.end()),
+                plural=plural,
                 uncertain=any(w in HEDGE_ADVERBS for w in before),
                 recovered=True,
             )

@@ -344,3 +344,14 @@ def test_a_verb_in_ing_is_no_lost_noun(parser):
     assert "making" not in [c.lemma for c in parser.parse(text).concepts]
     # a word that can only be a noun is still found when the tagger loses it
     assert "croissant" in [c.lemma for c in parser.parse("A large croissant full of dirt inside of it.").concepts]
+
+
+def test_a_lost_noun_takes_back_the_word_its_name_starts_with(parser):
+    # the tagger reads "can" as a modal and "opener" as a verb: the name is "can opener"
+    g = parser.parse("A can opener on a table.")
+    opener = next(c for c in g.concepts if c.recovered)
+    assert (opener.lemma, opener.synset, opener.text) == ("can opener", "can_opener.n.01", "can opener")
+    assert g.text[slice(*opener.spans[0])] == "can opener"
+    # an adjective before a lost noun stays out of its name
+    croissant = next(c for c in parser.parse("A large croissant full of dirt.").concepts if c.recovered)
+    assert croissant.text == "croissant"
