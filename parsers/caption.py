@@ -256,10 +256,13 @@ class CaptionParser:
         return lemma
 
     def _joins(self, word: str, next_word: str) -> bool:
-        """Do two words name one thing WordNet knows ("fire hydrant") other than either word?
-        (A lookup that falls back to the last word answers with that word's synset.)"""
+        """Do two words name one thing WordNet knows ("fire hydrant") other than the last word?
+        It may be the first word's thing when WordNet has the pair as a name of its own ("teddy
+        bear" is a teddy). (A lookup that falls back to the last word answers with its synset.)"""
         s = self._synset(f"{word} {next_word}")
-        return s is not None and s != self._synset(word) and s != self._synset(next_word)
+        if s is None or s == self._synset(next_word):
+            return False
+        return s != self._synset(word) or f"{word}_{next_word}" in knowledge.get_hierarchy().lemmas("n")
 
     def _synset(self, phrase: str) -> str | None:
         try:

@@ -61,7 +61,7 @@ CHAIN_WORDS = frozenset(
     ]
 )
 _CHAIN_DEP = frozenset(("prep", "advmod", "amod", "acomp", "pcomp", "npadvmod"))
-_SPLIT_DEPS = frozenset(("amod", "compound", "appos", "npadvmod"))
+_SPLIT_DEPS = frozenset(("amod", "compound", "appos", "npadvmod", "acl"))  # acl: a noun read as a clause
 _SPLIT_POS = frozenset(("NOUN", "ADJ", "PROPN"))
 _OBJ_DEPS = frozenset(("dobj", "attr", "oprd", "dative", "ccomp", "xcomp"))
 

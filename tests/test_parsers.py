@@ -227,6 +227,11 @@ def test_compound_split_by_the_tagger_is_rejoined(parser):
     hydrant = g.concepts[0]
     assert (hydrant.lemma, hydrant.synset, hydrant.attributes) == ("fire hydrant", "fireplug.n.01", {"colour": ["red"]})
     assert g.triples() == [("fire hydrant", "on", "car")]
+    # "bear" read as a clause on "teddy": the name is still "teddy bear", WordNet's teddy
+    g = parser.parse("A teddy bear nuzzles his head inside a blue slipper.")
+    bear = g.concepts[0]
+    assert (bear.text, bear.synset) == ("teddy bear", "teddy.n.01")
+    assert ("teddy bear", "in", "slipper") in g.triples()
 
 
 def test_a_known_adjective_name_survives_a_coordinated_parse(parser):
