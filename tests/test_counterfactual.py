@@ -338,6 +338,18 @@ REFERENCE_REWRITES = [
         ],
         "A turkey is sitting in a roasting pan on the counter.",
     ),
+    # a holder that goes leaves a list of subjects, which stays plural
+    (
+        "A bowl of rice, some grapes and a cup are on a table.",
+        ["Rice, grapes and a cup on a table.", "A table with rice, grapes and a cup.", "Grapes and rice by a cup."],
+        "Rice, some grapes and a cup are on a table.",
+    ),
+    # a clause that goes leaves the clause after it, with what it names
+    (
+        "Children wearing helmets, playing soccer in a grassy field.",
+        ["Kids playing soccer on a grassy field.", "Children play soccer in a field.", "Children playing soccer."],
+        "Children playing soccer in a grassy field.",
+    ),
 ]
 
 

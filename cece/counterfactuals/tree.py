@@ -17,6 +17,7 @@ grammatical cut exists.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -34,6 +35,10 @@ def token_at(doc: Any, start: int, end: int) -> Any | None:
     if not inside:
         return None
     return next((t for t in inside if not (start <= t.head.idx < end) or t.head.i == t.i), inside[-1])
+
+
+#: What follows a clause as clauses of its own.
+_LATER_CLAUSES = ("conj", "advcl", "xcomp", "ccomp", "cc", "punct")
 
 
 def _subtree(t: Any, skip: Sequence[str] = ()) -> tuple[int, int]:
@@ -109,6 +114,11 @@ def _options(doc: Any, noun: Any, gone: set[int], keep: set[int]) -> Iterator[li
     elif dep in ("dobj", "attr", "oprd", "dative"):
         if head.dep_ in ("acl", "relcl", "advcl", "xcomp") and head.head.i != head.i:
             yield [Change(*_with_left(doc, _subtree(head), ("that", "which", "who", "and")), "")]
+            # the clause alone, not the clauses that follow it ("wearing team uniforms, playing
+            # soccer in a field" keeps the soccer)
+            a, b = _with_left(doc, _subtree(head, _LATER_CLAUSES), ("that", "which", "who", "and"))
+            comma = re.match(r"\s*,", doc.text[b:])  # "Children, playing soccer": the comma goes too
+            yield [Change(a, b + comma.end() if comma and not doc.text[a:].startswith(",") else b, "")]
         # The object of a main verb: whether the verb can do without it ("walks a dog" -> "walks",
         # "has a toaster" -> "has") is not in the tree, so only its whole sentence can go.
         yield _whole(doc, noun)
@@ -261,7 +271,11 @@ def _of_example(noun: Any, keep: set[int]) -> list[Change] | None:
         if c.dep_ == "prep" and c.lower_ == "of":
             held = next((o for o in c.children if o.dep_ == "pobj" and o.i in keep), None)
             if held is not None:
-                return [Change(noun.left_edge.idx, held.left_edge.idx, "")] + agreement(noun, _plural(held))
+                # a list of subjects stays plural ("a piece of banana, some strawberries ... are"),
+                # however the parser hangs its members
+                others = [x for x in noun.head.children if x.dep_ in _SUBJECTS and x.i != noun.i]
+                plural = _plural(held) or bool(others) or len(members_of(noun)) > 1 or len(members_of(held)) > 1
+                return [Change(noun.left_edge.idx, held.left_edge.idx, "")] + agreement(noun, plural)
     return None
 
 
