@@ -60,8 +60,7 @@ from typing import Any
 
 from cece.edits import Edit
 from cece.evidence import NEAR, mentioned_in, salience, type_support, uncovered_salience
-from knowledge import ancestors, lemmatize, objecthood, people_clash
-from knowledge.coreference import PERSON
+from knowledge import lemmatize, objecthood, people_clash
 from parsers import SceneGraph
 
 KINDS = (
@@ -135,10 +134,9 @@ def _lemmas(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=4096)
 def _person_clash(a: str | None, b: str | None) -> bool:
-    """Whether two synsets are people of another sex or age ("woman" / "man", "boy" / "man")."""
-    if a is None or b is None:
-        return False
-    return PERSON in ancestors(a) and PERSON in ancestors(b) and people_clash(a, b)
+    """Whether two synsets are people of another sex or age ("woman" / "man", "boy" / "man"):
+    only people have the sex and age :func:`knowledge.people_clash` compares."""
+    return a is not None and b is not None and people_clash(a, b)
 
 
 def _kind(e: Edit) -> str:
