@@ -63,11 +63,13 @@ class Row:
 
 @dataclass
 class Record:
-    """One labelled caption and the indices of its claim rows."""
+    """One labelled caption, the indices of its claim rows and its image (captions of one image
+    share their references, so cross-validation keeps them in one fold)."""
 
     id: str
     label: int
     rows: list[int] = field(default_factory=list)
+    image: str | None = None
 
 
 #: The claims each format labels (level, or level and op): HAT and generated files label every word.
@@ -122,7 +124,7 @@ def collect(
         if isinstance(e, RecordError) or e.mode != "references":
             continue
         g = gold[samples[k]["id"]]
-        rec = Record(str(samples[k]["id"]), g.label)
+        rec = Record(str(samples[k]["id"]), g.label, image=g.image)
         ctx = Context.of(e.edits, e.caption_graph, e.image_graph)
         for x in claims(e):
             label = int(any(spans_overlap(s, t) for s in x.spans for t in g.spans))
@@ -171,12 +173,18 @@ def _fit_lr(x: np.ndarray, y: np.ndarray, c: float):
     return LogisticRegression(C=c, max_iter=2000).fit(x, y)
 
 
+def _group(r: Record) -> str:
+    """What keeps records in one fold: their image, else their id's prefix (a FOIL record's clean
+    and foiled caption share it)."""
+    return r.image or r.id.rsplit(":", 1)[0]
+
+
 def _folds(records: Sequence[Record], k: int = FOLDS) -> list[np.ndarray]:
-    """Record indices of each fold: records dealt out in a fixed order (pairs of one image stay
-    together: a FOIL record's clean and foiled caption share their id's prefix)."""
-    keys = sorted({r.id.rsplit(":", 1)[0] for r in records})
+    """Record indices of each fold: groups (:func:`_group`) dealt out in a fixed order, so captions
+    of one image, from whichever file, are never both fitted on and scored."""
+    keys = sorted({_group(r) for r in records})
     fold_of = {key: i % k for i, key in enumerate(keys)}
-    return [np.array([j for j, r in enumerate(records) if fold_of[r.id.rsplit(":", 1)[0]] == f]) for f in range(k)]
+    return [np.array([j for j, r in enumerate(records) if fold_of[_group(r)] == f]) for f in range(k)]
 
 
 def _out_of_fold(rows, records, c: float) -> np.ndarray:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from benchmarks.calibrate import Record, Row, best_threshold, fit, read_labelled
+from benchmarks.calibrate import Record, Row, _folds, best_threshold, fit, read_labelled
 from benchmarks.metrics import expected_calibration_error
 from cece import Explainer
 from cece.confidence import FORMAT, ConfidenceModel, default_model, load_model, noisy_or
@@ -249,3 +249,20 @@ def test_an_annotation_keeps_the_papers_certainty():
     assert obj.confidence == 1.0 and obj.hallucinated and e.score == 1.0
     assert "reasons" not in obj.evidence
     assert np.isclose(Explainer(counterfactuals=False).explain("A dog on a sofa.", annotation=["dog", "sofa"]).score, 0)
+
+
+def test_cross_validation_keeps_the_captions_of_one_image_in_one_fold(tmp_path):
+    # A FOIL pair and the captions generated from the same image share their references: scored
+    # in one fold while fitted on in another, they would flatter the cross-validated figures.
+    foil = tmp_path / "foil.json"
+    pair = {"baseline": "A dog.", "foil": "A cat.", "replacement": ["dog", "cat"], "references": REFS}
+    foil.write_text(json.dumps([{**pair, "domain": "in-domain", "image_path": f"{i}.jpg"} for i in range(5)]))
+    _, gold, _ = read_labelled(foil)
+    assert gold["foil/3:clean"].image == "3.jpg" == gold["foil/3:foil"].image
+    files = ("foil", "generated")
+    records = [Record(f"{f}/{i}:{k}", 0, image=f"{i}.jpg") for f in files for i in range(7) for k in "ab"]
+    folds = _folds(records)
+    assert sorted(j for fold in folds for j in fold) == list(range(len(records)))
+    for fold in folds:
+        images = {records[j].image for j in fold}
+        assert sum(r.image in images for r in records) == len(fold)

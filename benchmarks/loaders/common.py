@@ -43,7 +43,8 @@ class DataError(ValueError):
 class CaptionGold:
     """Caption-level gold (HAT, nocaps-FOIL): ``label`` 1 = hallucinated; ``spans`` the
     hallucinated char spans; ``words`` / ``word_labels`` the scored words and their labels;
-    ``group`` a reporting group (FOIL domain); ``pair`` ties a foil to its clean caption."""
+    ``group`` a reporting group (FOIL domain); ``pair`` ties a foil to its clean caption;
+    ``image`` the image as the file names it (captions of one image share their references)."""
 
     id: str
     caption: str
@@ -53,6 +54,7 @@ class CaptionGold:
     word_labels: list[int] = field(default_factory=list)
     group: str | None = None
     pair: str | None = None
+    image: str | None = None
 
 
 def token_spans(text: str) -> list[Span]:

@@ -73,9 +73,9 @@ def load(
         spans = foil_spans(baseline, foil, replacement[1])
         if not spans:
             c.fail("foil", "the foil caption does not differ from the baseline")
-        image = None
-        if root is not None and c.string("image_path", optional=True):
-            image = root.path(rec["image_path"], path, where, "image_path")
+        image, name = None, c.string("image_path", optional=True)
+        if root is not None and name:
+            image = root.path(name, path, where, "image_path")
         for kind, caption, label, gold_spans in (("clean", baseline, 0, []), ("foil", foil, 1, spans)):
             rid = f"{k}:{kind}"
             sample: Sample = {"id": rid, "caption": caption, "references": refs}
@@ -92,6 +92,7 @@ def load(
                 word_labels=[int(any(s < e2 and s2 < e for s2, e2 in gold_spans)) for s, e in words],
                 group=domain,
                 pair=str(k),
+                image=name,
             )
     if not samples:
         raise DataError(path, "-", "file", "no records")

@@ -68,6 +68,7 @@ def load(
             spans=[w for w, y in zip(words, word_labels, strict=True) if y],
             words=words,
             word_labels=word_labels,
+            image=image,
         )
     if not samples:
         raise DataError(path, "-", "file", "no records")
