@@ -144,17 +144,18 @@ def _holds(g: Concept) -> bool:
 
 
 def _pair_verdict(
-    mine: str, forward: list[str], backward: list[str], verbs: bool, animate: bool
+    mine: str, forward: list[str], backward: list[str], verbs: bool, animate: bool, bounded: bool = True
 ) -> tuple[bool | None, str]:
     """Whether one reference's predicates for the pair agree with ``mine`` (True), contradict it
-    (False) or neither (None), and the kind of contradiction; ``verbs``: verb states count."""
+    (False) or neither (None), and the kind of contradiction; ``verbs``: verb states count;
+    ``bounded``: the pair's second is a bounded thing (:func:`knowledge.predicates_contradict`)."""
     key = relation_key(mine)
     inv = inverse_key(key)
     if any(canonicals_agree(mine, c, animate) if verbs else predicates_agree(key, relation_key(c)) for c in forward):
         return True, ""
     if inv is not None and any(predicates_agree(inv, relation_key(c)) for c in backward):
         return True, ""
-    if any(predicates_contradict(key, relation_key(c)) for c in forward) or (
+    if any(predicates_contradict(key, relation_key(c), bounded) for c in forward) or (
         inv not in (None, key) and any(relation_key(c) == key for c in backward)
     ):
         return False, "spatial"
@@ -246,6 +247,7 @@ def _judge_pair(
     if mine is not None:
         st, _ = state_tally(image, [s], mine, caption.concepts[r.subject])
         verbs = not st.support  # the references back the subject's state: only places can clash
+    bounded = _holds(image.concepts[o])
     votes, holder_of = _pair_votes(image, s, o), dict[int, int]()
     if not votes and not forward and not backward and relation_key(r.canonical) in SHARED:
         # no reference relates the two: where they put the thing's holder, the thing is too,
@@ -255,7 +257,7 @@ def _judge_pair(
     support = against = 0
     kinds, against_refs = set(), []
     for ref, (fw, bw) in votes.items():
-        agrees, why = _pair_verdict(r.canonical, fw, bw, verbs, animate)
+        agrees, why = _pair_verdict(r.canonical, fw, bw, verbs, animate, bounded)
         if agrees:
             support += 1
         elif agrees is False:
@@ -292,7 +294,7 @@ def _judge_pair(
         if (
             canonicals_contradict(r.canonical, rels[f].canonical, animate)
             if verbs
-            else predicates_contradict(key, relation_key(rels[f].canonical))
+            else predicates_contradict(key, relation_key(rels[f].canonical), bounded)
         )
     ]
     contra += [b for b in backward if key == relation_key(rels[b].canonical) and inv not in (None, key)]

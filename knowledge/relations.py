@@ -95,7 +95,12 @@ OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
     ),
     (frozenset({"in front of"}), frozenset({"behind"})),
     (frozenset({"in", "inside", "within", "into"}), frozenset({"outside", "out of"})),
-    # Resting on or inside a thing is not standing beside it.
+)
+
+#: Keys that cannot both hold of one ordered pair when the second is a bounded thing: resting on or
+#: inside a table is not standing beside it, but "on the bank" and "by the bank", "in the grass"
+#: and "next to the grass" are two ways of placing a thing at a place with no edge to speak of.
+BOUNDED_OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
     (
         frozenset({"on", "atop", "upon", "onto", "in", "inside", "within", "into"}),
         frozenset({"next to", "near", "beside", "by", "close to"}),
@@ -134,9 +139,17 @@ def predicates_agree(p: str, q: str) -> bool:
     return p == q or any(p in g and q in g for g in AGREE)
 
 
-def predicates_contradict(p: str, q: str) -> bool:
-    """Whether relation keys ``p`` and ``q`` cannot both hold of one ordered pair."""
-    return any((p in a and q in b) or (p in b and q in a) for a, b in OPPOSITES)
+def predicates_contradict(p: str, q: str, bounded: bool = True) -> bool:
+    """Whether relation keys ``p`` and ``q`` cannot both hold of one ordered pair; ``bounded``:
+    the pair's second is a bounded thing, not a place or stuff (:data:`BOUNDED_OPPOSITES`).
+
+    >>> predicates_contradict("on", "next to"), predicates_contradict("on", "next to", bounded=False)
+    (True, False)
+    >>> predicates_contradict("on", "under", bounded=False)
+    True
+    """
+    pairs = OPPOSITES + BOUNDED_OPPOSITES if bounded else OPPOSITES
+    return any((p in a and q in b) or (p in b and q in a) for a, b in pairs)
 
 
 def inverse_key(p: str) -> str | None:

@@ -198,6 +198,16 @@ def test_predicates_of_one_pair_that_exclude_each_other():
     assert flagged(e) == [("relation", ["in front of"])]
 
 
+def test_on_a_thing_is_not_beside_it_but_on_a_place_may_be_by_it():
+    e = explain("A cat sitting on a table.", references=["A cat sitting next to a table.", "A cat by a table."])
+    assert flagged(e) == [("relation", ["sitting on"])]
+    # a bank has no edge to be on or by: the two say where the bench is, each its own way
+    refs = ["A wooden bench sitting by the bank.", "A bench next to the bank of a river."]
+    e = explain("A wooden bench sitting on the bank of a river.", references=refs)
+    verdicts = [a.get("verdict") for a in agreement(e, "relation") if a]
+    assert not e.hallucinated and "contradicted" not in verdicts
+
+
 TURKEY = [
     "roasted turkey in a silver roast pan on a granite counter top",
     "Cooked turkey in a roasting pan with thermometer in it.",
