@@ -17,7 +17,9 @@ edits (suggestions, U and I, count for nothing), and the record is hallucinated 
 ``score >= threshold`` and some edit other than a silent triple contributes to it. The edits it
 rests on are marked ``hallucinated``: every edit whose own confidence reaches the threshold, then
 the most confident others until the record score of the doubts left (``unverified``) stays below
-it -- so the caption with its hallucinated edits undone is no longer hallucinated. So a record is
+it -- so the caption with its hallucinated edits undone is no longer hallucinated (where the
+rewrite, explained again, still finds one of the caption's claims wrong, the counterfactual's
+fixed point marks that one too: :mod:`cece.counterfactuals.fixed_point`). So a record is
 hallucinated exactly when one of its edits is, and a caption whose only doubts are silent triples
 is never called hallucinated (its score still ranks it).
 """

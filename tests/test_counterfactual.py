@@ -646,3 +646,27 @@ def test_the_terminal_marks_an_extent_over_a_doubt_inside_it():
     e = explain(UMPIRE, references=BATTER)
     # the unverified "at" inside the plate's extent does not cut the extent short
     assert marked_caption(e).plain == "A batter at home plate[D] and the umpire behind him is watching him[D]."
+
+
+def test_a_claim_the_rewrite_leaves_wrong_is_put_right_and_marked_on_the_caption():
+    # The marks stop at "power lines" (what is left scores below the threshold with the caption's
+    # confidences); without them "cars" weighs more and the rewrite would still be hallucinated.
+    refs = [
+        "A small train running along the tracks through a field.",
+        "A short train traveling through the countryside.",
+        "A small train moving along the tracks with a town in the background.",
+        "A small train travels down the track by itself.",
+        "A small train is traveling near large hills and a small town.",
+    ]
+    caption = (
+        "A blue and white train with several cars traveling down tracks next to a green field with hills "
+        "and power lines in the background."
+    )
+    e = Explainer().explain(caption, references=refs)
+    assert e.fixed_point
+    assert (
+        e.counterfactual
+        == "A blue and white train traveling down tracks next to a green field with hills in the background."
+    )
+    marked = {x.source for x in e.edits if x.hallucinated}
+    assert marked == {"car", "power line"} and all(x.status == "hallucinated" for x in e.edits if x.hallucinated)

@@ -2,8 +2,9 @@
 
 :func:`settle` fills in ``counterfactual``, ``counterfactual_note`` and ``fixed_point`` of a
 batch of explanations: the rewrite (:mod:`cece.counterfactuals.rewrite`), one more explanation of it, a follow-up
-for what the rewrite itself put in wrong, and the withdrawal of a rewrite whose English is broken
-where its caption's was not (:func:`cece.counterfactuals.grammar.grammar_problems`).
+for what the rewrite itself put in wrong (or, when nothing it put in is, for a claim of the caption
+it left wrong, which is then marked on the caption too), and the withdrawal of a rewrite whose
+English is broken where its caption's was not (:func:`cece.counterfactuals.grammar.grammar_problems`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ def settle(explainer: Any, explanations: list[Any]) -> None:
     in the words the rewrite itself put in ("a blue *lock*" where the image's lock is black), those
     are put right once more ("a black lock"; a triple the image does not have between a noun the
     rewrite put in and another goes) -- unless that would take a noun of the caption with it.
+    When nothing the rewrite put in is wrong but a claim of the caption it left is (:func:`_left_wrong`),
+    that claim is put right and marked hallucinated on the caption: the marks stopped short of it.
     """
     pending: list[tuple[Any, str]] = []
     first: list[tuple[Any, Any]] = []
@@ -56,14 +59,21 @@ def settle(explainer: Any, explanations: list[Any]) -> None:
                 fixes = [
                     k for k, x in enumerate(again.edits) if x.hallucinated and _touches(x, again.caption_graph, new)
                 ]
+                # Nothing the rewrite put in is wrong, but claims of the caption it left are: the
+                # caption's marks stopped where its own confidences said enough, and without the
+                # words that went those claims weigh more. They are the caption's mistakes too.
+                own = [] if fixes else _left_wrong(e, again)
+                fixes = fixes or [k for k, _ in own]
                 nxt = rewrite_safely(explainer.parser, again, fixes) if fixes else None
                 if (
                     nxt is not None
                     and nxt.text is not None
                     and nxt.text != text
-                    and _keeps(again.caption_graph, new, nxt.text)
+                    and (own or _keeps(again.caption_graph, new, nxt.text))
                 ):
                     later.append((e, nxt.text))
+                    for _, j in own:
+                        e.edits[j].hallucinated, e.edits[j].status = True, "hallucinated"
         pending = later
     _refuse_broken(explainer.parser, [e for e in explanations if e.counterfactual not in (None, e.caption)])
     for e, cf in first:
@@ -126,6 +136,29 @@ def _refuse_broken(parser: Any, explanations: list[Any]) -> None:
         if broken:
             e.counterfactual, e.fixed_point = None, None
             e.counterfactual_note = f"no grammatical rewrite found (the best one has: {'; '.join(broken)})"
+
+
+def _left_wrong(e: Any, again: Any) -> list[tuple[int, int]]:
+    """``(k, j)``: claim ``k`` of ``again`` (the rewrite explained) is hallucinated and is claim
+    ``j`` of the caption, which was not marked: the same level, operation and words."""
+    out = []
+    for k, x in enumerate(again.edits):
+        if not x.hallucinated:
+            continue
+        same = [
+            j
+            for j, y in enumerate(e.edits)
+            if not y.hallucinated
+            and y.op == x.op != "insert"
+            and y.level == x.level
+            and y.cls == x.cls
+            and y.status != "suggestion"
+            and y.source == x.source
+        ]
+        if len(same) != 1:
+            return []  # a claim the caption does not have once: leave the rewrite as it is
+        out.append((k, same[0]))
+    return out
 
 
 def _keeps(graph: SceneGraph, new: list[tuple[int, int]], text: str) -> bool:
