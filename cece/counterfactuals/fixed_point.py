@@ -153,6 +153,7 @@ def _left_wrong(e: Any, again: Any) -> list[tuple[int, int]]:
             and y.level == x.level
             and y.cls == x.cls
             and y.status != "suggestion"
+            and y.caused_by is None  # a consequence is reported with its cause, never again
             and y.source == x.source
         ]
         if len(same) != 1:
