@@ -43,3 +43,16 @@ def is_thing(synset: str | None) -> bool:
     (True, False)
     """
     return synset is not None and synset != "" and lexname(synset) in THINGS
+
+
+#: What is worn: its wearer is "in" it ("a man in a suit") without its being a place.
+GARMENTS = ("clothing.n.01", "footwear.n.01", "headdress.n.01")
+
+
+def is_garment(synset: str | None) -> bool:
+    """Whether ``synset`` is something worn (:data:`GARMENTS`).
+
+    >>> is_garment("dress.n.01"), is_garment("garage.n.01")
+    (True, False)
+    """
+    return bool(synset) and any(is_hypernym(kind, synset) for kind in GARMENTS)

@@ -195,12 +195,9 @@ def _governing_candidate(doc: Any, i: int) -> tuple[Any, Any, Any, Any] | None:
 def _garment(word: str) -> bool:
     """Whether noun ``word`` can name something worn: then an ``-ing`` word before it says what
     for ("a man in a bicycle *racing suit*", "*running* shoes"), not what someone does."""
-    from knowledge import is_hypernym, noun_senses
+    from knowledge import is_garment, noun_senses
 
-    return any(is_hypernym(kind, s) for s in noun_senses(word) for kind in _GARMENTS)
-
-
-_GARMENTS = ("clothing.n.01", "footwear.n.01", "headdress.n.01")
+    return any(is_garment(s) for s in noun_senses(word))
 
 
 def _relink_governed(n: Any, v: Any, h: Any, owner: Any) -> None:
