@@ -16,13 +16,23 @@ words an edit rests on.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from knowledge import is_hypernym, noun_synset, objecthood, path_distance, wup_similarity
+from knowledge import (
+    is_animate,
+    is_garment,
+    is_hypernym,
+    noun_synset,
+    objecthood,
+    path_distance,
+    relation_key,
+    wup_similarity,
+)
 from knowledge.concepts import morphy_forms
 from parsers import Concept, SceneGraph
 
@@ -184,16 +194,26 @@ def mentioned_in(image: SceneGraph, g: Concept) -> list[int]:
 
 
 def uncovered_salience(
-    bad: list[int], concepts: list[Concept], image: SceneGraph, sal: list[float]
+    bad: list[int],
+    concepts: list[Concept],
+    image: SceneGraph,
+    sal: list[float],
+    places: AbstractSet[int] = frozenset(),
 ) -> dict[int, float]:
     """For each unsupported caption concept (``bad`` indexes ``concepts``), the salience of the
     image concept it most likely stands in for: the image concepts no caption concept speaks of
     are shared out among the unsupported ones by a 1-1 assignment that maximises salience
     ("eraser" where nine references out of nine see a rifle the caption never names)."""
-    return {i: 0.0 if j is None else sal[j] for i, j in stand_ins(bad, concepts, image, sal).items()}
+    return {i: 0.0 if j is None else sal[j] for i, j in stand_ins(bad, concepts, image, sal, places).items()}
 
 
-def stand_ins(bad: list[int], concepts: list[Concept], image: SceneGraph, sal: list[float]) -> dict[int, int | None]:
+def stand_ins(
+    bad: list[int],
+    concepts: list[Concept],
+    image: SceneGraph,
+    sal: list[float],
+    places: AbstractSet[int] = frozenset(),
+) -> dict[int, int | None]:
     """For each unsupported caption concept (``bad`` indexes ``concepts``), the image concept it
     most likely stands in for (or None): the image concepts no caption concept speaks of, shared
     out among the unsupported ones by a 1-1 assignment that maximises salience ``sal``.
@@ -208,10 +228,63 @@ def stand_ins(bad: list[int], concepts: list[Concept], image: SceneGraph, sal: l
     if bad and free:
         from scipy.optimize import linear_sum_assignment  # here: scipy.optimize takes 0.3 s to import
 
-        m = np.array([[sal[j] for j in free] for _ in bad])
+        # A place stands in for a place: "in a garage" where they see a street is the street,
+        # never the teenager who stands in it. -1 marks a pair that cannot be.
+        where = where_of(image)
+        m = np.array(
+            [[_fit(concepts[i], i in places, image.concepts[j], sal[j], where.get(j, 0)) for j in free] for i in bad]
+        )
         for r, k in zip(*linear_sum_assignment(m, maximize=True), strict=True):
-            out[bad[r]] = free[k]
+            if m[r, k] >= 0:
+                out[bad[r]] = free[k]
     return out
+
+
+#: Relation keys whose object is where the subject is ("in a garage"). Not "at", which is also a
+#: look's ("looking at a woman"), nor "on" ("a man on a horse"): such objects may be anything.
+PLACE_KEYS = frozenset({"in", "inside", "within", "into"})
+#: The same, said of the references' things: where they place something ("at the beach", "on the
+#: street") is a place whatever else it is.
+WHERE_KEYS = PLACE_KEYS | {"at", "on", "onto", "atop", "upon"}
+
+
+def places_of(graph: SceneGraph, keys: frozenset[str] = PLACE_KEYS) -> set[int]:
+    """The concepts of ``graph`` that are where something is: the object of a relation whose key
+    is in ``keys``, unless it is worn ("a woman in a dress") or no thing ("cut in half").
+
+    >>> from parsers import Concept, Relation, SceneGraph
+    >>> boy, garage = Concept("boy", "boy"), Concept("garage", "garage", "garage.n.01")
+    >>> g = SceneGraph([boy, garage], [Relation(0, "in", 1, "in")])
+    >>> places_of(g)
+    {1}
+    """
+    return {
+        r.object
+        for r in graph.relations
+        if relation_key(r.canonical or r.predicate) in keys
+        and objecthood(synset := graph.concepts[r.object].synset) in ("thing", "stuff")
+        and not is_garment(synset)
+    }
+
+
+def where_of(image: SceneGraph) -> dict[int, int]:
+    """How surely each image concept is a place: 2 where the references put something in it, 1
+    where only at or on it ("on the street"), else 0 (absent)."""
+    return {j: 1 for j in places_of(image, WHERE_KEYS)} | {j: 2 for j in places_of(image)}
+
+
+def _fit(c: Concept, place: bool, g: Concept, sal: float, where: int) -> float:
+    """How well image concept ``g`` (salience ``sal``; ``where`` of :func:`where_of`) stands in
+    for caption concept ``c`` (a ``place`` or not): its salience. For a place, -1 for a person
+    or an animal (no place), and a place of the references ahead of any other thing, one things
+    are in ahead of one they are on, the likest first among equally named ones (the tie-break,
+    under 0.05, never outweighs one more reference of ten)."""
+    if not place:
+        return sal
+    if is_animate(g.synset):
+        return -1.0
+    like = wup_similarity(c.synset, g.synset) if c.synset and g.synset else 0.0
+    return sal + where + 0.05 * like
 
 
 def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Match:
@@ -247,13 +320,23 @@ def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Ma
         return match
     sal = salience(image)
     moved = False
-    for i, j in stand_ins(bad, caption.concepts, image, sal).items():
+    places, where = places_of(caption), where_of(image)
+    for i, j in stand_ins(bad, caption.concepts, image, sal, places).items():
+        c, t = caption.concepts[i], mapping[i]
+        was = image.concepts[t]
+        place = i in places
+        if place and is_animate(was.synset):  # "in a garage" is not "in a teenager"
+            mapping[i], moved = -1, True
         if j is None or j in mapping:
             continue
-        t = mapping[i]
-        c, g, was = caption.concepts[i], image.concepts[j], image.concepts[t]
-        if sal[j] < sal[t] or objecthood(c.synset) != objecthood(g.synset):
+        g = image.concepts[j]
+        if objecthood(c.synset) != objecthood(g.synset) and not (place and j in where):
             continue
+        if mapping[i] >= 0:
+            if place and _fit(c, True, g, sal[j], where.get(j, 0)) < _fit(c, True, was, sal[t], where.get(t, 0)):
+                continue
+            if not place and sal[j] < sal[t]:
+                continue
         if c.synset and was.synset and wup_similarity(c.synset, was.synset) >= NEAR:
             continue
         mapping[i] = j

@@ -67,3 +67,44 @@ def test_the_stand_in_must_be_free_as_salient_and_of_the_same_kind():
     # against an annotation the match is the paper's, untouched
     ann = SceneGraph(list(img.concepts))
     assert prefer_stand_ins(SceneGraph([cookie]), ann, Match([0], [1, 2], 1.0, 1.0, 0.0)).mapping == [0]
+
+
+SKATEBOARDERS = [
+    "Three guys pose with skateboards on a street.",
+    "Three teenagers hold their skateboards and smile.",
+    "Young men holding skateboards.",
+    "Three kids pose with skateboards for the camera.",
+]
+
+
+def test_a_place_stands_in_for_a_place_never_for_a_person():
+    # The references never name a garage; what they leave unnamed is a teenager (as often as the
+    # street), and "in a teenager" is no rewrite: the garage is said as the street.
+    e = Explainer().explain("Two boys holding skateboards in a garage.", references=SKATEBOARDERS)
+    garage = [x for x in e.edits if x.level == "object" and x.source == "garage"]
+    assert [(x.cls, x.target) for x in garage] == [("R", "street")]
+    assert "teenager" not in (e.counterfactual or "")
+    assert e.counterfactual and e.counterfactual.startswith("Three ")
+    assert e.counterfactual.endswith(" holding skateboards in a garage.")
+
+
+def test_a_place_is_not_paired_with_a_person_even_when_nothing_else_is_free():
+    from parsers import Relation
+
+    text, parts, spans = _refs(["boy", "teenager"], ["teenager"], ["boy"])
+    names = {"boy": "male_child.n.01", "teenager": "adolescent.n.01"}
+    img = SceneGraph(
+        [Concept(w, w, names[w], spans=spans[w]) for w in ("boy", "teenager")],
+        text=text,
+        kind="references",
+        parts=parts,
+    )
+    cap = SceneGraph(
+        [Concept("boy", "boy", "male_child.n.01"), Concept("garage", "garage", "garage.n.01")],
+        [Relation(0, "in", 1, "in")],
+    )
+    # the edit distance paired the garage with the teenager: unpaired, it is a deletion (silence)
+    assert prefer_stand_ins(cap, img, Match([0, 1], [], 1.0, 1.0, 0.0)).mapping == [0, -1]
+    # not a place (no "in"): a person may stand in for it ("a cookie is holding on to a man")
+    cap2 = SceneGraph(list(cap.concepts))
+    assert prefer_stand_ins(cap2, img, Match([0, 1], [], 1.0, 1.0, 0.0)).mapping == [0, 1]
