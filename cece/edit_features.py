@@ -20,7 +20,8 @@ count plural           kind: plural where the references only ever say one
 attribute clash        kind: a colour, size or material the references contradict, or a person's
                        sex as the noun says it ("a boy" where most of them see a girl)
 modifier unnamed       kind: a noun modifier naming a thing no reference names
-dissimilarity          1 - Wu-Palmer similarity to the closest thing the references name
+dissimilarity          1 - Wu-Palmer similarity to the closest thing the references name (of an object
+                       or of a noun modifier: "a *bus* racer")
 near miss              that closest thing is close kin (Wu-Palmer >= 0.8): a sibling, as in a swapped
                        object ("cat" where they all see a dog), rather than something unrelated
 part                   the object is a body part (there whenever its owner is; rarely said)
@@ -60,8 +61,8 @@ from typing import Any
 
 from cece.edits import Edit
 from cece.evidence import NEAR, mentioned_in, places_of, salience, type_support, uncovered_salience
-from knowledge import lemmatize, objecthood, people_clash
-from parsers import SceneGraph
+from knowledge import lemmatize, noun_synset, objecthood, people_clash
+from parsers import Concept, SceneGraph
 
 KINDS = (
     "object deleted",
@@ -196,6 +197,14 @@ def _evidence(x: dict[str, float], e: Edit, ctx: Context) -> None:
         x["word in references"] = float(c.lemma.lower() in ctx.reference_words or c.text.lower() in ctx.reference_words)
     elif e.level in ("attribute", "count"):
         x["end doubted"] = float(owner in ctx.doubted)
+        if x["modifier unnamed"] and isinstance(e.source, str):
+            # A noun modifier is a thing named: how far it is from what they name ("a *bus* racer"
+            # where they all see a bicycle) weighs as for an object.
+            word = e.source.lower()
+            support = type_support(Concept(word, word, noun_synset(word)), image)
+            x["dissimilarity"] = 1.0 - support.wup
+            x["near miss"] = float(support.kind is None and support.wup >= NEAR)
+            x["word in references"] = float(word in ctx.reference_words)
     agreement = _agreement(e)
     if agreement:
         speaking = max(int(agreement.get("of") or 0), 1)

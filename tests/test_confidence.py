@@ -105,6 +105,25 @@ def test_a_person_of_another_sex_is_a_clash_another_name_for_one_is_not():
     assert features("A cat on a sofa.", ["A dog on a sofa.", "A dog on a couch."], "cat")[0]["person clash"] == 0.0
 
 
+def test_a_noun_modifier_no_one_names_is_weighed_by_how_far_it_is_from_what_they_name():
+    ex = Explainer(counterfactuals=False)
+    riders = [
+        "A racer rides a bicycle down a road.",
+        "A cyclist in a helmet rides a bike.",
+        "A bicycle racer on a road.",
+    ]
+
+    def modifier(caption: str, word: str) -> dict[str, float]:
+        e = ex.explain(caption, references=riders)
+        edit = next(x for x in e.edits if x.level == "attribute" and x.op == "delete" and x.source == word)
+        return edit_features(edit, Context.of(e.edits, e.caption_graph, e.image_graph))
+
+    truck = modifier("A truck racer rides a bicycle.", "truck")  # a vehicle, where they see a bicycle
+    tea = modifier("A tea racer rides a bicycle.", "tea")  # nothing like what they see
+    assert truck["modifier unnamed"] == 1.0 and truck["modifier unnamed x dissimilarity"] == truck["dissimilarity"]
+    assert 0 < truck["dissimilarity"] < tea["dissimilarity"]
+
+
 def test_record_score_grows_with_claims_and_reasons_name_the_heaviest_features():
     m = default_model()
     assert m.record_score([]) < m.record_score([0.3]) < m.record_score([0.3, 0.6]) < m.record_score([0.9, 0.6])
