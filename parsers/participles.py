@@ -28,7 +28,8 @@ hill": the noun "helmet skiing"; "in a black jacket and helmet skiing down"). Th
 participle says what the one wearing or holding the object does, as the parser reads "a woman in
 a coat playing harp": ``n`` stays the object (or joins the coordination before it), ``v`` modifies
 the noun the preposition hangs from, when that noun names a person or an animal and ``v`` is
-followed by a preposition or particle. When the tagger builds the worn noun, the participle and
+followed by a preposition or particle or governs an object of its own ("a child in a helmet
+holding a bat": the noun "helmet holding", the bat its object). When the tagger builds the worn noun, the participle and
 its object into one prepositional object ("a man in a red shirt playing tennis": the noun "shirt
 playing tennis"), the worn noun becomes the object again, the participle the owner's and the
 last noun its object -- unless that noun is a garment, which the ``-ing`` word says the purpose
@@ -146,7 +147,7 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     n = doc[i - 1]
     if n.tag_ not in ("NN", "NNS") or n.head.i != v.i or n.dep_ not in _INSIDE:
         return None
-    if doc[i + 1].tag_ not in ("IN", "RP"):
+    if doc[i + 1].tag_ not in ("IN", "RP") and not any(c.dep_ == "dobj" and c.i > v.i for c in v.children):
         return None
     before = [t for t in doc[: n.i] if t.head.i == v.i]
     cc = doc[before[0].i - 1] if before else doc[n.i - 1]

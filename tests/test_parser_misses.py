@@ -75,6 +75,12 @@ def test_nouns_ending_in_ing_stay_nouns(parser, text, names):
             ["man", "jacket", "helmet", "mountain"],
             [("man", "in", "jacket"), ("man", "in", "helmet"), ("man", "ski down", "mountain")],
         ),
+        # the tagger's noun "helmet riding", the object of "in", with an object of its own
+        (
+            "A child in a blue helmet holding a purple bat.",
+            ["child", "helmet", "bat"],
+            [("child", "in", "helmet"), ("child", "hold", "bat")],
+        ),
         # a participle hung from what someone wears or holds is what they do
         (
             "Two men in wetsuits surfing on waves.",
