@@ -60,7 +60,7 @@ from functools import lru_cache
 from typing import Any
 
 from cece.edits import Edit
-from cece.evidence import NEAR, mentioned_in, places_of, salience, type_support, uncovered_salience
+from cece.evidence import NEAR, mentioned_in, roles_of, salience, type_support, uncovered_salience
 from knowledge import lemmatize, noun_synset, objecthood, people_clash
 from parsers import Concept, SceneGraph
 
@@ -123,7 +123,7 @@ class Context:
         bad = sorted(
             e.caption_index for e in edits if e.level == "object" and e.op != "insert" and e.cls in ("D", "R", "O")
         )
-        standing = uncovered_salience(bad, caption.concepts, image, sal, places_of(caption)) if bad else {}
+        standing = uncovered_salience(bad, caption.concepts, image, sal, roles_of(caption)) if bad else {}
         return cls(caption, image, sal, standing, set(bad), _lemmas(image.text))
 
 

@@ -16,7 +16,7 @@ words an edit rests on.
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -198,13 +198,13 @@ def uncovered_salience(
     concepts: list[Concept],
     image: SceneGraph,
     sal: list[float],
-    places: AbstractSet[int] = frozenset(),
+    roles: Mapping[int, str] | None = None,
 ) -> dict[int, float]:
     """For each unsupported caption concept (``bad`` indexes ``concepts``), the salience of the
     image concept it most likely stands in for: the image concepts no caption concept speaks of
     are shared out among the unsupported ones by a 1-1 assignment that maximises salience
     ("eraser" where nine references out of nine see a rifle the caption never names)."""
-    return {i: 0.0 if j is None else sal[j] for i, j in stand_ins(bad, concepts, image, sal, places).items()}
+    return {i: 0.0 if j is None else sal[j] for i, j in stand_ins(bad, concepts, image, sal, roles).items()}
 
 
 def stand_ins(
@@ -212,7 +212,7 @@ def stand_ins(
     concepts: list[Concept],
     image: SceneGraph,
     sal: list[float],
-    places: AbstractSet[int] = frozenset(),
+    roles: Mapping[int, str] | None = None,
 ) -> dict[int, int | None]:
     """For each unsupported caption concept (``bad`` indexes ``concepts``), the image concept it
     most likely stands in for (or None): the image concepts no caption concept speaks of, shared
@@ -230,9 +230,9 @@ def stand_ins(
 
         # A place stands in for a place: "in a garage" where they see a street is the street,
         # never the teenager who stands in it. -1 marks a pair that cannot be.
-        where = where_of(image)
+        roles, where = roles or {}, where_of(image)
         m = np.array(
-            [[_fit(concepts[i], i in places, image.concepts[j], sal[j], where.get(j, 0)) for j in free] for i in bad]
+            [[_fit(concepts[i], roles.get(i), image.concepts[j], sal[j], where.get(j, 0)) for j in free] for i in bad]
         )
         for r, k in zip(*linear_sum_assignment(m, maximize=True), strict=True):
             if m[r, k] >= 0:
@@ -273,18 +273,32 @@ def where_of(image: SceneGraph) -> dict[int, int]:
     return {j: 1 for j in places_of(image, WHERE_KEYS)} | {j: 2 for j in places_of(image)}
 
 
-def _fit(c: Concept, place: bool, g: Concept, sal: float, where: int) -> float:
+def roles_of(caption: SceneGraph) -> dict[int, str]:
+    """The caption concepts whose role says what can stand in for them: ``"place"`` (something is
+    in it, :func:`places_of`) or ``"worn"`` (what someone wears: "a man wearing a *curtain*").
+    The role comes from the sentence, never from the word, which may be the very mistake.
+
+    >>> from parsers import Concept, Relation, SceneGraph
+    >>> man, curtain = Concept("man", "man", "man.n.01"), Concept("curtain", "curtain", "curtain.n.01")
+    >>> roles_of(SceneGraph([man, curtain], [Relation(0, "wearing", 1, "wear")]))
+    {1: 'worn'}
+    """
+    worn = {r.object: "worn" for r in caption.relations if relation_key(r.canonical or r.predicate) == "wear"}
+    return {i: "place" for i in places_of(caption)} | worn
+
+
+def _fit(c: Concept, role: str | None, g: Concept, sal: float, where: int) -> float:
     """How well image concept ``g`` (salience ``sal``; ``where`` of :func:`where_of`) stands in
-    for caption concept ``c`` (a ``place`` or not): its salience. For a place, -1 for a person
-    or an animal (no place), and a place of the references ahead of any other thing, one things
-    are in ahead of one they are on, the likest first among equally named ones (the tie-break,
-    under 0.05, never outweighs one more reference of ten)."""
-    if not place:
+    for caption concept ``c`` of ``role`` (:func:`roles_of`): its salience; -1 when it cannot play
+    the role. Only a place of the references stands in for a place (one things are in ahead of
+    one they are on), only a garment for what is worn; the likest first among those named as
+    often (the tie-break, under 0.05, never outweighs one more reference of ten)."""
+    if role is None:
         return sal
-    if is_animate(g.synset):
+    if is_animate(g.synset) or not (where if role == "place" else is_garment(g.synset)):
         return -1.0
     like = wup_similarity(c.synset, g.synset) if c.synset and g.synset else 0.0
-    return sal + where + 0.05 * like
+    return sal + (where if role == "place" else 0) + 0.05 * like
 
 
 def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Match:
@@ -292,11 +306,13 @@ def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Ma
     re-paired to the image concept it most likely stands in for (:func:`stand_ins`), when the
     match paired it with a thing that is no close kin of it (Wu-Palmer below ``NEAR``), the
     stand-in is a thing no one is paired with, of the same kind (a thing, a part, stuff ...), and
-    the references name it at least as often. Between distant pairs the edit distance's costs
-    hardly differ, so its choice is near arbitrary; what the caption leaves unnamed of what
-    most references see is what its wrong word took the place of ("A little cookie is holding
-    on to an adult" where the references see a girl: cookie -> girl, not -> the references'
-    "ice" of ice skating).
+    the references name it at least as often. A place or a worn thing (:func:`roles_of`) is
+    said as a place or a garment of theirs, whatever its kind; paired with something that
+    cannot be one ("in a teenager", "wearing a stove"), it is left unpaired: silence. Between
+    distant pairs the edit distance's costs hardly differ, so its choice is near arbitrary; what
+    the caption leaves unnamed of what most references see is what its wrong word took the place
+    of ("A little cookie is holding on to an adult" where the references see a girl: cookie ->
+    girl, not -> the references' "ice" of ice skating).
 
     >>> from cece.ged import Match
     >>> cap = SceneGraph([Concept("cookie", "cookie", "cookie.n.01")])
@@ -320,24 +336,27 @@ def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Ma
         return match
     sal = salience(image)
     moved = False
-    places, where = places_of(caption), where_of(image)
-    for i, j in stand_ins(bad, caption.concepts, image, sal, places).items():
+    roles, where = roles_of(caption), where_of(image)
+    for i, j in stand_ins(bad, caption.concepts, image, sal, roles).items():
         c, t = caption.concepts[i], mapping[i]
         was = image.concepts[t]
-        place = i in places
-        if place and is_animate(was.synset):  # "in a garage" is not "in a teenager"
-            mapping[i], moved = -1, True
+        role = roles.get(i)
+        kin = c.synset and was.synset and wup_similarity(c.synset, was.synset) >= NEAR
+        if role is not None and not kin and _fit(c, role, was, sal[t], where.get(t, 0)) < 0:
+            mapping[i], moved = -1, True  # "in a garage" is not "in a teenager": silence instead
         if j is None or j in mapping:
             continue
         g = image.concepts[j]
-        if objecthood(c.synset) != objecthood(g.synset) and not (place and j in where):
-            continue
+        if role is None and objecthood(c.synset) != objecthood(g.synset):
+            continue  # with a role, the stand-in plays it (:func:`_fit`) whatever its kind
         if mapping[i] >= 0:
-            if place and _fit(c, True, g, sal[j], where.get(j, 0)) < _fit(c, True, was, sal[t], where.get(t, 0)):
+            if role is not None and _fit(c, role, g, sal[j], where.get(j, 0)) < _fit(
+                c, role, was, sal[t], where.get(t, 0)
+            ):
                 continue
-            if not place and sal[j] < sal[t]:
+            if role is None and sal[j] < sal[t]:
                 continue
-        if c.synset and was.synset and wup_similarity(c.synset, was.synset) >= NEAR:
+        if kin:
             continue
         mapping[i] = j
         moved = True

@@ -108,3 +108,18 @@ def test_a_place_is_not_paired_with_a_person_even_when_nothing_else_is_free():
     # not a place (no "in"): a person may stand in for it ("a cookie is holding on to a man")
     cap2 = SceneGraph(list(cap.concepts))
     assert prefer_stand_ins(cap2, img, Match([0, 1], [], 1.0, 1.0, 0.0)).mapping == [0, 1]
+
+
+def test_what_is_worn_stands_in_for_a_garment_or_for_nothing():
+    cooks = [
+        "A chef in an apron holds a pan over a stove.",
+        "A cook with a frying pan in a kitchen.",
+        "A chef wearing an apron cooking with a pan on the stove.",
+    ]
+    e = Explainer().explain("A chef wearing a ladder is holding a pan.", references=cooks)
+    assert [(x.cls, x.target) for x in e.edits if x.level == "object" and x.source == "ladder"] == [("R", "apron")]
+    # no garment among what they name: the ladder is unpaired (no reference speaks of it), never
+    # "wearing a kitchen"
+    bare = [r.replace("in an apron ", "").replace("wearing an apron ", "") for r in cooks]
+    e = Explainer().explain("A chef wearing a ladder is holding a pan.", references=bare)
+    assert [(x.cls, x.target) for x in e.edits if x.level == "object" and x.source == "ladder"] == [("D", None)]
