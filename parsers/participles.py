@@ -1,4 +1,5 @@
-"""A participle after its subject, which spaCy's small model reads as a noun, put back as a verb.
+"""A participle (or present-tense verb) after its subject, which spaCy's small model reads as a
+noun, put back as a verb.
 
 In a caption that is one noun phrase with a participle ("A puppy playing with a ball.", "A kid
 playing baseball.", "A bull standing in front of a fence.") the small English model often tags
@@ -22,6 +23,10 @@ WordNet, nothing tuned to a caption):
   tagged as one;
 - the phrase the tagger built around them heads the sentence or its subject, and ``v`` has
   something after it to govern (an object or a prepositional phrase).
+
+The same holds of a present-tense verb the tagger reads as a plural noun in a sentence with no
+verb ("A red fox *stares* at the camera.": the noun "fox stares", :func:`_finite`): after a
+singular noun, not after a number ("two coffee mugs"), and not when the two words name one thing.
 
 Inside a prepositional object the tagger makes the same mistake ("A man in a helmet skiing down a
 hill": the noun "helmet skiing"; "in a black jacket and helmet skiing down"). There the
@@ -60,22 +65,24 @@ _AFTER = frozenset(("prep", "dobj", "advmod", "prt", "npadvmod", "acomp", "dativ
 
 
 @lru_cache(maxsize=8192)
-def verb_participle(word: str) -> bool:
-    """Whether lower-case ``word`` is the present participle of a verb WordNet knows and names
-    no visible thing as a noun.
+def verb_participle(word: str, tag: str = "VBG") -> bool:
+    """Whether lower-case ``word`` is the present participle (``tag`` "VBZ": the third person
+    present) of a verb WordNet knows and names no visible thing as a noun.
 
     >>> verb_participle("playing"), verb_participle("building"), verb_participle("ring")
     (True, False, False)
+    >>> verb_participle("crouches", "VBZ"), verb_participle("trees", "VBZ")
+    (True, False)
     """
     from lemminflect import getAllLemmas, getInflection
 
     from knowledge import get_hierarchy, is_thing, noun_synset
 
-    if not word.endswith("ing"):
+    if tag == "VBG" and not word.endswith("ing"):
         return False
     verbs = get_hierarchy().lemmas("v")
     lemmas = [v for v in getAllLemmas(word, "VERB").get("VERB", ()) if v in verbs]
-    if not any(word in getInflection(v, "VBG") for v in lemmas):
+    if not any(word in getInflection(v, tag) for v in lemmas):
         return False
     return not is_thing(noun_synset(word))
 
@@ -117,9 +124,15 @@ def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
     """``(noun, participle, phrase head)`` when token ``i`` is a misread participle (module
     docstring), else None."""
     v = doc[i]
-    if v.tag_ != "NN" or not v.lower_.endswith("ing") or i == 0:
+    if i == 0:
         return None
     n = doc[i - 1]
+    if v.tag_ == "NN" and v.lower_.endswith("ing"):
+        form = "VBG"
+    elif _finite(doc, i):
+        form = "VBZ"  # "A blue bird huddles on a branch": the noun "bird huddles", no verb
+    else:
+        return None
     if n.tag_ not in _NOUN_TAGS or n.dep_ not in _INSIDE | _TOP:
         return None
     h = _phrase_head(v)
@@ -133,19 +146,36 @@ def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
     nxt = doc[i + 1] if i + 1 < len(doc) else None
     if nxt is not None and nxt.is_alpha and _names_one_thing(v.lower_, nxt.lower_):
         return None
-    if not verb_participle(v.lower_) or not doer(n.lower_, n.tag_ == "JJ"):
+    if not verb_participle(v.lower_, form) or not doer(n.lower_, n.tag_ == "JJ"):
         return None
     return n, v, h
 
 
+def _finite(doc: Any, i: int) -> bool:
+    """Whether token ``i``, tagged a plural noun after a singular one in a sentence with no verb,
+    may be the sentence's verb ("a bird *huddles* on a branch"): not after a number ("two coffee
+    mugs") and not the second word of a thing WordNet names."""
+    from knowledge import lemmatize
+
+    v, n = doc[i], doc[i - 1] if i else None
+    if n is None or v.tag_ != "NNS" or n.tag_ not in ("NN", "NNP") or any(t.pos_ in ("VERB", "AUX") for t in doc):
+        return False
+    if any(t.tag_ == "CD" for t in doc[:i]) or _names_one_thing(n.lower_, lemmatize(v.lower_)):
+        return False
+    return verb_participle(v.lower_, "VBZ")
+
+
 def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] | None:
-    """``(noun, participle, (noun's new head, dep), owner)`` when token ``i`` is a participle the
-    tagger joined to the noun before it inside a prepositional object (module docstring)."""
+    """``(noun, participle, (noun's new head, dep), owner)`` when token ``i`` is a participle (or
+    a present-tense verb, :func:`_finite`) the tagger joined to the noun before it inside a
+    prepositional object (module docstring)."""
     v = doc[i]
-    if v.tag_ not in ("NN", "VBG") or not v.lower_.endswith("ing") or i == 0 or i + 1 >= len(doc):
+    if i == 0 or i + 1 >= len(doc):
+        return None
+    if not (v.tag_ in ("NN", "VBG") and v.lower_.endswith("ing")) and not _finite(doc, i):
         return None
     n = doc[i - 1]
-    if n.tag_ not in ("NN", "NNS") or n.head.i != v.i or n.dep_ not in _INSIDE:
+    if n.tag_ not in ("NN", "NNS", "NNP") or n.head.i != v.i or n.dep_ not in _INSIDE:
         return None
     if doc[i + 1].tag_ not in ("IN", "RP") and not any(c.dep_ == "dobj" and c.i > v.i for c in v.children):
         return None
@@ -160,7 +190,8 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     owner = _owner(place[0] if place[1] == "pobj" else place[0].head)
     if owner is None:
         return None
-    if _names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_) or not doer(n.lower_, False):
+    form = "VBZ" if v.tag_ == "NNS" else "VBG"
+    if _names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_, form) or not doer(n.lower_, False):
         return None
     return n, v, place, owner
 
@@ -269,7 +300,7 @@ def _relink_object(n: Any, v: Any, place: tuple[Any, str], owner: Any) -> None:
     doc = n.doc
     movers = [t for t in doc[: n.i] if t.head.i == v.i]
     n.head, n.dep_ = place
-    v.head, v.dep_, v.tag_ = owner, "acl", "VBG"
+    v.head, v.dep_, v.tag_ = owner, "acl", "VBZ" if v.tag_ == "NNS" else "VBG"
     for t in movers:
         t.head = n
     nxt = doc[v.i + 1]
@@ -289,7 +320,7 @@ def _relink(n: Any, v: Any, h: Any) -> None:
     n.head, n.dep_ = (n if root else top), dep
     if n.tag_ == "JJ":
         n.tag_ = "NN"
-    v.head, v.dep_, v.tag_ = n, "acl", "VBG"
+    v.head, v.dep_, v.tag_ = n, "acl", "VBG" if v.tag_ == "NN" else "VBZ"
     if h.i != v.i:
         h.head, h.dep_ = v, "dobj"
     for t in movers:

@@ -62,6 +62,31 @@ def test_nouns_ending_in_ing_stay_nouns(parser, text, names):
 
 
 @pytest.mark.parametrize(
+    "text, triples",
+    [
+        # the tagger's plural noun "gull perches": a present-tense verb, in a sentence with none
+        ("A red fox stares at the camera.", [("fox", "stare at", "camera")]),
+        ("A grey squirrel scampers across the lawn.", [("squirrel", "scamper across", "lawn")]),
+        ("A woman with a dog kneels on the sand.", [("woman", "have", "dog"), ("woman", "kneel on", "sand")]),
+    ],
+)
+def test_a_present_tense_verb_read_as_a_plural_noun_keeps_its_subject(parser, text, triples):
+    assert sorted(parser.parse(text).triples()) == sorted(triples)
+
+
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        # plural nouns that stay nouns: after a number, or a thing WordNet names
+        ("Two blue coffee mugs with some tea inside.", ["coffee mug", "tea"]),
+        ("A bowl of soup with bacon bits.", ["bowl", "soup", "bit"]),
+    ],
+)
+def test_plural_nouns_that_could_be_verbs_stay_nouns(parser, text, names):
+    assert [c.lemma for c in parser.parse(text).concepts] == names
+
+
+@pytest.mark.parametrize(
     "text, names, triples",
     [
         # the tagger's noun "helmet skiing", inside a prepositional object or joined to one
