@@ -24,9 +24,10 @@ WordNet, nothing tuned to a caption):
 - the phrase the tagger built around them heads the sentence or its subject, and ``v`` has
   something after it to govern (an object or a prepositional phrase).
 
-The same holds of a present-tense verb the tagger reads as a plural noun in a sentence with no
-verb ("A red fox *stares* at the camera.": the noun "fox stares", :func:`_finite`): after a
-singular noun, not after a number ("two coffee mugs"), and not when the two words name one thing.
+The same holds of a present-tense verb the tagger reads as a plural noun with no finite verb
+before it ("A red fox *stares* at the camera.": the noun "fox stares", :func:`_finite`): after a
+singular noun, not after a number ("two coffee mugs"), not the subject of a later verb, and not
+when the two words name one thing.
 
 Inside a prepositional object the tagger makes the same mistake ("A man in a helmet skiing down a
 hill": the noun "helmet skiing"; "in a black jacket and helmet skiing down"). There the
@@ -62,6 +63,8 @@ _TOP = frozenset(("ROOT", "nsubj", "nsubjpass"))
 _INSIDE = frozenset(("amod", "compound", "nmod"))
 #: What a participle can govern after it.
 _AFTER = frozenset(("prep", "dobj", "advmod", "prt", "npadvmod", "acomp", "dative", "agent"))
+#: Tags of a finite verb: a sentence with one has its main verb.
+_FINITE = frozenset(("VBZ", "VBP", "VBD", "MD"))
 
 
 @lru_cache(maxsize=8192)
@@ -139,7 +142,7 @@ def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
     if h.dep_ not in _TOP or n.head.i not in (v.i, h.i):
         return None
     if h.i == v.i:
-        if not any(c.i > v.i and c.dep_ in _AFTER for c in v.children):
+        if form == "VBG" and not any(c.i > v.i and c.dep_ in _AFTER for c in v.children):
             return None
     elif h.pos_ not in ("NOUN", "PROPN", "") and h.tag_ not in ("NN", "NNS", "NNP", "NNPS"):
         return None
@@ -152,13 +155,17 @@ def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
 
 
 def _finite(doc: Any, i: int) -> bool:
-    """Whether token ``i``, tagged a plural noun after a singular one in a sentence with no verb,
-    may be the sentence's verb ("a bird *huddles* on a branch"): not after a number ("two coffee
-    mugs") and not the second word of a thing WordNet names."""
+    """Whether token ``i``, tagged a plural noun after a singular one with no finite verb before it
+    (a participle is no main verb, a later one is another clause's: "a batter *swings* while
+    people watch"), may be the sentence's verb ("a bird *huddles* on a branch"): not after a
+    number ("two coffee mugs"), not a later verb's subject, not the second word of a thing
+    WordNet names."""
     from knowledge import lemmatize
 
     v, n = doc[i], doc[i - 1] if i else None
-    if n is None or v.tag_ != "NNS" or n.tag_ not in ("NN", "NNP") or any(t.pos_ in ("VERB", "AUX") for t in doc):
+    if n is None or v.tag_ != "NNS" or n.tag_ not in ("NN", "NNP") or any(t.tag_ in _FINITE for t in doc[:i]):
+        return False
+    if v.dep_ in ("nsubj", "nsubjpass"):  # "the bicycle pedals ... are visible": a later verb's subject
         return False
     if any(t.tag_ == "CD" for t in doc[:i]) or _names_one_thing(n.lower_, lemmatize(v.lower_)):
         return False
@@ -177,7 +184,8 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     n = doc[i - 1]
     if n.tag_ not in ("NN", "NNS", "NNP") or n.head.i != v.i or n.dep_ not in _INSIDE:
         return None
-    if doc[i + 1].tag_ not in ("IN", "RP") and not any(c.dep_ == "dobj" and c.i > v.i for c in v.children):
+    governs = doc[i + 1].tag_ in ("IN", "RP") or any(c.dep_ == "dobj" and c.i > v.i for c in v.children)
+    if not governs and not (v.tag_ == "NNS" and doc[i + 1].is_punct):  # "... and a pink shirt smiles."
         return None
     before = [t for t in doc[: n.i] if t.head.i == v.i]
     cc = doc[before[0].i - 1] if before else doc[n.i - 1]

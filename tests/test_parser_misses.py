@@ -68,6 +68,9 @@ def test_nouns_ending_in_ing_stay_nouns(parser, text, names):
         ("A red fox stares at the camera.", [("fox", "stare at", "camera")]),
         ("A grey squirrel scampers across the lawn.", [("squirrel", "scamper across", "lawn")]),
         ("A woman with a dog kneels on the sand.", [("woman", "have", "dog"), ("woman", "kneel on", "sand")]),
+        # a later verb is another clause's; at the end of the sentence the verb governs nothing
+        ("A lion yawns and lazily lies on a rock.", [("lion", "lie on", "rock")]),
+        ("A girl in a yellow dress smiles.", [("girl", "in", "dress")]),
     ],
 )
 def test_a_present_tense_verb_read_as_a_plural_noun_keeps_its_subject(parser, text, triples):
@@ -80,6 +83,8 @@ def test_a_present_tense_verb_read_as_a_plural_noun_keeps_its_subject(parser, te
         # plural nouns that stay nouns: after a number, or a thing WordNet names
         ("Two blue coffee mugs with some tea inside.", ["coffee mug", "tea"]),
         ("A bowl of soup with bacon bits.", ["bowl", "soup", "bit"]),
+        # the subject of a later verb
+        ("The tennis rackets lie on the court.", ["tennis racket", "court"]),
     ],
 )
 def test_plural_nouns_that_could_be_verbs_stay_nouns(parser, text, names):
