@@ -25,7 +25,8 @@ WordNet, nothing tuned to a caption):
   something after it to govern (an object or a prepositional phrase).
 
 The same holds of a present-tense verb the tagger reads as a plural noun with no finite verb
-before it ("A red fox *stares* at the camera.": the noun "fox stares", :func:`_finite`): after a
+before it ("A red fox *stares* at the camera.": the noun "fox stares", :func:`_finite`; also
+inside a participle's object: "a boy wearing a cap *smiles*"): after a
 singular noun, not after a number ("two coffee mugs"), not the subject of a later verb, and not
 when the two words name one thing.
 
@@ -193,9 +194,11 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
         place: tuple[Any, str] = (v.head, "pobj")
     elif cc.dep_ == "cc" and cc.head.dep_ == "pobj":  # "in a black jacket and helmet skiing down"
         place = (cc.head, "conj")
+    elif v.tag_ == "NNS" and v.dep_ == "dobj" and v.head.dep_ == "acl":  # "wearing a fedora looks at"
+        place = (v.head, "dobj")
     else:
         return None
-    owner = _owner(place[0] if place[1] == "pobj" else place[0].head)
+    owner = _owner(place[0] if place[1] != "conj" else place[0].head)
     if owner is None:
         return None
     form = "VBZ" if v.tag_ == "NNS" else "VBG"
@@ -252,14 +255,15 @@ def _relink_governed(n: Any, v: Any, h: Any, owner: Any) -> None:
         t.head = n
 
 
-def _owner(prep: Any) -> Any | None:
-    """The person or animal preposition ``prep`` hangs from ("a man *in* a helmet"), else None."""
+def _owner(word: Any) -> Any | None:
+    """The person or animal preposition or participle ``word`` hangs from ("a man *in* a helmet",
+    "a woman *wearing* a fedora"), else None."""
     from knowledge import is_animate, noun_synset
 
-    owner = prep.head
-    if prep.dep_ != "prep" or owner.tag_ not in ("NN", "NNS", "NNP") or not is_animate(noun_synset(owner.lower_)):
+    owner = word.head
+    if word.dep_ not in ("prep", "acl") or owner.tag_ not in ("NN", "NNS", "NNP"):
         return None
-    return owner
+    return owner if is_animate(noun_synset(owner.lower_)) else None
 
 
 def _worn_doer(t: Any) -> Any | None:
