@@ -203,7 +203,8 @@ def uncovered_salience(
     """For each unsupported caption concept (``bad`` indexes ``concepts``), the salience of the
     image concept it most likely stands in for: the image concepts no caption concept speaks of
     are shared out among the unsupported ones by a 1-1 assignment that maximises salience
-    ("eraser" where nine references out of nine see a rifle the caption never names)."""
+    ("eraser" where nine references out of nine see a rifle the caption never names), each to one
+    that can play its ``roles`` (:func:`roles_of`)."""
     return {i: 0.0 if j is None else sal[j] for i, j in stand_ins(bad, concepts, image, sal, roles).items()}
 
 
@@ -216,7 +217,8 @@ def stand_ins(
 ) -> dict[int, int | None]:
     """For each unsupported caption concept (``bad`` indexes ``concepts``), the image concept it
     most likely stands in for (or None): the image concepts no caption concept speaks of, shared
-    out among the unsupported ones by a 1-1 assignment that maximises salience ``sal``.
+    out among the unsupported ones by a 1-1 assignment that maximises salience ``sal``, each to one
+    that can play its role (``roles``, :func:`roles_of`; :func:`_fit`).
 
     >>> from parsers import Concept, SceneGraph
     >>> image = SceneGraph([Concept("horse", "horse"), Concept("carriage", "carriage")])
@@ -341,21 +343,17 @@ def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Ma
         c, t = caption.concepts[i], mapping[i]
         was = image.concepts[t]
         role = roles.get(i)
-        kin = c.synset and was.synset and wup_similarity(c.synset, was.synset) >= NEAR
-        if role is not None and not kin and _fit(c, role, was, sal[t], where.get(t, 0)) < 0:
+        kin = bool(c.synset and was.synset and wup_similarity(c.synset, was.synset) >= NEAR)
+        now = _fit(c, role, was, sal[t], where.get(t, 0))
+        if role is not None and not kin and now < 0:
             mapping[i], moved = -1, True  # "in a garage" is not "in a teenager": silence instead
         if j is None or j in mapping:
             continue
         g = image.concepts[j]
         if role is None and objecthood(c.synset) != objecthood(g.synset):
             continue  # with a role, the stand-in plays it (:func:`_fit`) whatever its kind
-        if mapping[i] >= 0:
-            if role is not None and _fit(c, role, g, sal[j], where.get(j, 0)) < _fit(
-                c, role, was, sal[t], where.get(t, 0)
-            ):
-                continue
-            if role is None and sal[j] < sal[t]:
-                continue
+        if mapping[i] >= 0 and _fit(c, role, g, sal[j], where.get(j, 0)) < now:
+            continue  # without a role, _fit is the salience
         if kin:
             continue
         mapping[i] = j

@@ -10,6 +10,8 @@ judgement of a caption noun that no reference names weighs it by its kind.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from knowledge.distance import is_hypernym, lexname
 
 #: Lexicographer files of visible things.
@@ -49,6 +51,7 @@ def is_thing(synset: str | None) -> bool:
 GARMENTS = ("clothing.n.01", "footwear.n.01", "headdress.n.01")
 
 
+@lru_cache(maxsize=8192)
 def is_garment(synset: str | None) -> bool:
     """Whether ``synset`` is something worn (:data:`GARMENTS`).
 

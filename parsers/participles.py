@@ -26,9 +26,9 @@ WordNet, nothing tuned to a caption):
 
 The same holds of a present-tense verb the tagger reads as a plural noun with no finite verb
 before it ("A red fox *stares* at the camera.": the noun "fox stares", :func:`_finite`; also
-inside a participle's object: "a boy wearing a cap *smiles*"): after a
-singular noun, not after a number ("two coffee mugs"), not the subject of a later verb, and not
-when the two words name one thing.
+inside a participle's object: "a boy wearing a cap *smiles*"): after a singular noun, not after a
+number ("two coffee mugs"), not the subject of a later verb, and not when the two words name one
+thing.
 
 Inside a prepositional object the tagger makes the same mistake ("A man in a helmet skiing down a
 hill": the noun "helmet skiing"; "in a black jacket and helmet skiing down"). There the
@@ -36,13 +36,13 @@ participle says what the one wearing or holding the object does, as the parser r
 a coat playing harp": ``n`` stays the object (or joins the coordination before it), ``v`` modifies
 the noun the preposition hangs from, when that noun names a person or an animal and ``v`` is
 followed by a preposition or particle or governs an object of its own ("a child in a helmet
-holding a bat": the noun "helmet holding", the bat its object). When the tagger builds the worn noun, the participle and
-its object into one prepositional object ("a man in a red shirt playing tennis": the noun "shirt
-playing tennis"), the worn noun becomes the object again, the participle the owner's and the
-last noun its object -- unless that noun is a garment, which the ``-ing`` word says the purpose
-of ("a bicycle *racing suit*"). For the same reason a participle the parser hangs from
-such an object that is no person or animal is hung from the person or animal ("two men in
-wetsuits surfing on waves": the men surf).
+holding a bat": the noun "helmet holding", the bat its object). When the tagger builds the worn
+noun, the participle and its object into one prepositional object ("a man in a red shirt playing
+tennis": the noun "shirt playing tennis"), the worn noun becomes the object again, the
+participle the owner's and the last noun its object -- unless that noun is a garment, which the
+``-ing`` word says the purpose of ("a bicycle *racing suit*"). For the same reason a participle
+the parser hangs from such an object that is no person or animal is hung from the person or
+animal ("two men in wetsuits surfing on waves": the men surf).
 
 >>> from parsers.spacy_model import load_spacy
 >>> doc = load_spacy(exclude=("ner",), fast_attributes=True, tree_repairs=True)("A kid playing baseball.")
@@ -155,6 +155,12 @@ def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
     return n, v, h
 
 
+def _form(v: Any) -> str:
+    """The verb tag a misread word ``v`` gets back: a plural noun is a present-tense verb ("VBZ"),
+    a singular one ending in -ing a participle ("VBG")."""
+    return "VBZ" if v.tag_ == "NNS" else "VBG"
+
+
 def _finite(doc: Any, i: int) -> bool:
     """Whether token ``i``, tagged a plural noun after a singular one with no finite verb before it
     (a participle is no main verb, a later one is another clause's: "a batter *swings* while
@@ -201,8 +207,7 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     owner = _owner(place[0] if place[1] != "conj" else place[0].head)
     if owner is None:
         return None
-    form = "VBZ" if v.tag_ == "NNS" else "VBG"
-    if _names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_, form) or not doer(n.lower_, False):
+    if _names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_, _form(v)) or not doer(n.lower_, False):
         return None
     return n, v, place, owner
 
@@ -312,7 +317,7 @@ def _relink_object(n: Any, v: Any, place: tuple[Any, str], owner: Any) -> None:
     doc = n.doc
     movers = [t for t in doc[: n.i] if t.head.i == v.i]
     n.head, n.dep_ = place
-    v.head, v.dep_, v.tag_ = owner, "acl", "VBZ" if v.tag_ == "NNS" else "VBG"
+    v.head, v.dep_, v.tag_ = owner, "acl", _form(v)
     for t in movers:
         t.head = n
     nxt = doc[v.i + 1]
@@ -332,7 +337,7 @@ def _relink(n: Any, v: Any, h: Any) -> None:
     n.head, n.dep_ = (n if root else top), dep
     if n.tag_ == "JJ":
         n.tag_ = "NN"
-    v.head, v.dep_, v.tag_ = n, "acl", "VBG" if v.tag_ == "NN" else "VBZ"
+    v.head, v.dep_, v.tag_ = n, "acl", _form(v)
     if h.i != v.i:
         h.head, h.dep_ = v, "dobj"
     for t in movers:
