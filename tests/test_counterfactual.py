@@ -242,6 +242,11 @@ REWRITES = [
         "Four cows are grazing in a field near a barn.",
     ),
     ("Four people are sitting at a table.", A(["person", "person", "table"]), "Two people are sitting at a table."),
+    # one after a determiner or possessive: the number goes, not "the a"
+    ("The two dogs are sleeping on the bed.", A(["dog", "bed"]), "The dog is sleeping on the bed."),
+    ("These two cups sit on a table.", A(["cup", "table"]), "This cup sits on a table."),
+    ("A man walks with his two dogs.", A(["man", "dog"]), "A man walks with his dog."),
+    ("All three boys are running.", A(["boy"]), "A boy is running."),
     ("A cat and two dogs lying on a rug.", A(["cat", "dog", "rug"]), "A cat and a dog lying on a rug."),
     ("A bowl of oranges next to a cup.", A(["orange", "orange", "cup"]), "Oranges next to a cup."),
     # "a pair of" and nouns with no singular

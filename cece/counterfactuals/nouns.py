@@ -113,13 +113,35 @@ def count_changes(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None
         out.append(Change(head.idx, head.idx + len(head), singular))
     else:
         a, b = _quantifier(doc, *e.spans[0])
-        word = article(doc.text[b:].split()[0] if b < len(doc.text) else "") if one else number_word(target)
-        out.append(Change(a, b, case_like(word, caption.text[a:b]) + (" " if b > e.spans[0][1] else "")))
+        det = _determiner_before(doc, a)
+        if one and det is not None and det.lower_ == "all":  # "all three boys" -> "a boy"
+            a, det = det.idx, None
+        if one and det is not None:  # "the four deer" -> "the deer", "these two cups" -> "this cup"
+            out.append(Change(a, b + 1 if doc.text[b : b + 1] == " " else b, ""))
+            if det.lower_ in _SINGULAR_OF:
+                out.append(Change(det.idx, det.idx + len(det), case_like(_SINGULAR_OF[det.lower_], det.text)))
+        else:
+            word = article(doc.text[b:].split()[0] if b < len(doc.text) else "") if one else number_word(target)
+            out.append(Change(a, b, case_like(word, caption.text[a:b]) + (" " if b > e.spans[0][1] else "")))
         if head.tag_ in ("NNS", "NNPS") and one:
             out.append(Change(head.idx, head.idx + len(head), noun_form(c.lemma, False)))
         elif head.tag_ in ("NN", "NNP") and not one:
             out.append(Change(head.idx, head.idx + len(head), noun_form(c.lemma, True)))
     return out + agreement(head, plural=not one)
+
+
+#: A determiner before a number, as it is said of one.
+_SINGULAR_OF = {"these": "this", "those": "that"}
+
+
+def _determiner_before(doc: Any, a: int) -> Any | None:
+    """The definite determiner or possessive right before the count word at ``a`` ("*the* four
+    deer", "*his* two dogs"): with it, one is said by dropping the number, not by an article."""
+    t = next((t for t in doc if t.idx == a), None)
+    if t is None or t.i == 0:
+        return None
+    d = doc[t.i - 1]
+    return d if d.tag_ in ("DT", "PRP$", "WP$") and d.lower_ not in ("a", "an", "another", "some", "any") else None
 
 
 def _quantifier(doc: Any, a: int, b: int) -> tuple[int, int]:
