@@ -34,6 +34,8 @@ def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], l
             low = c.lower_
             if dep == "nummod" or low in VAGUE_COUNTS or low in COUNT_WORDS:
                 value = count_value(low)
+                if value is not None and _counts_a_modifier(doc, c, root, value, heads):
+                    continue  # "a two story house" is one house
                 if value is not None:
                     counts.append(value)
                     continue
@@ -57,6 +59,28 @@ def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], l
         key=lambda t: t.i,
     )
     return _join_tones(mods), counts
+
+
+def _counts_a_modifier(doc: Any, number: Any, root: Any, value: str, heads: set[int]) -> bool:
+    """Whether ``number`` (above one) counts the noun modifying a singular ``root`` rather than
+    the root: "a *two* story house", "a *three* picture collage" (a number above one before a
+    noun that has a plural form of its own would make that noun plural: "two houses"). A word of
+    the thing's own name (``heads``: "two fire truck") is no such noun.
+
+    >>> from parsers.spacy_model import load_spacy
+    >>> doc = load_spacy(exclude=("ner",), fast_attributes=True)("A two story house.")
+    >>> _counts_a_modifier(doc, doc[1], doc[3], "2", {3})
+    True
+    """
+    from lemminflect import getInflection
+
+    if not value.isdigit() or int(value) < 2 or root.tag_ != "NN":
+        return False
+    plural = getInflection(root.lemma_ or root.lower_, "NNS")
+    if not plural or root.lower_ == plural[0]:  # "two sheep" (the usual plural, not "cake" as stuff)
+        return False
+    between = range(number.i + 1, root.i)
+    return any(doc[k].dep_ in ("compound", "nmod") and doc[k].tag_ == "NN" and k not in heads for k in between)
 
 
 def _join_tones(mods: list[Any]) -> list[str]:

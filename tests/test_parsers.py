@@ -137,6 +137,23 @@ def test_counts_sizes_colours_materials(parser):
     assert by_lemma(parser.parse("The car is red."))["car"].attributes == {"colour": ["red"]}
 
 
+@pytest.mark.parametrize(
+    "text, lemma, count",
+    [
+        # a number above one before a modifier of a singular noun counts the modifier
+        ("A two story house with a porch.", "house", None),
+        ("A large eight wheel truck.", "truck", None),
+        ("A woman in a red two piece bathing suit.", "bathing suit", None),
+        # ... not a noun whose plural is itself, nor a word of the thing's own name
+        ("Two sheep in a field.", "sheep", ["2"]),
+        ("Two fire truck parked.", "fire truck", ["2"]),
+        ("The two story houses.", "house", ["2"]),
+    ],
+)
+def test_a_number_before_a_modifier_counts_the_modifier(parser, text, lemma, count):
+    assert by_lemma(parser.parse(text))[lemma].attributes.get("count") == count
+
+
 def test_quantifier_nouns_count_what_they_quantify(parser):
     g = parser.parse("A couple of dogs and several cats near a group of people.")
     c = by_lemma(g)
