@@ -28,7 +28,10 @@ The same holds of a present-tense verb the tagger reads as a plural noun with no
 before it ("A red fox *stares* at the camera.": the noun "fox stares", :func:`_finite`; also
 inside a participle's object: "a boy wearing a cap *smiles*"): after a singular noun, not after a
 number ("two coffee mugs"), not the subject of a later verb, and not when the two words name one
-thing.
+thing. So of a verb the tagger got right but the parser built into the noun phrase ("A deer
+*walks* on a crosswalk": "deer" a compound of "walks"), and of a verb of several read as a
+singular noun ("Two dogs *sleep*.", "Four deer *walk* near the stones."; "a three *drawer* table"
+is one table).
 
 Inside a prepositional object the tagger makes the same mistake ("A man in a helmet skiing down a
 hill": the noun "helmet skiing"; "in a black jacket and helmet skiing down"). There the
@@ -64,6 +67,8 @@ _TOP = frozenset(("ROOT", "nsubj", "nsubjpass"))
 _INSIDE = frozenset(("amod", "compound", "nmod"))
 #: What a participle can govern after it.
 _AFTER = frozenset(("prep", "dobj", "advmod", "prt", "npadvmod", "acomp", "dative", "agent"))
+#: Articles of one thing.
+_OF_ONE = frozenset(("a", "an", "this", "that", "each", "every", "another"))
 #: Tags of a finite verb: a sentence with one has its main verb.
 _FINITE = frozenset(("VBZ", "VBP", "VBD", "MD"))
 
@@ -78,17 +83,22 @@ def verb_participle(word: str, tag: str = "VBG") -> bool:
     >>> verb_participle("crouches", "VBZ"), verb_participle("trees", "VBZ")
     (True, False)
     """
-    from lemminflect import getAllLemmas, getInflection
-
-    from knowledge import get_hierarchy, is_thing, noun_synset
+    from knowledge import is_thing, noun_synset
 
     if tag == "VBG" and not word.endswith("ing"):
         return False
+    return _verb_form(word, tag) and not is_thing(noun_synset(word))
+
+
+@lru_cache(maxsize=8192)
+def _verb_form(word: str, tag: str) -> bool:
+    """Whether lower-case ``word`` is the ``tag`` form of a verb WordNet knows."""
+    from lemminflect import getAllLemmas, getInflection
+
+    from knowledge import get_hierarchy
+
     verbs = get_hierarchy().lemmas("v")
-    lemmas = [v for v in getAllLemmas(word, "VERB").get("VERB", ()) if v in verbs]
-    if not any(word in getInflection(v, tag) for v in lemmas):
-        return False
-    return not is_thing(noun_synset(word))
+    return any(word in getInflection(v, tag) for v in getAllLemmas(word, "VERB").get("VERB", ()) if v in verbs)
 
 
 @lru_cache(maxsize=8192)
@@ -134,7 +144,7 @@ def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
     if v.tag_ == "NN" and v.lower_.endswith("ing"):
         form = "VBG"
     elif _finite(doc, i):
-        form = "VBZ"  # "A blue bird huddles on a branch": the noun "bird huddles", no verb
+        form = _form(v)  # "A blue bird huddles on a branch": the noun "bird huddles", no verb
     else:
         return None
     if n.tag_ not in _NOUN_TAGS or n.dep_ not in _INSIDE | _TOP:
@@ -148,35 +158,83 @@ def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
     elif h.pos_ not in ("NOUN", "PROPN", "") and h.tag_ not in ("NN", "NNS", "NNP", "NNPS"):
         return None
     nxt = doc[i + 1] if i + 1 < len(doc) else None
-    if nxt is not None and nxt.is_alpha and _names_one_thing(v.lower_, nxt.lower_):
+    if nxt is not None and nxt.is_alpha and nxt.tag_ not in ("IN", "RP") and _names_one_thing(v.lower_, nxt.lower_):
         return None
-    if not verb_participle(v.lower_, form) or not doer(n.lower_, n.tag_ == "JJ"):
-        return None
+    if form == "VBG" and not verb_participle(v.lower_, form) or not doer(n.lower_, n.tag_ == "JJ"):
+        return None  # (:func:`_finite` has checked its verb)
     return n, v, h
 
 
 def _form(v: Any) -> str:
-    """The verb tag a misread word ``v`` gets back: a plural noun is a present-tense verb ("VBZ"),
-    a singular one ending in -ing a participle ("VBG")."""
-    return "VBZ" if v.tag_ == "NNS" else "VBG"
+    """The verb tag a misread word ``v`` gets back: a plural noun or a verb built into a noun
+    phrase is a present-tense verb ("VBZ"), a singular noun ending in -ing a participle ("VBG"),
+    another singular noun a present-tense verb of several ("two dogs *sleep*": "VBP")."""
+    if v.tag_ in ("NNS", "VBZ"):
+        return "VBZ"
+    return "VBG" if v.lower_.endswith("ing") else "VBP"
 
 
 def _finite(doc: Any, i: int) -> bool:
-    """Whether token ``i``, tagged a plural noun after a singular one with no finite verb before it
-    (a participle is no main verb, a later one is another clause's: "a batter *swings* while
-    people watch"), may be the sentence's verb ("a bird *huddles* on a branch"): not after a
-    number ("two coffee mugs"), not a later verb's subject, not the second word of a thing
+    """Whether token ``i``, with no finite verb before it (a participle is no main verb, a later
+    one is another clause's: "a batter *swings* while people watch"), may be the sentence's verb:
+    a plural noun after a singular one ("a bird *huddles* on a branch"; not after a number: "two
+    coffee mugs"), a verb the parser built into a noun phrase ("a deer *walks*", "white deer
+    *walk*": "deer" its compound), or a singular noun after a plural or a counted many ("two dogs
+    *sleep*", "four deer *walk*"); never a later verb's subject, nor the second word of a thing
     WordNet names."""
     from knowledge import lemmatize
 
     v, n = doc[i], doc[i - 1] if i else None
-    if n is None or v.tag_ != "NNS" or n.tag_ not in ("NN", "NNP") or any(t.tag_ in _FINITE for t in doc[:i]):
+    if n is None or any(t.tag_ in _FINITE for t in doc[:i]) or v.dep_ in ("nsubj", "nsubjpass"):
+        return False  # "the bicycle pedals ... are visible": a later verb's subject
+    built_in = n.dep_ in _INSIDE and n.head.i == v.i
+    after_one = n.tag_ in ("NN", "NNP") and not any(t.tag_ == "CD" for t in doc[:i])
+    if v.tag_ == "NN":  # a verb of several: "two dogs *sleep*"
+        if not (built_in and _several(n, v) and _governs_next(doc, i)):
+            return False
+    elif not (
+        (v.tag_ == "NNS" and after_one)  # "a bird *huddles*"
+        or (v.tag_ == "VBZ" and after_one and built_in)  # "a deer *walks*"
+        or (v.tag_ == "VBP" and built_in and _several(n, v))  # "white deer *walk*"
+    ):
         return False
-    if v.dep_ in ("nsubj", "nsubjpass"):  # "the bicycle pedals ... are visible": a later verb's subject
+    counted_many = v.tag_ == "NN" and n.tag_ == "NN" and _counted(n, v)
+    if _names_one_thing(n.lower_, lemmatize(v.lower_)):
         return False
-    if any(t.tag_ == "CD" for t in doc[:i]) or _names_one_thing(n.lower_, lemmatize(v.lower_)):
+    # after a counted many ("four deer *stand* near the stones") a singular noun can be no thing
+    # they are, whatever else it may name
+    return _verb_form(v.lower_, _form(v)) if counted_many else verb_participle(v.lower_, _form(v))
+
+
+def _several(n: Any, v: Any) -> bool:
+    """Whether noun ``n`` before ``v`` says several: a plural ("two dogs"), or a noun whose plural
+    is itself counted by a number above one ("four deer walk"; "a three drawer table" is one
+    table), or an animal of that kind with no article of one ("white deer walk"; "a deer park" is
+    one park, "fried pork chunk" no animal)."""
+    from lemminflect import getInflection
+
+    from knowledge import is_animate, noun_synset
+
+    if n.tag_ == "NNS":
+        return True
+    plural = getInflection(n.lower_, "NNS")
+    if n.tag_ != "NN" or not plural or plural[0] != n.lower_:
         return False
-    return verb_participle(v.lower_, "VBZ")
+    if _counted(n, v):
+        return True
+    one = any(c.dep_ == "det" and c.lower_ in _OF_ONE for t in (n, v) for c in t.children)
+    return not one and is_animate(noun_synset(n.lower_))
+
+
+def _counted(n: Any, v: Any) -> bool:
+    """Whether a number above one counts ``n`` (spaCy may hang it from ``v``)."""
+    return any(c.dep_ == "nummod" and c.lower_ not in ("one", "1") for t in (n, v) for c in t.children)
+
+
+def _governs_next(doc: Any, i: int) -> bool:
+    """Whether what follows token ``i`` is what a verb takes (a preposition, a particle, an
+    article, the end), not more of a noun phrase ("a maroon color *four* door car")."""
+    return i + 1 >= len(doc) or doc[i + 1].tag_ in ("IN", "RP", "DT", "PRP$", "RB", ".", ",")
 
 
 def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] | None:
@@ -192,7 +250,7 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     if n.tag_ not in ("NN", "NNS", "NNP") or n.head.i != v.i or n.dep_ not in _INSIDE:
         return None
     governs = doc[i + 1].tag_ in ("IN", "RP") or any(c.dep_ == "dobj" and c.i > v.i for c in v.children)
-    if not governs and not (v.tag_ == "NNS" and doc[i + 1].is_punct):  # "... and a pink shirt smiles."
+    if not governs and not (v.tag_ in ("NNS", "VBZ") and doc[i + 1].is_punct):  # "... and a pink shirt smiles."
         return None
     before = [t for t in doc[: n.i] if t.head.i == v.i]
     cc = doc[before[0].i - 1] if before else doc[n.i - 1]
@@ -200,7 +258,7 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
         place: tuple[Any, str] = (v.head, "pobj")
     elif cc.dep_ == "cc" and cc.head.dep_ == "pobj":  # "in a black jacket and helmet skiing down"
         place = (cc.head, "conj")
-    elif v.tag_ == "NNS" and v.dep_ == "dobj" and v.head.dep_ == "acl":  # "wearing a fedora looks at"
+    elif v.tag_ in ("NNS", "VBZ") and v.dep_ == "dobj" and v.head.dep_ == "acl":  # "wearing a fedora looks at"
         place = (v.head, "dobj")
     else:
         return None
