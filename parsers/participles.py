@@ -55,10 +55,11 @@ animal ("two men in wetsuits surfing on waves": the men surf).
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from spacy.language import Language
+
+from parsers.verb_words import doer, garment, names_one_thing, verb_form, verb_participle
 
 _NOUN_TAGS = frozenset(("NN", "NNS", "JJ"))
 #: The deps of a phrase that holds the caption's subject: the sentence itself or its subject.
@@ -71,58 +72,6 @@ _AFTER = frozenset(("prep", "dobj", "advmod", "prt", "npadvmod", "acomp", "dativ
 _OF_ONE = frozenset(("a", "an", "this", "that", "each", "every", "another"))
 #: Tags of a finite verb: a sentence with one has its main verb.
 _FINITE = frozenset(("VBZ", "VBP", "VBD", "MD"))
-
-
-@lru_cache(maxsize=8192)
-def verb_participle(word: str, tag: str = "VBG") -> bool:
-    """Whether lower-case ``word`` is the present participle (``tag`` "VBZ": the third person
-    present) of a verb WordNet knows and names no visible thing as a noun.
-
-    >>> verb_participle("playing"), verb_participle("building"), verb_participle("ring")
-    (True, False, False)
-    >>> verb_participle("crouches", "VBZ"), verb_participle("trees", "VBZ")
-    (True, False)
-    """
-    from knowledge import is_thing, noun_synset
-
-    if tag == "VBG" and not word.endswith("ing"):
-        return False
-    return _verb_form(word, tag) and not is_thing(noun_synset(word))
-
-
-@lru_cache(maxsize=8192)
-def _verb_form(word: str, tag: str) -> bool:
-    """Whether lower-case ``word`` is the ``tag`` form of a verb WordNet knows."""
-    from lemminflect import getAllLemmas, getInflection
-
-    from knowledge import get_hierarchy
-
-    verbs = get_hierarchy().lemmas("v")
-    return any(word in getInflection(v, tag) for v in getAllLemmas(word, "VERB").get("VERB", ()) if v in verbs)
-
-
-@lru_cache(maxsize=8192)
-def doer(word: str, adjective_tag: bool) -> bool:
-    """Whether lower-case ``word`` is a noun whose first sense is a visible thing (and, when the
-    tagger called it an adjective, not also an adjective to WordNet).
-
-    >>> doer("puppy", True), doer("black", True), doer("city", False)
-    (True, False, False)
-    """
-    from knowledge import get_hierarchy, is_thing, lemmatize, noun_synset
-
-    h = get_hierarchy()
-    if adjective_tag and word in h.adjective_lemmas:
-        return False
-    return lemmatize(word) in h.lemmas("n") and is_thing(noun_synset(word))
-
-
-@lru_cache(maxsize=8192)
-def _names_one_thing(first: str, second: str) -> bool:
-    from knowledge import noun_synset
-
-    s = noun_synset(f"{first} {second}")
-    return s is not None and s != noun_synset(second)
 
 
 def _phrase_head(v: Any) -> Any:
@@ -158,7 +107,7 @@ def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
     elif h.pos_ not in ("NOUN", "PROPN", "") and h.tag_ not in ("NN", "NNS", "NNP", "NNPS"):
         return None
     nxt = doc[i + 1] if i + 1 < len(doc) else None
-    if nxt is not None and nxt.is_alpha and nxt.tag_ not in ("IN", "RP") and _names_one_thing(v.lower_, nxt.lower_):
+    if nxt is not None and nxt.is_alpha and nxt.tag_ not in ("IN", "RP") and names_one_thing(v.lower_, nxt.lower_):
         return None
     if form == "VBG" and not verb_participle(v.lower_, form) or not doer(n.lower_, n.tag_ == "JJ"):
         return None  # (:func:`_finite` has checked its verb)
@@ -199,11 +148,11 @@ def _finite(doc: Any, i: int) -> bool:
     ):
         return False
     counted_many = v.tag_ == "NN" and n.tag_ == "NN" and _counted(n, v)
-    if _names_one_thing(n.lower_, lemmatize(v.lower_)):
+    if names_one_thing(n.lower_, lemmatize(v.lower_)):
         return False
     # after a counted many ("four deer *stand* near the stones") a singular noun can be no thing
     # they are, whatever else it may name
-    return _verb_form(v.lower_, _form(v)) if counted_many else verb_participle(v.lower_, _form(v))
+    return verb_form(v.lower_, _form(v)) if counted_many else verb_participle(v.lower_, _form(v))
 
 
 def _several(n: Any, v: Any) -> bool:
@@ -265,7 +214,7 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     owner = _owner(place[0] if place[1] != "conj" else place[0].head)
     if owner is None:
         return None
-    if _names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_, _form(v)) or not doer(n.lower_, False):
+    if names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_, _form(v)) or not doer(n.lower_, False):
         return None
     return n, v, place, owner
 
@@ -292,18 +241,9 @@ def _governing_candidate(doc: Any, i: int) -> tuple[Any, Any, Any, Any] | None:
     owner = _owner(h.head)
     if owner is None or not verb_participle(v.lower_) or not doer(n.lower_, False):
         return None
-    if _names_one_thing(n.lower_, v.lower_) or _names_one_thing(v.lower_, doc[i + 1].lower_) or _garment(h.lower_):
+    if names_one_thing(n.lower_, v.lower_) or names_one_thing(v.lower_, doc[i + 1].lower_) or garment(h.lower_):
         return None
     return n, v, h, owner
-
-
-@lru_cache(maxsize=8192)
-def _garment(word: str) -> bool:
-    """Whether noun ``word`` can name something worn: then an ``-ing`` word before it says what
-    for ("a man in a bicycle *racing suit*", "*running* shoes"), not what someone does."""
-    from knowledge import is_garment, noun_senses
-
-    return any(is_garment(s) for s in noun_senses(word))
 
 
 def _relink_governed(n: Any, v: Any, h: Any, owner: Any) -> None:

@@ -21,9 +21,7 @@ name WordNet knows ("a *can* opener", the modal "can" to the tagger).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from knowledge import THINGS, get_hierarchy, lemmatize, lexname, noun_senses, noun_synset
 from knowledge.concepts import morphy_forms
@@ -31,6 +29,7 @@ from parsers.attribute_words import HEDGE_ADVERBS, QUANTIFIER_NOUNS
 from parsers.language import stop_words
 from parsers.repairs import FRAME_NOUNS
 from parsers.scene_graph import Concept, SceneGraph, Span
+from parsers.verb_words import verb_form
 
 #: Words that say the noun after them is absent.
 NEGATIONS = frozenset({"no", "without", "not", "never", "nor", "none"})
@@ -104,7 +103,7 @@ def thing_noun(word: str) -> tuple[str, str] | None:
         f in h.lemmas("v") or f in h.adjective_lemmas or f in QUANTIFIER_NOUNS or f in FRAME_NOUNS for f in forms
     ):
         return None
-    if word.endswith("ing") and _verb_ing(word, h.lemmas("v")):  # "possibly making a turn": a verb, not lost
+    if word.endswith("ing") and verb_form(word, "VBG"):  # "possibly making a turn": a verb, not lost
         return None
     # Its first sense that is a visible thing (the first of "opener" is an event) -- unless
     # the word is first a material, which as a lost word was a modifier ("a wood burning stove").
@@ -113,13 +112,6 @@ def thing_noun(word: str) -> tuple[str, str] | None:
     if synset is None or lexname(senses[0]) == "noun.substance":
         return None
     return lemma, synset
-
-
-def _verb_ing(word: str, verbs: Mapping[str, Any]) -> bool:
-    """Whether ``word`` is the -ing form of a verb WordNet knows ("making" <- make)."""
-    from lemminflect import getAllLemmas, getInflection
-
-    return any(word in getInflection(v, "VBG") for v in getAllLemmas(word, "VERB").get("VERB", ()) if v in verbs)
 
 
 def recover_nouns(graph: SceneGraph) -> SceneGraph:

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from cece import explain
 from cece.costs import CostModel, under_specialised
 from parsers import CaptionParser, Concept, SceneGraph, coordination
-from parsers.participles import doer, repair, verb_participle
+from parsers.participles import repair
 from parsers.spacy_model import load_spacy
+from parsers.verb_words import doer, verb_participle
 
 
 def A(objects, relations=()):

@@ -1,0 +1,78 @@
+"""Words the participle repair (:mod:`parsers.participles`) weighs: whether a word is a verb
+form, a visible thing that can do something, a garment, or one thing WordNet names with the
+word before it. Each answer depends on the word alone, so each is cached.
+
+>>> verb_participle("playing"), doer("puppy", False), garment("suit")
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+
+@lru_cache(maxsize=8192)
+def verb_participle(word: str, tag: str = "VBG") -> bool:
+    """Whether lower-case ``word`` is the present participle (``tag`` "VBZ": the third person
+    present) of a verb WordNet knows and names no visible thing as a noun.
+
+    >>> verb_participle("playing"), verb_participle("building"), verb_participle("ring")
+    (True, False, False)
+    >>> verb_participle("crouches", "VBZ"), verb_participle("trees", "VBZ")
+    (True, False)
+    """
+    from knowledge import is_thing, noun_synset
+
+    if tag == "VBG" and not word.endswith("ing"):
+        return False
+    return verb_form(word, tag) and not is_thing(noun_synset(word))
+
+
+@lru_cache(maxsize=8192)
+def verb_form(word: str, tag: str) -> bool:
+    """Whether lower-case ``word`` is the ``tag`` form of a verb WordNet knows."""
+    from lemminflect import getAllLemmas, getInflection
+
+    from knowledge import get_hierarchy
+
+    verbs = get_hierarchy().lemmas("v")
+    return any(word in getInflection(v, tag) for v in getAllLemmas(word, "VERB").get("VERB", ()) if v in verbs)
+
+
+@lru_cache(maxsize=8192)
+def doer(word: str, adjective_tag: bool) -> bool:
+    """Whether lower-case ``word`` is a noun whose first sense is a visible thing (and, when the
+    tagger called it an adjective, not also an adjective to WordNet).
+
+    >>> doer("puppy", True), doer("black", True), doer("city", False)
+    (True, False, False)
+    """
+    from knowledge import get_hierarchy, is_thing, lemmatize, noun_synset
+
+    h = get_hierarchy()
+    if adjective_tag and word in h.adjective_lemmas:
+        return False
+    return lemmatize(word) in h.lemmas("n") and is_thing(noun_synset(word))
+
+
+@lru_cache(maxsize=8192)
+def names_one_thing(first: str, second: str) -> bool:
+    """Whether "``first`` ``second``" is a thing WordNet names apart from what ``second`` names
+    ("swimming pool"; "deer walk" is none).
+
+    >>> names_one_thing("swimming", "pool"), names_one_thing("deer", "walk")
+    (True, False)
+    """
+    from knowledge import noun_synset
+
+    s = noun_synset(f"{first} {second}")
+    return s is not None and s != noun_synset(second)
+
+
+@lru_cache(maxsize=8192)
+def garment(word: str) -> bool:
+    """Whether noun ``word`` can name something worn: then an ``-ing`` word before it says what
+    for ("a man in a bicycle *racing suit*", "*running* shoes"), not what someone does."""
+    from knowledge import is_garment, noun_senses
+
+    return any(is_garment(s) for s in noun_senses(word))
