@@ -7,8 +7,8 @@ co-hyponym the evidence does not already name, ...). The kinds:
 - ``object``: a noun naming a physical thing becomes a WordNet co-hyponym (a sibling under one
   of its hypernyms, FOIL-style: dog -> wolf), in the same number;
 - ``attribute``: a colour, material or size word becomes a clashing value of its kind;
-- ``count``: a number word becomes another, or "a dog" becomes "two dogs" and back, the noun and
-  the verb of which it is the subject agreeing;
+- ``count``: a number word becomes another, or "a dog" becomes "two dogs" or "some dogs" and
+  "two dogs" "a dog", the noun and the verb of which it is the subject agreeing;
 - ``state``: the subject's pose or motion (sit / stand / lie, run / walk, parked / driving) in
   the same verb form;
 - ``relation``: a spatial preposition becomes its opposite (on / under, in front of / behind,
@@ -203,8 +203,8 @@ def swap_attribute(doc: Any, ctx: Context) -> list[Change] | None:
 
 # -- counts ---------------------------------------------------------------------------------
 def change_count(doc: Any, ctx: Context) -> list[Change] | None:
-    """A number word made another (two -> three or -> a), or "a dog" made "two dogs"; the noun
-    and its verb agree. Not made when the caption has number-bearing pronouns."""
+    """A number word made another (two -> three or -> a), or "a dog" made "two dogs" or "some
+    dogs"; the noun and its verb agree. Not made when the caption has number-bearing pronouns."""
     from knowledge import lemmatize
 
     if any(t.lower_ in _NUMBER_PRONOUNS for t in doc):
@@ -218,7 +218,8 @@ def change_count(doc: Any, ctx: Context) -> list[Change] | None:
             continue  # only "a (big) dog": a parse that hangs the article on a later noun is not trusted
         w = det.lower_
         if w in ("a", "an") and t.tag_ == "NN":
-            targets = [n for n in ("two", "three") if n not in ctx.words]
+            # an exact number the evidence does not use, or an uncounted many ("some donuts")
+            targets = [n for n in ("two", "three") if n not in ctx.words] + ["some"]
             many = noun_form(lemmatize(t.lower_), True)
             if many in ctx.said:
                 continue

@@ -60,10 +60,14 @@ def test_attribute_swap_labels_only_the_new_colour_and_avoids_the_evidence():
 
 
 def test_count_change_makes_noun_and_verb_agree_and_labels_the_count():
-    caption, words = changed("A dog runs across the grass.", "count", ["Three puppies."])
-    assert (caption, words) == ("Two dogs run across the grass.", ["Two", "dogs"])  # "run" agrees only
-    caption, words = changed("A man is sitting on a bench.", "count", ["Three people.", "A bench."])
-    assert (caption, words) == ("Two men are sitting on a bench.", ["Two", "men"])
+    made = [changed("A dog runs across the grass.", "count", ["Three puppies."], seed) for seed in range(8)]
+    # "run" agrees only; an uncounted many too ("some donuts" where the image has one)
+    assert {(c, tuple(w)) for c, w in made} == {
+        ("Two dogs run across the grass.", ("Two", "dogs")),
+        ("Some dogs run across the grass.", ("Some", "dogs")),
+    }
+    made = [changed("A man is sitting on a bench.", "count", ["Three people.", "A bench."], s) for s in range(8)]
+    assert ("Two men are sitting on a bench.", ("Two", "men")) in {(c, tuple(w)) for c, w in made}
     caption, words = changed("Three zebras are standing in a field.", "count", ["Four zebras.", "A zebra."])
     assert (caption, words) == ("Two zebras are standing in a field.", ["Two"])
     caption, words = changed("Two zebras are standing in a field.", "count", ["Zebras in a field.", "Three."])
