@@ -159,11 +159,12 @@ def joins_next(doc: Any, i: int) -> bool:
 
 
 def flatten(tok: Any) -> Iterator[Any]:
-    """A token and its conjuncts ("the dog and the bird"), as upstream expands them."""
+    """A token and its conjuncts ("the dog and the bird"), down the chain spaCy builds of a list
+    ("pink, white and red": "red" is a conjunct of "white")."""
     yield tok
     for c in tok.children:
         if c.dep_ == "conj":
-            yield c
+            yield from flatten(c)
 
 
 def verb_subject(verb: Any) -> Any | None:

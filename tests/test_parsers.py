@@ -137,6 +137,15 @@ def test_counts_sizes_colours_materials(parser):
     assert by_lemma(parser.parse("The car is red."))["car"].attributes == {"colour": ["red"]}
 
 
+def test_a_list_keeps_every_member(parser):
+    # spaCy chains a list's conjuncts ("blue" a conjunct of "white"): every one is read
+    assert by_lemma(parser.parse("A red, white and blue flag."))["flag"].attributes == {
+        "colour": ["red", "white", "blue"]
+    }
+    triples = parser.parse("Potatoes, bacon and a salad are on a plate.").triples()
+    assert sorted(triples) == [("bacon", "on", "plate"), ("potato", "on", "plate"), ("salad", "on", "plate")]
+
+
 @pytest.mark.parametrize(
     "text, lemma, count",
     [
