@@ -10,11 +10,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from parsers.attribute_words import COLOURS, COUNT_WORDS, HEDGE_ADVERBS, HEDGE_MODALS, HEDGE_VERBS, TONES, VAGUE_COUNTS
+from parsers.attribute_words import (
+    COLOURS,
+    COUNT_WORDS,
+    HEDGE_ADVERBS,
+    HEDGE_MODALS,
+    HEDGE_VERBS,
+    TONES,
+    VAGUE_COUNTS,
+)
 from parsers.attributes import count_value
 from parsers.draft_graph import CHAIN_WORDS, Draft, Mention, flatten
 
 _COUNT_DEPS = frozenset(("det", "predet", "amod", "quantmod", "nummod"))
+#: Sizes said of the whole thing even when spaCy hangs them on a noun modifier ("a *large*
+#: gingerbread castle"); a length or height there is the modifier's ("a *long* sleeve shirt",
+#: "*high* heel shoes").
+_OVERALL_SIZES = frozenset(("small", "large", "big", "little", "huge", "tiny", "giant", "massive", "enormous"))
 _ARG_DEPS = frozenset(("attr", "dobj", "oprd"))
 #: Verbs whose complement is the colour they give their subject ("painted green").
 _COLOURING = frozenset(("paint", "color", "colour"))
@@ -41,6 +53,8 @@ def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], l
                     continue
         if dep == "amod" or (dep == "compound" and c.i not in heads):
             mods.extend(flatten(c))
+        if dep == "compound" and c.i not in heads:  # "a *small* matte helicopter": the thing is small
+            mods.extend(g for g in c.children if g.dep_ == "amod" and g.lower_ in _OVERALL_SIZES)
     if root.dep_ == "nsubj" and root.head.lemma_ == "be":  # "The car is red."
         mods.extend(y for c in root.head.children if c.dep_ == "acomp" for y in flatten(c))
     if root.dep_ == "nsubjpass" and root.head.lemma_ in _COLOURING:  # "The building is painted green."

@@ -137,6 +137,14 @@ def test_counts_sizes_colours_materials(parser):
     assert by_lemma(parser.parse("The car is red."))["car"].attributes == {"colour": ["red"]}
 
 
+def test_a_size_hung_on_a_noun_modifier_is_the_things(parser):
+    g = parser.parse("A small matte grey helicopter next to a large gingerbread castle.")
+    assert by_lemma(g)["helicopter"].attributes["size"] == ["small"]
+    assert by_lemma(g)["castle"].attributes["size"] == ["large"]
+    # a length or height there is the modifier's: long sleeves, high heels
+    assert "size" not in by_lemma(parser.parse("A man in a long sleeve shirt."))["shirt"].attributes
+
+
 def test_a_list_keeps_every_member(parser):
     # spaCy chains a list's conjuncts ("blue" a conjunct of "white"): every one is read
     assert by_lemma(parser.parse("A red, white and blue flag."))["flag"].attributes == {
