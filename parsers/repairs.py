@@ -46,6 +46,9 @@ from parsers.draft_graph import (
 # "something" is dropped: no WordNet noun, nothing to verify ("a man holding something").
 KEEP_PRONOUNS = frozenset(("someone", "somebody", "everyone", "everybody"))
 _RELATIVE = frozenset(("that", "which", "who", "whom", "whose"))
+#: Subject pronouns that stand for a person (or, plural, people or animals) named before them,
+#: and whether they say several.
+_PERSONAL = {"he": False, "she": False, "they": True, "both": True}
 _HEDGE_VERBS = frozenset(("look", "seem", "appear", "resemble"))
 
 
@@ -159,8 +162,9 @@ def split_possessives(d: Draft) -> None:
 
 def resolve_pronouns(d: Draft) -> None:
     """Relative pronouns alias the noun their clause modifies; "what looks like X" aliases X
-    (hedged) and gets the governing verb's relation ("holding what looks like a kite"); all
-    other pronouns are dropped with their relations."""
+    (hedged) and gets the governing verb's relation ("holding what looks like a kite"); a
+    subject "he", "she", "they" or "both" aliases the person or people it stands for
+    (:func:`_antecedent`); all other pronouns are dropped with their relations."""
     doc = d.doc
     for m in d.mentions:
         root = doc[m.root]
@@ -172,6 +176,8 @@ def resolve_pronouns(d: Draft) -> None:
         m.alias = DROPPED
         if low in _RELATIVE and root.head.dep_ in ("relcl", "acl") and d.tok2m[root.head.head.i] >= 0:
             m.alias = d.tok2m[root.head.head.i]
+        elif low in _PERSONAL and root.dep_ in ("nsubj", "nsubjpass"):
+            m.alias = _antecedent(d, root, plural=_PERSONAL[low])
         elif low == "what" and root.head.lemma_ in _HEDGE_VERBS:
             target = _like_object(root.head)
             if target is not None and d.tok2m[target.i] >= 0:
@@ -183,6 +189,34 @@ def resolve_pronouns(d: Draft) -> None:
                     s = verb_subject(gov.head)
                     if s is not None and d.tok2m[s.i] >= 0:
                         d.links.append(Link(d.tok2m[s.i], t_idx, (gov.head.i,)))
+
+
+def _antecedent(d: Draft, pronoun: Any, plural: bool) -> int:
+    """The mention a subject pronoun stands for ("two men ..., *both* wear glasses"): the last
+    person before it (for "they" and "both", several people or animals) that is a clause's
+    subject ("a girl is holding on to an adult while *she* is learning": the girl), of no other
+    sex ("a woman sits next to a boy as *he* peers"), and no other mention's alias; else
+    :data:`DROPPED`."""
+    from knowledge import is_animate, is_hypernym
+
+    doc = d.doc
+    found = []
+    for k, m in enumerate(d.mentions):
+        t = doc[m.root]
+        s = noun_synset(t.lemma_ or t.lower_)
+        several = t.tag_ in ("NNS", "NNPS") or bool(m.counts) or any(c.dep_ == "nummod" for c in t.children)
+        if m.root >= pronoun.i or m.alias is not None or t.pos_ not in ("NOUN", "PROPN") or several != plural:
+            continue
+        other_sex = {"he": "female.n.02", "she": "male.n.02"}.get(pronoun.lower_)
+        if other_sex is not None and s is not None and is_hypernym(other_sex, s):
+            continue  # "a woman sits next to a boy as *he* peers at a menu"
+        if (
+            t.dep_ in ("nsubj", "nsubjpass", "ROOT")
+            and is_animate(s)
+            and (plural or is_hypernym("person.n.01", s or ""))
+        ):
+            found.append(k)
+    return found[-1] if found else DROPPED
 
 
 def _like_object(verb: Any) -> Any | None:

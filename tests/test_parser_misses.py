@@ -66,6 +66,24 @@ def test_a_participle_read_as_a_noun_keeps_its_subject(parser, text, triples):
 
 
 @pytest.mark.parametrize(
+    "text, triples",
+    [
+        # a subject pronoun stands for the person (or people) named before it, as a clause's subject
+        ("Two men sit on a bench and both wear glasses.", [("man", "sit on", "bench"), ("man", "wear", "glasses")]),
+        ("A woman sits on a bench while she reads a book.", [("woman", "sit on", "bench"), ("woman", "read", "book")]),
+        # ... of the right sex; a thing or a person in a prepositional phrase is no antecedent
+        ("A woman sits next to a boy as he reads a menu.", [("woman", "sit next to", "boy")]),
+        (
+            "A girl is holding on to an adult while she eats a cookie.",
+            [("girl", "to", "adult"), ("girl", "eat", "cookie")],
+        ),
+    ],
+)
+def test_a_subject_pronoun_keeps_its_relations(parser, text, triples):
+    assert sorted(parser.parse(text).triples()) == sorted(triples)
+
+
+@pytest.mark.parametrize(
     "text, names",
     [
         # nouns that stay nouns: a thing named by an -ing word, a WordNet compound, a phrase in a PP
