@@ -35,6 +35,7 @@ from cece.edit_features import Context, edit_features
 from cece.edits import Edit
 from cece.evidence import evidence_of, type_support
 from cece.ged import Match
+from knowledge import another_name
 from parsers import SceneGraph
 
 #: The score at or above which a record (and an edit) is called hallucinated: the threshold
@@ -122,6 +123,15 @@ def _relation_evidence(image: SceneGraph, e: Edit, caption: SceneGraph) -> dict[
     return {"objects": [], "words": [], "note": f"the image has no relation {r.canonical!r} between {a!r} and {b!r}"}
 
 
+def _another_name(caption: SceneGraph, image: SceneGraph, e: Edit) -> bool:
+    """Whether object edit ``e`` names a person the image side names too, by another name that
+    can be theirs (:func:`knowledge.another_name`)."""
+    if e.caption_index is None or e.target_index is None:
+        return False
+    a, b = caption.concepts[e.caption_index].synset, image.concepts[e.target_index].synset
+    return a is not None and b is not None and another_name(a, b)
+
+
 def judge(
     edits: Sequence[Edit],
     caption: SceneGraph,
@@ -146,6 +156,11 @@ def judge(
         if e.cls == "U":
             e.status, e.confidence = "suggestion", 0.0
             e.evidence = evidence_of(image, [e.image_index], "the image side is more specific")
+            continue
+        if partial and e.cls == "R" and _another_name(caption, image, e):
+            # references name people partially: "a rider" where they see a man is not wrong
+            e.status, e.confidence = "suggestion", 0.0
+            e.evidence = evidence_of(image, [e.image_index], "another name for whom the references see")
             continue
         e.evidence = _object_evidence(e, caption, image)
         if ctx is not None:

@@ -9,7 +9,7 @@ never on NLTK objects; NLTK is only used once, to build that index.
 """
 
 from knowledge.concepts import CAPTION_PLURALS, lemmatize, noun_senses, noun_synset, verb_synset
-from knowledge.coreference import corefer_distance, people_clash, sex_of
+from knowledge.coreference import another_name, corefer_distance, people_clash, sex_of
 from knowledge.distance import (
     UnknownSynsetError,
     ancestors,
@@ -57,6 +57,7 @@ __all__ = [
     "canonical_predicate",
     "canonicals_agree",
     "canonicals_contradict",
+    "another_name",
     "corefer_distance",
     "distance_matrix",
     "find_wordnet",
