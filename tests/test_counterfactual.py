@@ -624,7 +624,8 @@ BATTER = [
 
 def test_a_hallucinated_object_marks_the_words_that_go_with_it():
     caption = UMPIRE
-    e = explain(caption, references=BATTER)
+    # against an annotation, so that the umpire is surely wrong whatever the fitted weights say
+    e = explain(caption, annotation={"objects": ["batter", "plate"], "relationships": [["batter", "at", "plate"]]})
     (umpire,) = [x for x in e.edits if x.hallucinated and x.source == "umpire"]
     # its own word is what the rewrite works from; what it marks is all the rewrite takes out,
     # without the conjunction that joined it
@@ -649,8 +650,9 @@ def test_the_terminal_marks_an_extent_over_a_doubt_inside_it():
     from cece.render import marked_caption
 
     e = explain(UMPIRE, references=BATTER)
-    # the unverified "at" inside the plate's extent does not cut the extent short
-    assert marked_caption(e).plain == "A batter at home plate[D] and the umpire behind him is watching him[D]."
+    # the unverified "at" inside the plate's extent does not cut the extent short (what else is
+    # marked is the fitted model's call)
+    assert marked_caption(e).plain.startswith("A batter at home plate[D] and the umpire")
 
 
 def test_a_claim_the_rewrite_leaves_wrong_is_put_right_and_marked_on_the_caption():
