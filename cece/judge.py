@@ -35,7 +35,7 @@ from cece.edit_features import Context, edit_features
 from cece.edits import Edit
 from cece.evidence import evidence_of, type_support
 from cece.ged import Match
-from knowledge import another_name
+from knowledge import another_name, noun_synset
 from parsers import SceneGraph
 
 #: The score at or above which a record (and an edit) is called hallucinated: the threshold
@@ -125,11 +125,14 @@ def _relation_evidence(image: SceneGraph, e: Edit, caption: SceneGraph) -> dict[
 
 def _another_name(caption: SceneGraph, image: SceneGraph, e: Edit) -> bool:
     """Whether object edit ``e`` names a person the image side names too, by another name that
-    can be theirs (:func:`knowledge.another_name`)."""
+    can be theirs (:func:`knowledge.another_name`), in the senses both words take and in their
+    first senses: a word re-read as a person only to be near one ("a *bull*" beside a boy, a
+    heavyset man in WordNet's fourth sense) is not another name for them."""
     if e.caption_index is None or e.target_index is None:
         return False
-    a, b = caption.concepts[e.caption_index].synset, image.concepts[e.target_index].synset
-    return a is not None and b is not None and another_name(a, b)
+    c, g = caption.concepts[e.caption_index], image.concepts[e.target_index]
+    pairs = [(c.synset, g.synset), (noun_synset(c.lemma), noun_synset(g.lemma))]
+    return all(a is not None and b is not None and another_name(a, b) for a, b in pairs)
 
 
 def judge(

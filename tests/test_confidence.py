@@ -106,6 +106,11 @@ def test_a_person_of_another_sex_is_a_clash_another_name_for_one_is_not():
     e = ex.explain("A rider on a brown horse on the beach.", references=men)
     (rider,) = [x for x in e.edits if x.level == "object" and x.source == "rider"]
     assert (rider.status, rider.confidence, e.hallucinated) == ("suggestion", 0.0, False)
+    # ... but a word that is a person only in a rare sense is no other name for one
+    boys = ["A boy in a green shirt next to a soccer ball.", "A young boy standing by a ball."]
+    e = ex.explain("A bull in a green shirt is next to a soccer ball.", references=boys)
+    (bull,) = [x for x in e.edits if x.level == "object" and x.source == "bull"]
+    assert bull.status != "suggestion" and bull.confidence > 0.2
     # a swapped thing that is no person is no clash either
     assert features("A cat on a sofa.", ["A dog on a sofa.", "A dog on a couch."], "cat")[0]["person clash"] == 0.0
 
