@@ -35,7 +35,7 @@ from cece.edit_features import Context, edit_features
 from cece.edits import Edit
 from cece.evidence import evidence_of, type_support
 from cece.ged import Match
-from knowledge import another_name, noun_synset
+from knowledge import another_name, is_hypernym, is_thing, noun_senses, noun_synset, plain_person
 from parsers import SceneGraph
 
 #: The score at or above which a record (and an edit) is called hallucinated: the threshold
@@ -125,14 +125,22 @@ def _relation_evidence(image: SceneGraph, e: Edit, caption: SceneGraph) -> dict[
 
 def _another_name(caption: SceneGraph, image: SceneGraph, e: Edit) -> bool:
     """Whether object edit ``e`` names a person the image side names too, by another name that
-    can be theirs (:func:`knowledge.another_name`), in the senses both words take and in their
-    first senses: a word re-read as a person only to be near one ("a *bull*" beside a boy, a
-    heavyset man in WordNet's fourth sense) is not another name for them."""
+    can be theirs (:func:`knowledge.another_name`), with a caption word that names nothing but
+    people (or is a plain word for one: "man", whatever else "man" can be): a word that is a
+    person only in one of its senses ("a *bull*", "a *toaster*" beside a man) is no other name
+    for them, whichever sense the context gave it."""
     if e.caption_index is None or e.target_index is None:
         return False
     c, g = caption.concepts[e.caption_index], image.concepts[e.target_index]
-    pairs = [(c.synset, g.synset), (noun_synset(c.lemma), noun_synset(g.lemma))]
-    return all(a is not None and b is not None and another_name(a, b) for a, b in pairs)
+    if c.synset is None or g.synset is None or not another_name(c.synset, g.synset):
+        return False
+    return plain_person(noun_synset(c.lemma)) or _only_people(c.lemma)
+
+
+def _only_people(lemma: str) -> bool:
+    """Whether every visible thing noun ``lemma`` can name is a person ("rider", "skier")."""
+    things = [s for s in noun_senses(lemma) if is_thing(s)]
+    return bool(things) and all(is_hypernym("person.n.01", s) for s in things)
 
 
 def judge(

@@ -9,7 +9,7 @@ never on NLTK objects; NLTK is only used once, to build that index.
 """
 
 from knowledge.concepts import CAPTION_PLURALS, lemmatize, noun_senses, noun_synset, verb_synset
-from knowledge.coreference import another_name, corefer_distance, people_clash, sex_of
+from knowledge.coreference import another_name, corefer_distance, people_clash, plain_person, sex_of
 from knowledge.distance import (
     UnknownSynsetError,
     ancestors,
@@ -78,6 +78,7 @@ __all__ = [
     "objecthood",
     "path_distance",
     "people_clash",
+    "plain_person",
     "predicates_agree",
     "predicates_contradict",
     "predicate_verb_synset",

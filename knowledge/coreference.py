@@ -52,33 +52,37 @@ def sex_of(a: str | None) -> str | None:
     return _sex(aa) if PERSON in aa else None
 
 
-#: Kinds of person that say only sex or age: what a plain word for a person ("man", "kid",
-#: "lady", "teenager") is a kind of on its way up to "person".
-_PLAIN = frozenset({PERSON, _MALE, _FEMALE, _ADULT, *_YOUNG, "man.n.01", "woman.n.01", "child.n.01"})
+#: Plain words for a person: they say only sex or age ("man", "kid", "lady", "teenager").
+_PLAIN = frozenset(
+    {PERSON, _MALE, _FEMALE, _ADULT, *_YOUNG, *_AGELESS}
+    | {"man.n.01", "woman.n.01", "child.n.01", "adolescent.n.01", "guy.n.01", "lady.n.01"}
+)
+
+
+def plain_person(name: str | None) -> bool:
+    """Whether synset ``name`` is a plain word for a person, saying only sex or age.
+
+    >>> plain_person("man.n.01"), plain_person("rider.n.01"), plain_person("prostitute.n.01")
+    (True, False, False)
+    """
+    return name in _PLAIN
 
 
 @lru_cache(maxsize=4096)
 def another_name(a: str, b: str) -> bool:
-    """Whether two person synsets may name one person and one of them says only their sex or age
-    (a plain word: "man", "guy", "kid", "teenager"), so the other names them by what they do
-    ("rider", "player"): "a rider" where the references see a man is another name for him, "a
-    woman" (another sex), "a boy" (another age) or "a skier" beside a snowboarder (two roles) is not.
+    """Whether two person synsets may name one person and one of them is a plain word for a
+    person (:func:`plain_person`), so the other names them by what they do ("rider", "player"):
+    "a rider" where the references see a man is another name for him, "a woman" (another sex),
+    "a boy" (another age) or "a skier" beside a snowboarder (two roles) is not.
 
     >>> another_name("rider.n.01", "man.n.01"), another_name("player.n.01", "male_child.n.01")
     (True, True)
     >>> another_name("woman.n.01", "man.n.01"), another_name("skier.n.01", "snowboarder.n.01")
     (False, False)
     """
-    aa, ab = ancestors(a), ancestors(b)
-    if PERSON not in aa or PERSON not in ab or people_clash(a, b):
+    if PERSON not in ancestors(a) or PERSON not in ancestors(b) or people_clash(a, b):
         return False
-    return _plain(a, aa) or _plain(b, ab)
-
-
-def _plain(name: str, above: dict[str, int]) -> bool:
-    """Whether every kind of person ``name`` is (``above``: its ancestors, itself included) says
-    only sex or age."""
-    return all(x in _PLAIN for x in above if x != name and PERSON in ancestors(x))
+    return plain_person(a) or plain_person(b)
 
 
 def people_clash(a: str, b: str) -> bool:
