@@ -46,15 +46,14 @@ def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], l
             low = c.lower_
             if dep == "nummod" or low in VAGUE_COUNTS or low in COUNT_WORDS:
                 value = count_value(low)
-                if value is not None and _counts_a_modifier(doc, c, root, value, heads):
-                    continue  # "a two story house" is one house
                 if value is not None:
-                    counts.append(value)
+                    if not _counts_a_modifier(doc, c, root, value, heads):  # "a two story house" is one
+                        counts.append(value)
                     continue
         if dep == "amod" or (dep == "compound" and c.i not in heads):
             mods.extend(flatten(c))
-        if dep == "compound" and c.i not in heads:  # "a *small* matte helicopter": the thing is small
-            mods.extend(g for g in c.children if g.dep_ == "amod" and g.lower_ in _OVERALL_SIZES)
+            if dep == "compound":  # "a *small* matte helicopter": the thing is small
+                mods.extend(g for g in c.children if g.dep_ == "amod" and g.lower_ in _OVERALL_SIZES)
     if root.dep_ == "nsubj" and root.head.lemma_ == "be":  # "The car is red."
         mods.extend(y for c in root.head.children if c.dep_ == "acomp" for y in flatten(c))
     if root.dep_ == "nsubjpass" and root.head.lemma_ in _COLOURING:  # "The building is painted green."

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knowledge import noun_synset
+from knowledge import is_animate, is_hypernym, noun_synset
 from parsers.draft_graph import (
     DROPPED,
     HYPHENS,
@@ -197,9 +197,8 @@ def _antecedent(d: Draft, pronoun: Any, plural: bool) -> int:
     subject ("a girl is holding on to an adult while *she* is learning": the girl), of no other
     sex ("a woman sits next to a boy as *he* peers"), and no other mention's alias; else
     :data:`DROPPED`."""
-    from knowledge import is_animate, is_hypernym
-
     doc = d.doc
+    other_sex = {"he": "female.n.02", "she": "male.n.02"}.get(pronoun.lower_)
     found = []
     for k, m in enumerate(d.mentions):
         t = doc[m.root]
@@ -207,7 +206,6 @@ def _antecedent(d: Draft, pronoun: Any, plural: bool) -> int:
         several = t.tag_ in ("NNS", "NNPS") or bool(m.counts) or any(c.dep_ == "nummod" for c in t.children)
         if m.root >= pronoun.i or m.alias is not None or t.pos_ not in ("NOUN", "PROPN") or several != plural:
             continue
-        other_sex = {"he": "female.n.02", "she": "male.n.02"}.get(pronoun.lower_)
         if other_sex is not None and s is not None and is_hypernym(other_sex, s):
             continue  # "a woman sits next to a boy as *he* peers at a menu"
         if (
