@@ -55,6 +55,7 @@ animal ("two men in wetsuits surfing on waves": the men surf).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from spacy.language import Language
@@ -134,18 +135,19 @@ def _finite(doc: Any, i: int) -> bool:
     from knowledge import lemmatize
 
     v, n = doc[i], doc[i - 1] if i else None
-    if n is None or any(t.tag_ in _FINITE for t in doc[:i]) or v.dep_ in ("nsubj", "nsubjpass"):
+    if n is None or v.tag_ not in ("NN", "NNS", "VBZ", "VBP") or v.dep_ in ("nsubj", "nsubjpass"):
         return False  # "the bicycle pedals ... are visible": a later verb's subject
     built_in = n.dep_ in _INSIDE and n.head.i == v.i
-    after_one = n.tag_ in ("NN", "NNP") and not any(t.tag_ == "CD" for t in doc[:i])
+    after_one = n.tag_ in ("NN", "NNP")
     if v.tag_ == "NN":  # a verb of several: "two dogs *sleep*"
-        if not (built_in and _several(n, v) and _governs_next(doc, i)):
+        if not (built_in and _governs_next(doc, i) and _several(n, v)):
             return False
-    elif not (
-        (v.tag_ == "NNS" and after_one)  # "a bird *huddles*"
-        or (v.tag_ == "VBZ" and after_one and built_in)  # "a deer *walks*"
-        or (v.tag_ == "VBP" and built_in and _several(n, v))  # "white deer *walk*"
-    ):
+    elif v.tag_ == "VBP":  # "white deer *walk*"
+        if not (built_in and _several(n, v)):
+            return False
+    elif not after_one or (v.tag_ == "VBZ" and not built_in) or any(t.tag_ == "CD" for t in doc[:i]):
+        return False  # "a bird *huddles*", "a deer *walks*"; not "two coffee mugs"
+    if any(t.tag_ in _FINITE for t in doc[:i]):
         return False
     counted_many = v.tag_ == "NN" and n.tag_ == "NN" and _counted(n, v)
     if names_one_thing(n.lower_, lemmatize(v.lower_)):
@@ -160,19 +162,27 @@ def _several(n: Any, v: Any) -> bool:
     is itself counted by a number above one ("four deer walk"; "a three drawer table" is one
     table), or an animal of that kind with no article of one ("white deer walk"; "a deer park" is
     one park, "fried pork chunk" no animal)."""
-    from lemminflect import getInflection
-
-    from knowledge import is_animate, noun_synset
-
     if n.tag_ == "NNS":
         return True
-    plural = getInflection(n.lower_, "NNS")
-    if n.tag_ != "NN" or not plural or plural[0] != n.lower_:
+    zero_plural, animal = _zero_plural(n.lower_) if n.tag_ == "NN" else (False, False)
+    if not zero_plural:
         return False
     if _counted(n, v):
         return True
     one = any(c.dep_ == "det" and c.lower_ in _OF_ONE for t in (n, v) for c in t.children)
-    return not one and is_animate(noun_synset(n.lower_))
+    return not one and animal
+
+
+@lru_cache(maxsize=8192)
+def _zero_plural(word: str) -> tuple[bool, bool]:
+    """Whether noun ``word`` is its own usual plural ("deer", "sheep", "pork"), and whether it is
+    an animal."""
+    from lemminflect import getInflection
+
+    from knowledge import is_animate, noun_synset
+
+    plural = getInflection(word, "NNS")
+    return bool(plural) and plural[0] == word, is_animate(noun_synset(word))
 
 
 def _counted(n: Any, v: Any) -> bool:
