@@ -650,9 +650,8 @@ def test_the_terminal_marks_an_extent_over_a_doubt_inside_it():
     from cece.render import marked_caption
 
     e = explain(UMPIRE, references=BATTER)
-    # the unverified "at" inside the plate's extent does not cut the extent short (what else is
-    # marked is the fitted model's call)
-    assert marked_caption(e).plain.startswith("A batter at home plate[D] and the umpire")
+    # the unverified "at" inside the plate's extent does not cut the extent short
+    assert marked_caption(e).plain == "A batter at home plate[D] and the umpire[?] behind him is watching him."
 
 
 def test_a_claim_the_rewrite_leaves_wrong_is_put_right_and_marked_on_the_caption():
