@@ -35,7 +35,7 @@ from cece.edit_features import Context, edit_features
 from cece.edits import Edit
 from cece.evidence import evidence_of, type_support
 from cece.ged import Match
-from knowledge import another_name, is_hypernym, is_thing, noun_senses, noun_synset, plain_person
+from knowledge import another_name, noun_synset, only_people, plain_person
 from parsers import SceneGraph
 
 #: The score at or above which a record (and an edit) is called hallucinated: the threshold
@@ -134,13 +134,7 @@ def _another_name(caption: SceneGraph, image: SceneGraph, e: Edit) -> bool:
     c, g = caption.concepts[e.caption_index], image.concepts[e.target_index]
     if c.synset is None or g.synset is None or not another_name(c.synset, g.synset):
         return False
-    return plain_person(noun_synset(c.lemma)) or _only_people(c.lemma)
-
-
-def _only_people(lemma: str) -> bool:
-    """Whether every visible thing noun ``lemma`` can name is a person ("rider", "skier")."""
-    things = [s for s in noun_senses(lemma) if is_thing(s)]
-    return bool(things) and all(is_hypernym("person.n.01", s) for s in things)
+    return plain_person(noun_synset(c.lemma)) or only_people(c.lemma)
 
 
 def judge(

@@ -9,7 +9,7 @@ never on NLTK objects; NLTK is only used once, to build that index.
 """
 
 from knowledge.concepts import CAPTION_PLURALS, lemmatize, noun_senses, noun_synset, verb_synset
-from knowledge.coreference import another_name, corefer_distance, people_clash, plain_person, sex_of
+from knowledge.coreference import another_name, corefer_distance, only_people, people_clash, plain_person, sex_of
 from knowledge.distance import (
     UnknownSynsetError,
     ancestors,
@@ -77,6 +77,7 @@ __all__ = [
     "participle_tag",
     "objecthood",
     "path_distance",
+    "only_people",
     "people_clash",
     "plain_person",
     "predicates_agree",

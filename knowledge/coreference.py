@@ -69,6 +69,20 @@ def plain_person(name: str | None) -> bool:
 
 
 @lru_cache(maxsize=4096)
+def only_people(lemma: str) -> bool:
+    """Whether every visible thing noun ``lemma`` can name is a person.
+
+    >>> only_people("rider"), only_people("toaster"), only_people("bull")
+    (True, False, False)
+    """
+    from knowledge.concepts import noun_senses
+    from knowledge.objecthood import is_thing
+
+    things = [s for s in noun_senses(lemma) if is_thing(s)]
+    return bool(things) and all(PERSON in ancestors(s) for s in things)
+
+
+@lru_cache(maxsize=4096)
 def another_name(a: str, b: str) -> bool:
     """Whether two person synsets may name one person and one of them is a plain word for a
     person (:func:`plain_person`), so the other names them by what they do ("rider", "player"):

@@ -21,6 +21,7 @@ from parsers.attribute_words import (
 )
 from parsers.attributes import count_value
 from parsers.draft_graph import CHAIN_WORDS, Draft, Mention, flatten
+from parsers.verb_words import own_plural
 
 _COUNT_DEPS = frozenset(("det", "predet", "amod", "quantmod", "nummod"))
 #: Sizes said of the whole thing even when spaCy hangs them on a noun modifier ("a *large*
@@ -85,12 +86,9 @@ def _counts_a_modifier(doc: Any, number: Any, root: Any, value: str, heads: set[
     >>> _counts_a_modifier(doc, doc[1], doc[3], "2", {3})
     True
     """
-    from lemminflect import getInflection
-
     if not value.isdigit() or int(value) < 2 or root.tag_ != "NN":
         return False
-    plural = getInflection(root.lemma_ or root.lower_, "NNS")
-    if not plural or root.lower_ == plural[0]:  # "two sheep" (the usual plural, not "cake" as stuff)
+    if own_plural(root.lower_) is not False:  # "two sheep" (the usual plural, not "cake" as stuff)
         return False
     between = range(number.i + 1, root.i)
     return any(doc[k].dep_ in ("compound", "nmod") and doc[k].tag_ == "NN" and k not in heads for k in between)

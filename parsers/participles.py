@@ -60,7 +60,7 @@ from typing import Any
 
 from spacy.language import Language
 
-from parsers.verb_words import doer, garment, names_one_thing, verb_form, verb_participle
+from parsers.verb_words import doer, garment, names_one_thing, own_plural, verb_form, verb_participle
 
 _NOUN_TAGS = frozenset(("NN", "NNS", "JJ"))
 #: The deps of a phrase that holds the caption's subject: the sentence itself or its subject.
@@ -175,14 +175,11 @@ def _several(n: Any, v: Any) -> bool:
 
 @lru_cache(maxsize=8192)
 def _zero_plural(word: str) -> tuple[bool, bool]:
-    """Whether noun ``word`` is its own usual plural ("deer", "sheep", "pork"), and whether it is
-    an animal."""
-    from lemminflect import getInflection
-
+    """Whether noun ``word`` is its own usual plural (:func:`own_plural`), and whether it is an
+    animal."""
     from knowledge import is_animate, noun_synset
 
-    plural = getInflection(word, "NNS")
-    return bool(plural) and plural[0] == word, is_animate(noun_synset(word))
+    return bool(own_plural(word)), is_animate(noun_synset(word))
 
 
 def _counted(n: Any, v: Any) -> bool:

@@ -1,6 +1,7 @@
-"""Words the participle repair (:mod:`parsers.participles`) weighs: whether a word is a verb
-form, a visible thing that can do something, a garment, or one thing WordNet names with the
-word before it. Each answer depends on the word alone, so each is cached.
+"""Words the parser's repairs weigh (:mod:`parsers.participles`, :mod:`parsers.modifiers`):
+whether a word is a verb form, a visible thing that can do something, a garment, its own
+plural, or one thing WordNet names with the word before it. Each answer depends on the word
+alone, so each is cached.
 
 >>> verb_participle("playing"), doer("puppy", False), garment("suit")
 (True, True, True)
@@ -76,3 +77,17 @@ def garment(word: str) -> bool:
     from knowledge import is_garment, noun_senses
 
     return any(is_garment(s) for s in noun_senses(word))
+
+
+@lru_cache(maxsize=8192)
+def own_plural(word: str) -> bool | None:
+    """Whether noun ``word``'s usual plural is itself ("deer", "sheep", and stuff: "pork"); None
+    when lemminflect knows no plural of it.
+
+    >>> own_plural("deer"), own_plural("house"), own_plural("cake")
+    (True, False, False)
+    """
+    from lemminflect import getInflection
+
+    plural = getInflection(word, "NNS")
+    return plural[0] == word if plural else None
