@@ -32,6 +32,8 @@ stand-in salience      share of references naming the thing the object most like
 person clash           a person where they name one of another sex or age ("a woman" where they see a
                        man), not another word for the same person ("an athlete" for a player)
 word in references     the caption's word occurs in a reference anyway (a parse may have missed it)
+role clash             the sentence has it do what only somebody does, and its word names no one
+                       who could ("a *human mouth* wearing a coat"; :mod:`knowledge.agents`)
 end doubted            a relation, attribute or count whose object is itself unsupported
 against                share of the references speaking of the thing that contradict the claim
 support                share of the references speaking of the thing that agree with the claim
@@ -62,6 +64,7 @@ from typing import Any
 from cece.edits import Edit
 from cece.evidence import NEAR, mentioned_in, roles_of, salience, type_support, uncovered_salience
 from knowledge import lemmatize, noun_synset, objecthood, people_clash
+from knowledge.agents import can_act
 from parsers import Concept, SceneGraph
 
 KINDS = (
@@ -85,6 +88,7 @@ EVIDENCE = (
     "stand-in salience",
     "person clash",
     "word in references",
+    "role clash",
     "end doubted",
     "against",
     "support",
@@ -100,14 +104,14 @@ SLOPES = tuple(f"{kind} x {evidence}" for kind in KINDS for evidence in EVIDENCE
 FEATURES = KINDS + EVIDENCE + SLOPES
 #: Features added after model files were first written: a file fitted before them loads with
 #: them at weight 0 (:class:`cece.confidence.ConfidenceModel`).
-ADDED_LATER = frozenset(SLOPES) | {"person clash"}
+ADDED_LATER = frozenset(SLOPES) | {"person clash", "role clash"}
 
 
 @dataclass
 class Context:
     """What the features of one record's edits share: both graphs, the salience of each image
-    concept, the stand-in salience of each unsupported caption concept and the caption concepts
-    that have an object edit."""
+    concept, the stand-in salience of each unsupported caption concept, the caption concepts
+    that have an object edit and the roles the caption gives its concepts (:func:`roles_of`)."""
 
     caption: SceneGraph
     image: SceneGraph
@@ -115,6 +119,7 @@ class Context:
     standing: dict[int, float] = field(default_factory=dict)
     doubted: set[int] = field(default_factory=set)
     reference_words: frozenset[str] = frozenset()
+    roles: dict[int, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, edits: list[Edit], caption: SceneGraph, image: SceneGraph) -> Context:
@@ -123,8 +128,9 @@ class Context:
         bad = sorted(
             e.caption_index for e in edits if e.level == "object" and e.op != "insert" and e.cls in ("D", "R", "O")
         )
-        standing = uncovered_salience(bad, caption.concepts, image, sal, roles_of(caption)) if bad else {}
-        return cls(caption, image, sal, standing, set(bad), _lemmas(image.text))
+        roles = roles_of(caption)
+        standing = uncovered_salience(bad, caption.concepts, image, sal, roles) if bad else {}
+        return cls(caption, image, sal, standing, set(bad), _lemmas(image.text), roles)
 
 
 @lru_cache(maxsize=4096)
@@ -195,6 +201,7 @@ def _evidence(x: dict[str, float], e: Edit, ctx: Context) -> None:
         if e.target_index is not None:
             x["person clash"] = float(_person_clash(c.synset, image.concepts[e.target_index].synset))
         x["word in references"] = float(c.lemma.lower() in ctx.reference_words or c.text.lower() in ctx.reference_words)
+        x["role clash"] = float(ctx.roles.get(owner) == "doer" and not can_act(c.synset))
     elif e.level in ("attribute", "count"):
         x["end doubted"] = float(owner in ctx.doubted)
         if x["modifier unnamed"] and isinstance(e.source, str):

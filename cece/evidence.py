@@ -33,6 +33,7 @@ from knowledge import (
     relation_key,
     wup_similarity,
 )
+from knowledge.agents import can_act, needs_somebody
 from knowledge.concepts import morphy_forms
 from parsers import Concept, SceneGraph
 
@@ -277,27 +278,34 @@ def where_of(image: SceneGraph) -> dict[int, int]:
 
 def roles_of(caption: SceneGraph) -> dict[int, str]:
     """The caption concepts whose role says what can stand in for them: ``"place"`` (something is
-    in it, :func:`places_of`) or ``"worn"`` (what someone wears: "a man wearing a *curtain*").
-    The role comes from the sentence, never from the word, which may be the very mistake.
+    in it, :func:`places_of`), ``"worn"`` (what someone wears: "a man wearing a *curtain*") or
+    ``"doer"`` (it does what only somebody does, :func:`knowledge.agents.needs_somebody`: "a
+    *human mouth* wearing a coat"). The role comes from the sentence, never from the word, which
+    may be the very mistake.
 
     >>> from parsers import Concept, Relation, SceneGraph
     >>> man, curtain = Concept("man", "man", "man.n.01"), Concept("curtain", "curtain", "curtain.n.01")
-    >>> roles_of(SceneGraph([man, curtain], [Relation(0, "wearing", 1, "wear")]))
-    {1: 'worn'}
+    >>> roles_of(SceneGraph([man, curtain], [Relation(0, "wearing", 1, "wear", "wear.v.01")]))
+    {0: 'doer', 1: 'worn'}
     """
+    doers = {r.subject: "doer" for r in caption.relations if r.verb_synset and needs_somebody(r.predicate.split()[0])}
     worn = {r.object: "worn" for r in caption.relations if relation_key(r.canonical or r.predicate) == "wear"}
-    return {i: "place" for i in places_of(caption)} | worn
+    return doers | {i: "place" for i in places_of(caption)} | worn
 
 
 def _fit(c: Concept, role: str | None, g: Concept, sal: float, where: int) -> float:
     """How well image concept ``g`` (salience ``sal``; ``where`` of :func:`where_of`) stands in
     for caption concept ``c`` of ``role`` (:func:`roles_of`): its salience; -1 when it cannot play
     the role. Only a place of the references stands in for a place (one things are in ahead of
-    one they are on), only a garment for what is worn; the likest first among those named as
-    often (the tie-break, under 0.05, never outweighs one more reference of ten)."""
+    one they are on), only a garment for what is worn, only what can act for a doer
+    (:func:`knowledge.agents.can_act`); the likest first among those named as often (the
+    tie-break, under 0.05, never outweighs one more reference of ten)."""
     if role is None:
         return sal
-    if is_animate(g.synset) or not (where if role == "place" else is_garment(g.synset)):
+    if role == "doer":
+        if not can_act(g.synset):
+            return -1.0
+    elif is_animate(g.synset) or not (where if role == "place" else is_garment(g.synset)):
         return -1.0
     like = wup_similarity(c.synset, g.synset) if c.synset and g.synset else 0.0
     return sal + (where if role == "place" else 0) + 0.05 * like

@@ -50,7 +50,7 @@ FORMAT_VERSION = 2
 INDEX_FILENAME = f"wordnet-index-v{FORMAT_VERSION}.json"
 _MAX_HEADER = 1 << 16  # the header line holds a key and a hash: a longer one is not ours
 # Bumped whenever the Hierarchy fields change; part of the cache key, so old files rebuild.
-_SCHEMA = 5
+_SCHEMA = 6
 # Files whose size and mtime enter the cache key: a changed database rebuilds the index.
 _KEY_FILES = ("data.noun", "data.verb", "index.noun", "index.verb", "noun.exc", "verb.exc")
 
@@ -93,6 +93,9 @@ class Hierarchy:
     # Lemmas WordNet also lists as adjectives ("round", "young"): a caption word that modifies a
     # noun may be one of these rather than a noun of its own.
     adjective_lemmas: frozenset[str] = frozenset()
+    # Per synset, whether it is a verb every sentence frame of which has a person doing it
+    # ("Somebody ----s something": wear, smile), none a thing ("Something ----s": sit, hang).
+    somebody_only: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
     def __len__(self) -> int:
         return len(self.names)
@@ -139,7 +142,13 @@ class Hierarchy:
             raise ValueError("synset ids out of range")
         arrays = {
             k: np.asarray(state[k], dtype=t)
-            for k, t in (("min_depth", np.int32), ("max_depth", np.int32), ("is_verb", bool), ("lexname_of", np.int8))
+            for k, t in (
+                ("min_depth", np.int32),
+                ("max_depth", np.int32),
+                ("is_verb", bool),
+                ("lexname_of", np.int8),
+                ("somebody_only", bool),
+            )
         }
         if any(a.shape != (n,) for a in arrays.values()):
             raise ValueError("per-synset arrays: wrong length")
@@ -243,7 +252,21 @@ def build_hierarchy(reader: Any = None, source: str = "") -> Hierarchy:
         lexname_of=np.array([lex_index[s.lexname()] for s in synsets], dtype=np.int8),
         lexnames=lexnames,
         adjective_lemmas=frozenset(k for k, v in lemma_map.items() if "a" in v or "s" in v),
+        somebody_only=np.array([_somebody_only(s) for s in synsets], dtype=bool),
     )
+
+
+#: WordNet's generic verb frames whose subject is "Something" (or "It"): NLTK's
+#: ``VERB_FRAME_STRINGS`` 1, 3-6, 10-12, 34, 35; every other frame's is "Somebody".
+_THING_FRAMES = frozenset((1, 3, 4, 5, 6, 10, 11, 12, 34, 35))
+
+
+def _somebody_only(synset: Any) -> bool:
+    """Whether ``synset`` is a verb with frames, all of them with "Somebody" as the subject."""
+    if synset.pos() != "v":
+        return False
+    frames = set(synset.frame_ids())
+    return bool(frames) and not frames & _THING_FRAMES
 
 
 def _noun_sense_counts(reader: Any) -> dict[tuple[str, int], int]:

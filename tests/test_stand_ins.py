@@ -123,3 +123,23 @@ def test_what_is_worn_stands_in_for_a_garment_or_for_nothing():
     bare = [r.replace("in an apron ", "").replace("wearing an apron ", "") for r in cooks]
     e = Explainer().explain("A chef wearing a ladder is holding a pan.", references=bare)
     assert [(x.cls, x.target) for x in e.edits if x.level == "object" and x.source == "ladder"] == [("D", None)]
+
+
+def test_one_that_does_what_only_somebody_does_stands_in_for_someone():
+    from parsers import Relation
+
+    # The ice is named more often than the girl; a cookie that *wears* a helmet is the girl.
+    text, parts, spans = _refs(["ice", "girl"], ["ice"], ["ice", "helmet"])
+    names = {"ice": "ice.n.01", "girl": "girl.n.01", "helmet": "helmet.n.02"}
+    img = SceneGraph(
+        [Concept(w, w, names[w], spans=spans[w]) for w in ("ice", "girl", "helmet")],
+        text=text,
+        kind="references",
+        parts=parts,
+    )
+    cookie, helmet = Concept("cookie", "cookie", "cookie.n.01"), Concept("helmet", "helmet", "helmet.n.02")
+    wearing = SceneGraph([cookie, helmet], [Relation(0, "wearing", 1, "wear", "wear.v.01")])
+    assert prefer_stand_ins(wearing, img, Match([0, 2], [1], 1.0, 1.0, 0.0)).mapping == [1, 2]
+    # a cookie that only lies near the helmet keeps the pairing the edit distance chose
+    lying = SceneGraph([cookie, helmet], [Relation(0, "lying near", 1, "lie near", "lie.v.01")])
+    assert prefer_stand_ins(lying, img, Match([0, 2], [1], 1.0, 1.0, 0.0)).mapping == [0, 2]
