@@ -19,7 +19,8 @@ count); against references, with every reference entity it speaks of
 Against references, counts and colours, sizes and materials are tallied per reference
 (:mod:`cece.agreement`): an edit is made where more references contradict the caption than
 agree with it, and where as many do as not (a split, for the judge an unverified doubt); its
-``evidence["agreement"]`` says how many did which.
+``evidence["agreement"]`` says how many did which. Several colours are tallied as a list and,
+unless the list is contradicted as a whole, each on its own (:mod:`cece.qualities`).
 
 >>> from parsers import Concept, SceneGraph
 >>> cap = SceneGraph([Concept("horses", "horse", "horse.n.01", {"count": ["2"]}, [(4, 10)], (0, 10))],
@@ -31,28 +32,19 @@ agree with it, and where as many do as not (a split, for the judge an unverified
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from functools import partial
-from typing import Any
 
 from cece.agreement import Tally, count_agrees, number_agrees, state_tally, tally, weigh_singular
 from cece.edit_kinds import Level
 from cece.edits import Edit
 from cece.evidence import covers, evidence_of, mentioned_in, same_thing, type_support
+from cece.qualities import agreed, closest, quality_edits, word_span
 from knowledge import get_hierarchy, is_thing, lemmatize, noun_synset, objecthood, sex_of
 from knowledge.states import state_of_verb
 from parsers import Concept, SceneGraph, Span
-from parsers.attribute_words import VAGUE_COLOURS
-from parsers.attributes import attribute_kind, base_colour, colours_clash, count_value, materials_clash, sizes_clash
-
-_CLASHES: dict[str, Callable[..., Any]] = {"colour": colours_clash, "size": sizes_clash, "material": materials_clash}
-#: Colours that name a metal: of what a thing is made, "a *copper* kettle" says metal.
-METAL_COLOURS = frozenset({"copper", "gold", "golden", "silver", "bronze"})
-#: The attribute kinds a reference's words are read from, per kind of claim.
-_SAID_AS = {"colour": ("colour",), "size": ("size",), "material": ("material", "colour")}
+from parsers.attributes import attribute_kind, count_value
 
 
 def partners(caption: SceneGraph, image: SceneGraph, i: int, *, mapping: Sequence[int]) -> list[int]:
@@ -64,23 +56,6 @@ def partners(caption: SceneGraph, image: SceneGraph, i: int, *, mapping: Sequenc
     if j < 0:
         return []
     return [k for k, g in enumerate(image.concepts) if k == j or same_thing(image.concepts[j], g)]
-
-
-def _word_span(text: str, span: Span | None, test: Callable[[str], bool]) -> Span | None:
-    if span is None:
-        return None
-    for m in re.finditer(r"[\w-]+", text[span[0] : span[1]]):
-        if test(m.group().lower()):
-            return span[0] + m.start(), span[0] + m.end()
-    return None
-
-
-def _rest_of_sentence(text: str, span: Span | None) -> Span | None:
-    """From the end of ``span`` to the end of its sentence, where a clause may say more of it."""
-    if span is None:
-        return None
-    end = re.search(r"[.!?](\s|$)", text[span[1] :])
-    return span[1], span[1] + end.start() if end else len(text)
 
 
 def image_count(image: SceneGraph, found: list[int]) -> list[str] | None:
@@ -99,7 +74,7 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
         # "holding it in one hand" against "in his hands": a caption's number of body parts says
         # which of them do something, a reference's how many are seen; neither denies the other.
         return None
-    found = _closest(c, image, found)
+    found = closest(c, image, found)
     exact = [v for v in c.attributes.get("count", []) if v.isdigit()]
     if len(exact) > 1:
         return None
@@ -109,7 +84,7 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
         if n != "1":
             t = weigh_singular(t, image, found)
             others = others or Counter({"one": t.against})
-        span = _word_span(caption.text, c.phrase_span, lambda w: count_value(w) == n)
+        span = word_span(caption.text, c.phrase_span, lambda w: count_value(w) == n)
         source = n
     else:
         # Several without a number, where references say one -- of this very word ("people"
@@ -144,21 +119,8 @@ def _tallied(
         spans=[span],
         source_index=i,
         target_index=found[0],
-        evidence=_agreed(image, found, t, note),
+        evidence=agreed(image, found, t, note),
     )
-
-
-def _closest(c: Concept, image: SceneGraph, found: list[int]) -> list[int]:
-    """Of the reference entities a caption concept speaks of, those that are the same thing when
-    there are any: the colour of the apples is not the pear's ("a yellow pear" beside "red
-    apples")."""
-    return [j for j in found if same_thing(c, image.concepts[j])] or found
-
-
-def _agreed(image: SceneGraph, found: list[int], t: Tally, note: str) -> dict[str, Any]:
-    """The evidence of an edit tallied over references: who said it, and the tally."""
-    split = " (as many references agree as contradict it)" if t.verdict() == "split" else ""
-    return {**evidence_of(image, found, note + split), "agreement": t.to_dict()}
 
 
 def _count_edit(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> Edit | None:
@@ -173,7 +135,7 @@ def _count_edit(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]
         n = exact[0]
         if n in theirs or (theirs == ["1"] and n == "1"):
             return None
-        span = _word_span(caption.text, c.phrase_span, lambda w: count_value(w) == n)
+        span = word_span(caption.text, c.phrase_span, lambda w: count_value(w) == n)
         source = n
     else:
         # Several without a number, where the annotation has exactly one.
@@ -195,79 +157,6 @@ def _count_edit(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]
     )
 
 
-def _agrees(
-    clash: Callable[[list[str], list[str]], bool], kind: str, mine: list[str], values: list[str]
-) -> bool | None:
-    """Whether one reference's ``values`` agree with the caption's ``kind`` claim (``mine``);
-    None when it has none, or only vague colours ("colorful" neither confirms nor denies
-    "green": it is consistent with it, :func:`cece.agreement.tally`). Of a material, a metal's
-    colour ("copper") says metal."""
-    values = [_as_material(v) for v in values if _of_kind(v, kind)] if kind == "material" else values
-    values = [v for v in values if v not in VAGUE_COLOURS]
-    return None if not values else not clash(mine, values)
-
-
-def _of_kind(value: str, kind: str) -> bool:
-    """Whether a reference's attribute ``value`` speaks to a ``kind`` claim (:data:`_SAID_AS`)."""
-    return kind != "material" or value in METAL_COLOURS or attribute_kind(value) == "material"
-
-
-def _as_material(value: str) -> str:
-    return "metal" if value in METAL_COLOURS else value
-
-
-def _quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> list[Edit]:
-    c = caption.concepts[i]
-    out = []
-    for kind, clash in _CLASHES.items():
-        mine = c.attributes.get(kind, [])
-        theirs = [v for j in found for v in image.concepts[j].attributes.get(kind, [])]
-        t = None
-        if image.kind == "references" and mine:
-            found = _closest(c, image, found)
-            t, others = tally(
-                image,
-                found,
-                _SAID_AS[kind],
-                agrees=partial(_agrees, clash, kind, mine),  # bound now: the loop moves on to the next kind
-                label=kind,
-                group=base_colour if kind == "colour" else str,
-                consistent=kind == "colour",  # "colorful" neither confirms nor denies "green"
-            )
-            if t.verdict() is None:
-                continue
-            theirs = [v for v in others if _of_kind(v, kind)]
-        elif not clash(mine, theirs):
-            continue
-        words = {w for v in mine for w in v.split()}
-        span = _word_span(caption.text, c.phrase_span, words.__contains__) or _word_span(
-            caption.text, _rest_of_sentence(caption.text, c.phrase_span), words.__contains__
-        )  # "a limousine that is *blue*"
-        with_value = [
-            j
-            for j in found
-            if any(
-                _of_kind(v, kind) for said_as in _SAID_AS[kind] for v in image.concepts[j].attributes.get(said_as, [])
-            )
-        ]
-        if span:
-            note = f"{kind}: the image side says " + ", ".join(dict.fromkeys(theirs))
-            out.append(
-                Edit(
-                    "replace",
-                    "attribute",
-                    "R",
-                    source=" ".join(mine),
-                    target=" / ".join(dict.fromkeys(theirs)),
-                    spans=[span],
-                    source_index=i,
-                    target_index=with_value[0],
-                    evidence=_agreed(image, with_value, t, note) if t else evidence_of(image, with_value, note),
-                )
-            )
-    return out
-
-
 def _state_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> list[Edit]:
     """Against references, the state an intransitive verb puts the concept in ("a man *walking*",
     :mod:`parsers.intransitive`) where more references put it in a state that excludes it: an R
@@ -277,14 +166,14 @@ def _state_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int
     if image.kind != "references" or not c.attributes.get("state"):
         return []
     out = []
-    found = _closest(c, image, found)
+    found = closest(c, image, found)
     after = c.phrase_span[1] if c.phrase_span else max((b for _, b in c.spans), default=0)
     for word in c.attributes["state"]:
         mine = state_of_verb(word)
         if mine is None:
             continue
         t, others = state_tally(image, found, mine, c)
-        span = _word_span(caption.text, (after, len(caption.text)), word.__eq__)
+        span = word_span(caption.text, (after, len(caption.text)), word.__eq__)
         if t.verdict() != "contradicted" or span is None:
             continue
         best = others.most_common(1)[0][0]
@@ -339,7 +228,7 @@ def _modifier_edits(caption: SceneGraph, image: SceneGraph, i: int) -> list[Edit
         synset = noun_synset(word)
         if not is_thing(synset) or type_support(Concept(word, word, synset), image).kind is not None:
             continue
-        span = _word_span(caption.text, c.phrase_span, word.__eq__)
+        span = word_span(caption.text, c.phrase_span, word.__eq__)
         if span:
             out.append(
                 Edit(
@@ -368,7 +257,7 @@ def attribute_edits(
         if found:
             count = _count_edit(caption, image, i, found)
             out += [count] if count else []
-            out += _quality_edits(caption, image, i, found)
+            out += quality_edits(caption, image, i, found)
             out += _state_edits(caption, image, i, found)
             sex = _sex_edit(caption, image, i)
             out += [sex] if sex else []

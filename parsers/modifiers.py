@@ -40,8 +40,9 @@ def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], l
     counts: list[str] = []
     mods: list[Any] = []
     # the other words of a compound name carry modifiers too: "a white | school bus" hangs
-    # "white" on "school"
-    for c in [*root.children, *(x for h in sorted(heads) if h != m.root for x in doc[h].children if x.dep_ == "amod")]:
+    # "white" on "school", "a silver and red | fire hydrant" hangs "silver" on "fire" as nmod
+    named = (x for h in sorted(heads) if h != m.root for x in doc[h].children)
+    for c in [*root.children, *(x for x in named if x.dep_ == "amod" or x.dep_ == "nmod" and x.pos_ == "ADJ")]:
         dep = c.dep_
         if dep in _COUNT_DEPS:
             low = c.lower_
@@ -51,7 +52,7 @@ def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], l
                     if not _counts_a_modifier(doc, c, root, value, heads):  # "a two story house" is one
                         counts.append(value)
                     continue
-        if dep == "amod" or (dep == "compound" and c.i not in heads):
+        if dep == "amod" or (dep == "nmod" and c.pos_ == "ADJ") or (dep == "compound" and c.i not in heads):
             mods.extend(flatten(c))
             if dep == "compound":  # "a *small* matte helicopter": the thing is small
                 mods.extend(g for g in c.children if g.dep_ == "amod" and g.lower_ in _OVERALL_SIZES)

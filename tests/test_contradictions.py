@@ -272,6 +272,20 @@ def test_colour_on_a_compound_head():
     assert explain("A yellow school bus.", references=["A yellow school bus."]).hallucinated is False
 
 
+def test_one_of_several_colours_is_judged_on_its_own():
+    refs = ["A black and yellow spider is seen wrapped in its web.", "A black spider on top of its web outside."]
+    e = explain("A large pink and yellow spider is caught in a spider web.", references=refs)
+    assert flagged(e) == [("attribute", ["pink"])]
+    assert e.counterfactual == "A large black and yellow spider is caught in a spider web."
+    # a reference naming fewer colours, one of them the caption's, may be leaving the other out
+    refs = ["A white cat sleeping on a sofa.", "A white cat on a couch."]
+    assert explain("A black and white cat on a sofa.", references=refs).edits_of("attribute") == []
+    # one naming none of them contradicts the list as a whole: one mistake, one rewrite
+    e = explain("A blue and white bus on the street.", references=["A red bus on a road.", "A big red double bus."])
+    assert [(x.source, x.target) for x in e.edits_of("attribute")] == [("blue white", "red")]
+    assert e.counterfactual == "A red bus on the street."
+
+
 @pytest.mark.parametrize(
     "caption, colours",
     [
@@ -281,6 +295,8 @@ def test_colour_on_a_compound_head():
         ("The building is painted green.", {"building": ["green"]}),
         ("A green colored pineapple growing on a plant.", {"pineapple": ["green"], "plant": None}),
         ("A red-colored car on a road.", {"car": ["red"], "road": None}),
+        # spaCy hangs colours before a compound name on its first word ("fire") as nmod
+        ("A silver and red fire hydrant sitting in the snow.", {"fire hydrant": ["silver", "red"], "snow": None}),
     ],
 )
 def test_a_colour_said_in_a_clause_or_with_colored_is_the_things(parser, caption, colours):

@@ -1,0 +1,199 @@
+"""Colour, size and material edits: what the caption says a faithful thing looks like that the
+image side contradicts (:mod:`cece.attributes` makes them with the count, state and modifier
+edits), and the helpers all those edits share: where in the caption a value is said, which
+reference entities are the thing itself, and the evidence of a tally.
+
+Against references each claim is tallied per reference (:mod:`cece.agreement`); several colours
+are tallied as a list and, unless the list is contradicted as a whole, each on its own
+(:func:`_one_of_several`: "a *pink* and yellow spider" where they say "black and yellow").
+
+>>> from parsers import Concept, SceneGraph
+>>> cap = SceneGraph([Concept("car", "car", "car.n.01", {"colour": ["red"]}, [(6, 9)], (0, 9))], text="A red car.")
+>>> img = SceneGraph([Concept("car", "car", "car.n.01", {"colour": ["blue"]})], kind="annotation")
+>>> [(e.source, e.target) for e in quality_edits(cap, img, 0, [0])]
+[('red', 'blue')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from collections.abc import Set as AbstractSet
+from functools import partial
+from typing import Any
+
+from cece.agreement import Tally, said, tally
+from cece.edits import Edit
+from cece.evidence import evidence_of, same_thing
+from parsers import Concept, SceneGraph, Span
+from parsers.attribute_words import VAGUE_COLOURS
+from parsers.attributes import attribute_kind, base_colour, colours_clash, materials_clash, sizes_clash
+
+_CLASHES: dict[str, Callable[..., Any]] = {"colour": colours_clash, "size": sizes_clash, "material": materials_clash}
+#: Colours that name a metal: of what a thing is made, "a *copper* kettle" says metal.
+METAL_COLOURS = frozenset({"copper", "gold", "golden", "silver", "bronze"})
+#: The attribute kinds a reference's words are read from, per kind of claim.
+_SAID_AS = {"colour": ("colour",), "size": ("size",), "material": ("material", "colour")}
+
+
+def word_span(text: str, span: Span | None, test: Callable[[str], bool]) -> Span | None:
+    if span is None:
+        return None
+    for m in re.finditer(r"[\w-]+", text[span[0] : span[1]]):
+        if test(m.group().lower()):
+            return span[0] + m.start(), span[0] + m.end()
+    return None
+
+
+def rest_of_sentence(text: str, span: Span | None) -> Span | None:
+    """From the end of ``span`` to the end of its sentence, where a clause may say more of it."""
+    if span is None:
+        return None
+    end = re.search(r"[.!?](\s|$)", text[span[1] :])
+    return span[1], span[1] + end.start() if end else len(text)
+
+
+def closest(c: Concept, image: SceneGraph, found: list[int]) -> list[int]:
+    """Of the reference entities a caption concept speaks of, those that are the same thing when
+    there are any: the colour of the apples is not the pear's ("a yellow pear" beside "red
+    apples")."""
+    return [j for j in found if same_thing(c, image.concepts[j])] or found
+
+
+def agreed(image: SceneGraph, found: list[int], t: Tally, note: str) -> dict[str, Any]:
+    """The evidence of an edit tallied over references: who said it, and the tally."""
+    split = " (as many references agree as contradict it)" if t.verdict() == "split" else ""
+    return {**evidence_of(image, found, note + split), "agreement": t.to_dict()}
+
+
+def _agrees(
+    clash: Callable[[list[str], list[str]], bool], kind: str, mine: list[str], values: list[str]
+) -> bool | None:
+    """Whether one reference's ``values`` agree with the caption's ``kind`` claim (``mine``);
+    None when it has none, or only vague colours ("colorful" neither confirms nor denies
+    "green": it is consistent with it, :func:`cece.agreement.tally`). Of a material, a metal's
+    colour ("copper") says metal."""
+    values = [_as_material(v) for v in values if _of_kind(v, kind)] if kind == "material" else values
+    values = [v for v in values if v not in VAGUE_COLOURS]
+    return None if not values else not clash(mine, values)
+
+
+def _of_kind(value: str, kind: str) -> bool:
+    """Whether a reference's attribute ``value`` speaks to a ``kind`` claim (:data:`_SAID_AS`)."""
+    return kind != "material" or value in METAL_COLOURS or attribute_kind(value) == "material"
+
+
+def _as_material(value: str) -> str:
+    return "metal" if value in METAL_COLOURS else value
+
+
+def quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> list[Edit]:
+    c = caption.concepts[i]
+    out = []
+    for kind, clash in _CLASHES.items():
+        mine = c.attributes.get(kind, [])
+        if image.kind == "references" and mine:
+            found = closest(c, image, found)
+            whole = _tallied_quality(caption, image, i, found, kind, mine)
+            # One colour of several the references contradict is the mistake, rather than a
+            # list they are split on; a list they contradict as a whole is one mistake.
+            contradicted = whole is not None and whole.evidence["agreement"]["verdict"] == "contradicted"
+            one = [
+                e
+                for v, skip in (_one_of_several(image, found, mine) if kind == "colour" and not contradicted else [])
+                if (e := _tallied_quality(caption, image, i, found, kind, [v], skip, True))
+            ]
+            out += one or ([whole] if whole else [])
+        elif clash(mine, theirs := [v for j in found for v in image.concepts[j].attributes.get(kind, [])]):
+            out += [e for e in [_quality_edit(caption, image, i, found, kind, mine, theirs, None)] if e]
+    return out
+
+
+def _one_of_several(image: SceneGraph, found: list[int], mine: list[str]) -> list[tuple[str, set[int]]]:
+    """Each of several caption colours ("a *pink* and yellow spider") as a claim of its own, with
+    the references that say nothing of it: those naming fewer colours than the caption, some of
+    them its own, may be leaving it out ("a white cat" for a black and white one). One naming as
+    many colours and not this one says otherwise ("black and yellow": the spider is not pink);
+    the list as a whole is judged first (:func:`quality_edits`), so "a red bus" for a blue and
+    white one is one mistake, not two."""
+    bases = {base_colour(v) for v in mine if v not in VAGUE_COLOURS}
+    if len(bases) < 2:
+        return []
+    named = {
+        k: {base_colour(v) for v in values if v not in VAGUE_COLOURS}
+        for k, values in said(image, found, ("colour",)).items()
+    }
+    return [
+        (v, {k for k, b in named.items() if b & bases and base_colour(v) not in b and len(b) < len(bases)})
+        for v in dict.fromkeys(v for v in mine if v not in VAGUE_COLOURS)
+    ]
+
+
+def _tallied_quality(
+    caption: SceneGraph,
+    image: SceneGraph,
+    i: int,
+    found: list[int],
+    kind: str,
+    mine: list[str],
+    skip: AbstractSet[int] = frozenset(),
+    contradicted_only: bool = False,
+) -> Edit | None:
+    """The edit the references' tally of the ``kind`` claim ``mine`` makes (leaving out the
+    references ``skip``), or None; ``contradicted_only``: none for a split."""
+    t, others = tally(
+        image,
+        found,
+        _SAID_AS[kind],
+        agrees=partial(_agrees, _CLASHES[kind], kind, mine),
+        label=kind,
+        group=base_colour if kind == "colour" else str,
+        consistent=kind == "colour",  # "colorful" neither confirms nor denies "green"
+        skip=skip,
+    )
+    if t.verdict() is None or contradicted_only and t.verdict() != "contradicted":
+        return None
+    theirs = [v for v in others if _of_kind(v, kind)]
+    # Of one of several colours, what the references say instead is none of the caption's others:
+    # "black and yellow" against the caption's "pink and yellow" says black.
+    said_too = {base_colour(v) for v in caption.concepts[i].attributes.get(kind, [])} if kind == "colour" else set()
+    theirs = [v for v in theirs if base_colour(v) not in said_too] or theirs
+    return _quality_edit(caption, image, i, found, kind, mine, theirs, t)
+
+
+def _quality_edit(
+    caption: SceneGraph,
+    image: SceneGraph,
+    i: int,
+    found: list[int],
+    kind: str,
+    mine: list[str],
+    theirs: list[str],
+    t: Tally | None,
+) -> Edit | None:
+    """The R edit of caption concept ``i``'s ``kind`` values ``mine`` to the image side's
+    ``theirs``, on the caption words that say them (None when no word does)."""
+    c = caption.concepts[i]
+    words = {w for v in mine for w in v.split()}
+    span = word_span(caption.text, c.phrase_span, words.__contains__) or word_span(
+        caption.text, rest_of_sentence(caption.text, c.phrase_span), words.__contains__
+    )  # "a limousine that is *blue*"
+    if not span:
+        return None
+    with_value = [
+        j
+        for j in found
+        if any(_of_kind(v, kind) for said_as in _SAID_AS[kind] for v in image.concepts[j].attributes.get(said_as, []))
+    ]
+    note = f"{kind}: the image side says " + ", ".join(dict.fromkeys(theirs))
+    return Edit(
+        "replace",
+        "attribute",
+        "R",
+        source=" ".join(mine),
+        target=" / ".join(dict.fromkeys(theirs)),
+        spans=[span],
+        source_index=i,
+        target_index=with_value[0],
+        evidence=agreed(image, with_value, t, note) if t else evidence_of(image, with_value, note),
+    )
