@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from knowledge.distance import is_hypernym
 from knowledge.hierarchy import get_hierarchy
-from knowledge.objecthood import is_thing
+from knowledge.objecthood import is_thing, objecthood
 
 __all__ = ["CAPTION_PLURALS", "lemmatize", "noun_senses", "noun_synset", "verb_synset"]
 
@@ -136,8 +136,36 @@ def lemmatize(word: str, pos: str = "n") -> str:
 
 def _pick(lemma: str, pos: str, sense: int) -> str:
     h = get_hierarchy()
-    ids = h.lemmas(pos)[lemma]
+    ids = _senses_in_order(lemma, pos)
     return h.names[ids[min(max(sense, 0), len(ids) - 1)]]
+
+
+#: The kinds of visible thing captions name, the most often named first: of the nouns with a
+#: tagged sense in the nocaps-FOIL training references, 42 % are artifacts, 15 % people, 6 %
+#: food, 5 % animals and 4 % plants (:func:`_senses_in_order`).
+_READ_AS = ("noun.artifact", "noun.person", "noun.food", "noun.animal", "noun.plant")
+
+
+@lru_cache(maxsize=65536)
+def _senses_in_order(lemma: str, pos: str) -> tuple[int, ...]:
+    """The synset ids of ``lemma`` in the order they are read: WordNet's sense order, which is
+    by how often each sense was tagged in its corpus -- except for a noun none of whose senses
+    was ever tagged, whose order then says nothing of frequency. Such a noun whose first sense
+    is an abstraction ("saucer" first a round shape, "van" an avant-garde, "mug" a mugful,
+    "lettuce" money) is read as the visible thing it also names, as captions do, of the kind
+    captions name most often (:data:`_READ_AS`: a "mug" is the cup before it is a chump)."""
+    h = get_hierarchy()
+    ids = tuple(h.lemmas(pos)[lemma])
+    if pos != "n" or len(ids) < 2 or not h.noun_sense_counts or lemma in h.noun_sense_counts:
+        return ids
+    kinds = [h.lexnames[h.lexname_of[i]] for i in ids]
+    if kinds[0] in _READ_AS or objecthood(h.names[ids[0]]) != "abstract":
+        return ids
+    things = sorted((_READ_AS.index(k), n) for n, k in enumerate(kinds) if k in _READ_AS)
+    if not things:
+        return ids
+    first = things[0][1]
+    return (ids[first], *ids[:first], *ids[first + 1 :])
 
 
 def _existing_name(text: str, pos: str) -> str | None:
@@ -227,6 +255,19 @@ def noun_synset(phrase: str, sense: int = 0) -> str | None:
     return _pick(lemma, "n", sense) if lemma is not None else None
 
 
+def wordnet_first_sense(word: str) -> str | None:
+    """WordNet's own first noun sense of ``word``, where :func:`noun_synset` reads a never-tagged
+    abstraction as the thing it also names: whether a word is used as a verb or as a noun
+    ("chats", "floats") is a matter of its usual reading, and for that WordNet's order is all
+    there is.
+
+    >>> noun_synset("chat"), wordnet_first_sense("chat")
+    ('new_world_chat.n.01', 'chat.n.01')
+    """
+    lemma = _phrase_lemma(word.strip().lower())
+    return get_hierarchy().names[get_hierarchy().lemmas("n")[lemma][0]] if lemma is not None else None
+
+
 @lru_cache(maxsize=65536)
 def noun_senses(phrase: str, min_count: int = 0) -> tuple[str, ...]:
     """The noun synsets of the lemma :func:`noun_synset` finds for ``phrase``, in WordNet sense
@@ -249,7 +290,7 @@ def noun_senses(phrase: str, min_count: int = 0) -> tuple[str, ...]:
     if lemma is None:
         return ()
     h = get_hierarchy()
-    ids = h.lemmas("n")[lemma]
+    ids = list(_senses_in_order(lemma, "n"))
     if min_count > 0 and h.noun_sense_counts:
         counts = h.noun_sense_counts.get(lemma, [0] * len(ids))
         ids = [i for k, i in enumerate(ids) if k == 0 or counts[k] >= min_count]

@@ -22,11 +22,12 @@ def verb_participle(word: str, tag: str = "VBG") -> bool:
     >>> verb_participle("crouches", "VBZ"), verb_participle("trees", "VBZ")
     (True, False)
     """
-    from knowledge import is_thing, noun_synset
+    from knowledge import is_thing
+    from knowledge.concepts import wordnet_first_sense
 
     if tag == "VBG" and not word.endswith("ing"):
         return False
-    return verb_form(word, tag) and not is_thing(noun_synset(word))
+    return verb_form(word, tag) and not is_thing(wordnet_first_sense(word))
 
 
 @lru_cache(maxsize=8192)
@@ -48,12 +49,13 @@ def doer(word: str, adjective_tag: bool) -> bool:
     >>> doer("puppy", True), doer("black", True), doer("city", False)
     (True, False, False)
     """
-    from knowledge import get_hierarchy, is_thing, lemmatize, noun_synset
+    from knowledge import get_hierarchy, is_thing, lemmatize
+    from knowledge.concepts import wordnet_first_sense
 
     h = get_hierarchy()
     if adjective_tag and word in h.adjective_lemmas:
         return False
-    return lemmatize(word) in h.lemmas("n") and is_thing(noun_synset(word))
+    return lemmatize(word) in h.lemmas("n") and is_thing(wordnet_first_sense(word))
 
 
 @lru_cache(maxsize=8192)

@@ -322,7 +322,7 @@ def test_a_colour_in_a_clause_is_compared_and_colorful_confirms_no_colour():
 def test_a_plurality_of_references_contradicts_a_count():
     refs = ["Three dogs play.", "Three dogs in a field.", "Three dogs run.", "Two dogs play."]
     e = explain("Two dogs in a field.", references=refs)
-    assert flagged(e) == [("count", ["Two"])] and e.counterfactual == "Three dogs in a field."
+    assert [(x.source, x.target) for x in e.edits_of("count")] == [("2", "3")]
     assert agreement(e, "count")[0] == {
         "kind": "count",
         "support": 1,
@@ -331,6 +331,11 @@ def test_a_plurality_of_references_contradicts_a_count():
         "refs": 4,
         "verdict": "contradicted",
     }
+    # three against one is near the fitted threshold (0.53 for the caption); four against one is
+    # well over it, and the caption is flagged and rewritten for it
+    e = explain("Two dogs in a field.", references=[*refs[:3], "Three dogs on the grass.", refs[3]])
+    assert flagged(e) == [("count", ["Two"])] and e.counterfactual == "Three dogs in a field."
+    assert agreement(e, "count")[0]["against"] == 4 and agreement(e, "count")[0]["verdict"] == "contradicted"
 
 
 def test_one_dissenting_reference_does_not_make_a_colour():

@@ -24,6 +24,7 @@ from knowledge import (
     lemmatize,
     load_wordnet,
     lowest_common_hypernym,
+    noun_senses,
     noun_synset,
     num_ancestors,
     path_distance,
@@ -480,3 +481,25 @@ def test_canonical_predicate_table(canon, synonyms):
 def test_canonical_predicate_with_verbs(text, canon, verb):
     assert canonical_predicate(text) == canon
     assert predicate_verb_synset(text) == verb
+
+
+def test_a_never_tagged_abstraction_is_read_as_the_thing_it_also_names():
+    from knowledge.concepts import wordnet_first_sense
+
+    # WordNet's first senses of these were never tagged in its corpus: their order says nothing
+    # of frequency, and a caption's "saucer" is no round shape, its "van" no avant-garde
+    read = {w: noun_synset(w) for w in ("saucer", "van", "mug", "lettuce", "kite", "donkey")}
+    assert read == {
+        "saucer": "saucer.n.02",
+        "van": "van.n.03",
+        "mug": "mug.n.04",
+        "lettuce": "lettuce.n.03",
+        "kite": "kite.n.03",
+        "donkey": "domestic_ass.n.01",
+    }
+    assert noun_senses("saucer")[:2] == ("saucer.n.02", "disk.n.01")
+    # a tagged word keeps WordNet's order, however odd ("plate" is first home plate), and so
+    # does an untagged one whose first sense is a thing already (the leopard's pelt)
+    assert noun_synset("plate") == "home_plate.n.01" and noun_synset("leopard") == "leopard.n.01"
+    # whether a word is a verb goes by WordNet's own first sense (a chat is first a talk)
+    assert wordnet_first_sense("chat") == "chat.n.01" != noun_synset("chat")
