@@ -88,22 +88,26 @@ def _as_material(value: str) -> str:
 
 
 def quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> list[Edit]:
+    """The colour, size and material edits of caption concept ``i`` against the image concepts
+    ``found`` it speaks of (:func:`cece.attributes.partners`)."""
     c = caption.concepts[i]
     out = []
     for kind, clash in _CLASHES.items():
         mine = c.attributes.get(kind, [])
         if image.kind == "references" and mine:
             found = closest(c, image, found)
-            whole = _tallied_quality(caption, image, i, found, kind, mine)
+            t, theirs = _tally(image, found, kind, mine)
             # One colour of several the references contradict is the mistake, rather than a
             # list they are split on; a list they contradict as a whole is one mistake.
-            contradicted = whole is not None and whole.evidence["agreement"]["verdict"] == "contradicted"
+            several = _one_of_several(image, found, mine) if kind == "colour" and t.verdict() != "contradicted" else []
             one = [
-                e
-                for v, skip in (_one_of_several(image, found, mine) if kind == "colour" and not contradicted else [])
-                if (e := _tallied_quality(caption, image, i, found, kind, [v], skip, True))
+                _quality_edit(caption, image, i, found, kind, [v], theirs_v, t_v)
+                for v, skip in several
+                for t_v, theirs_v in [_tally(image, found, kind, [v], skip)]
+                if t_v.verdict() == "contradicted"
             ]
-            out += one or ([whole] if whole else [])
+            whole = [_quality_edit(caption, image, i, found, kind, mine, theirs, t)] if t.verdict() else []
+            out += [e for e in one or whole if e]
         elif clash(mine, theirs := [v for j in found for v in image.concepts[j].attributes.get(kind, [])]):
             out += [e for e in [_quality_edit(caption, image, i, found, kind, mine, theirs, None)] if e]
     return out
@@ -129,18 +133,11 @@ def _one_of_several(image: SceneGraph, found: list[int], mine: list[str]) -> lis
     ]
 
 
-def _tallied_quality(
-    caption: SceneGraph,
-    image: SceneGraph,
-    i: int,
-    found: list[int],
-    kind: str,
-    mine: list[str],
-    skip: AbstractSet[int] = frozenset(),
-    contradicted_only: bool = False,
-) -> Edit | None:
-    """The edit the references' tally of the ``kind`` claim ``mine`` makes (leaving out the
-    references ``skip``), or None; ``contradicted_only``: none for a split."""
+def _tally(
+    image: SceneGraph, found: list[int], kind: str, mine: list[str], skip: AbstractSet[int] = frozenset()
+) -> tuple[Tally, list[str]]:
+    """The references' tally of the ``kind`` claim ``mine`` (leaving out the references
+    ``skip``), and the values of those against it."""
     t, others = tally(
         image,
         found,
@@ -151,14 +148,7 @@ def _tallied_quality(
         consistent=kind == "colour",  # "colorful" neither confirms nor denies "green"
         skip=skip,
     )
-    if t.verdict() is None or contradicted_only and t.verdict() != "contradicted":
-        return None
-    theirs = [v for v in others if _of_kind(v, kind)]
-    # Of one of several colours, what the references say instead is none of the caption's others:
-    # "black and yellow" against the caption's "pink and yellow" says black.
-    said_too = {base_colour(v) for v in caption.concepts[i].attributes.get(kind, [])} if kind == "colour" else set()
-    theirs = [v for v in theirs if base_colour(v) not in said_too] or theirs
-    return _quality_edit(caption, image, i, found, kind, mine, theirs, t)
+    return t, [v for v in others if _of_kind(v, kind)]
 
 
 def _quality_edit(
@@ -174,6 +164,11 @@ def _quality_edit(
     """The R edit of caption concept ``i``'s ``kind`` values ``mine`` to the image side's
     ``theirs``, on the caption words that say them (None when no word does)."""
     c = caption.concepts[i]
+    if kind == "colour":
+        # Of one of several colours, what the references say instead is none of the caption's
+        # others: "black and yellow" against the caption's "pink and yellow" says black.
+        said_too = {base_colour(v) for v in c.attributes.get(kind, [])}
+        theirs = [v for v in theirs if base_colour(v) not in said_too] or theirs
     words = {w for v in mine for w in v.split()}
     span = word_span(caption.text, c.phrase_span, words.__contains__) or word_span(
         caption.text, rest_of_sentence(caption.text, c.phrase_span), words.__contains__

@@ -50,15 +50,18 @@ def _refs(*words_per_reference):
     return text, parts, spans
 
 
-def test_the_stand_in_must_be_free_as_salient_and_of_the_same_kind():
-    text, parts, spans = _refs(["ice", "girl"], ["girl"], ["girl", "grass"])
-    names = {"ice": "ice.n.01", "girl": "girl.n.01", "grass": "grass.n.01"}
-    img = SceneGraph(
-        [Concept(w, w, names[w], spans=spans[w]) for w in ("ice", "girl", "grass")],
-        text=text,
-        kind="references",
-        parts=parts,
+def _image(names, *words_per_reference):
+    """The references graph of :func:`_refs` with one concept per word of ``names`` (word ->
+    synset), in that order."""
+    text, parts, spans = _refs(*words_per_reference)
+    return SceneGraph(
+        [Concept(w, w, s, spans=spans[w]) for w, s in names.items()], text=text, kind="references", parts=parts
     )
+
+
+def test_the_stand_in_must_be_free_as_salient_and_of_the_same_kind():
+    names = {"ice": "ice.n.01", "girl": "girl.n.01", "grass": "grass.n.01"}
+    img = _image(names, ["ice", "girl"], ["girl"], ["girl", "grass"])
     cookie = Concept("cookie", "cookie", "cookie.n.01")
     assert prefer_stand_ins(SceneGraph([cookie]), img, Match([0], [1, 2], 1.0, 1.0, 0.0)).mapping == [1]
     # the girl is paired already: nothing moves
@@ -91,14 +94,8 @@ def test_a_place_stands_in_for_a_place_never_for_a_person():
 def test_a_place_is_not_paired_with_a_person_even_when_nothing_else_is_free():
     from parsers import Relation
 
-    text, parts, spans = _refs(["boy", "teenager"], ["teenager"], ["boy"])
     names = {"boy": "male_child.n.01", "teenager": "adolescent.n.01"}
-    img = SceneGraph(
-        [Concept(w, w, names[w], spans=spans[w]) for w in ("boy", "teenager")],
-        text=text,
-        kind="references",
-        parts=parts,
-    )
+    img = _image(names, ["boy", "teenager"], ["teenager"], ["boy"])
     cap = SceneGraph(
         [Concept("boy", "boy", "male_child.n.01"), Concept("garage", "garage", "garage.n.01")],
         [Relation(0, "in", 1, "in")],
@@ -129,14 +126,8 @@ def test_one_that_does_what_only_somebody_does_stands_in_for_someone():
     from parsers import Relation
 
     # The ice is named more often than the girl; a cookie that *wears* a helmet is the girl.
-    text, parts, spans = _refs(["ice", "girl"], ["ice"], ["ice", "helmet"])
     names = {"ice": "ice.n.01", "girl": "girl.n.01", "helmet": "helmet.n.02"}
-    img = SceneGraph(
-        [Concept(w, w, names[w], spans=spans[w]) for w in ("ice", "girl", "helmet")],
-        text=text,
-        kind="references",
-        parts=parts,
-    )
+    img = _image(names, ["ice", "girl"], ["ice"], ["ice", "helmet"])
     cookie, helmet = Concept("cookie", "cookie", "cookie.n.01"), Concept("helmet", "helmet", "helmet.n.02")
     wearing = SceneGraph([cookie, helmet], [Relation(0, "wearing", 1, "wear", "wear.v.01")])
     assert prefer_stand_ins(wearing, img, Match([0, 2], [1], 1.0, 1.0, 0.0)).mapping == [1, 2]
