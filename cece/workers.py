@@ -59,6 +59,10 @@ def share_cores(threads: int) -> None:
         torch.set_num_threads(threads)
 
 
+#: Seconds a worker whose pipe gave out has to exit before it is killed.
+_EXITING = 5.0
+
+
 class Processes:
     """Local worker processes, started with ``spawn`` (a forked child would inherit the locked
     output file and the parent's threads), each joined to this process by its own pipe. Only pipes:
@@ -105,7 +109,13 @@ class Processes:
             if proc not in self.conns:  # closed, or already given up
                 continue
             if message is None:
-                proc.join()
+                # Its end of the pipe is closed: it is exiting, or of no use to anyone (seen once
+                # under heavy load, a worker still alive after its pipe gave out): never wait on
+                # it for long.
+                proc.join(timeout=_EXITING)
+                if proc.is_alive():
+                    proc.kill()
+                    proc.join()
                 events.append(("lost", proc, f"worker process {proc.pid} was lost ({_exit_reason(proc.exitcode)})"))
                 self.conns.pop(proc).close()
                 del self.sent[proc]

@@ -108,6 +108,28 @@ def workers_only(task, batches: list, n: int = 2) -> list:
         backend.close()
 
 
+def test_a_worker_whose_pipe_gave_out_is_lost_not_waited_on():
+    import threading
+
+    from cece.workers import Processes
+
+    backend = Processes(Slow(), 1)
+    try:
+        proc = backend.start()
+        assert backend.wait(None) == [("ready", proc)]
+        # its reader says the pipe gave out while the worker lives on, idle (seen once under
+        # heavy load): the pool must count it lost and go on, not join it for ever
+        backend.inbox.put((proc, None))
+        events: list = []
+        waiting = threading.Thread(target=lambda: events.extend(backend.wait(None)), daemon=True)
+        waiting.start()
+        waiting.join(timeout=120)  # a guard against hanging the suite, not a speed figure
+        assert not waiting.is_alive() and [e[:2] for e in events] == [("lost", proc)]
+        assert not proc.is_alive() and proc not in backend.conns
+    finally:
+        backend.close()
+
+
 def test_a_record_that_kills_every_worker_is_found_and_becomes_its_failure():
     got = workers_only(Splittable(), [list(range(i, i + 4)) for i in range(0, 24, 4)])
     flat = [x for batch in got for x in batch]
