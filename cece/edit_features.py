@@ -128,7 +128,7 @@ class Context:
         bad = sorted(
             e.caption_index for e in edits if e.level == "object" and e.op != "insert" and e.cls in ("D", "R", "O")
         )
-        roles = roles_of(caption)
+        roles = roles_of(caption) if bad else {}  # only object claims weigh a role, and each is in bad
         standing = uncovered_salience(bad, caption.concepts, image, sal, roles) if bad else {}
         return cls(caption, image, sal, standing, set(bad), _lemmas(image.text), roles)
 

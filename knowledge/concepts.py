@@ -265,7 +265,10 @@ def wordnet_first_sense(word: str) -> str | None:
     ('new_world_chat.n.01', 'chat.n.01')
     """
     lemma = _phrase_lemma(word.strip().lower())
-    return get_hierarchy().names[get_hierarchy().lemmas("n")[lemma][0]] if lemma is not None else None
+    if lemma is None:
+        return None
+    h = get_hierarchy()
+    return h.names[h.lemmas("n")[lemma][0]]
 
 
 @lru_cache(maxsize=65536)

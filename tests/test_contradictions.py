@@ -331,6 +331,10 @@ def test_a_plurality_of_references_contradicts_a_count():
         "refs": 4,
         "verdict": "contradicted",
     }
+    # a plurality is a claim, far more confident than the same count the references are split on
+    split = explain("Two dogs in a field.", references=[*refs[:2], "Two dogs run.", refs[3]])
+    assert agreement(split, "count")[0]["verdict"] == "split"
+    assert e.edits_of("count")[0].confidence > 3 * split.edits_of("count")[0].confidence and e.score > 3 * split.score
     # three against one is near the fitted threshold (0.53 for the caption); four against one is
     # well over it, and the caption is flagged and rewritten for it
     e = explain("Two dogs in a field.", references=[*refs[:3], "Three dogs on the grass.", refs[3]])
