@@ -145,6 +145,10 @@ def _pick(lemma: str, pos: str, sense: int) -> str:
 #: food, 5 % animals and 4 % plants (:func:`_senses_in_order`).
 _READ_AS = ("noun.artifact", "noun.person", "noun.food", "noun.animal", "noun.plant")
 
+#: What is made of an animal: its skin, fur, leather, horn, ivory (animal_material.n.01) and its
+#: wool (animal_fiber.n.01) -- first senses of "leopard", "otter", "mink", "alligator", "alpaca".
+_ANIMAL_MATERIALS = ("animal_material.n.01", "animal_fiber.n.01")
+
 
 @lru_cache(maxsize=65536)
 def _senses_in_order(lemma: str, pos: str) -> tuple[int, ...]:
@@ -153,19 +157,31 @@ def _senses_in_order(lemma: str, pos: str) -> tuple[int, ...]:
     was ever tagged, whose order then says nothing of frequency. Such a noun whose first sense
     is an abstraction ("saucer" first a round shape, "van" an avant-garde, "mug" a mugful,
     "lettuce" money) is read as the visible thing it also names, as captions do, of the kind
-    captions name most often (:data:`_READ_AS`: a "mug" is the cup before it is a chump)."""
+    captions name most often (:data:`_READ_AS`: a "mug" is the cup before it is a chump).
+    And a noun whose first sense is what is made of an animal ("leopard" and "mink" first the
+    pelt, "alligator" the leather, "alpaca" the wool) is read as the animal it also names: a
+    caption calls the pelt "leopard skin" or "fur"."""
     h = get_hierarchy()
     ids = tuple(h.lemmas(pos)[lemma])
-    if pos != "n" or len(ids) < 2 or not h.noun_sense_counts or lemma in h.noun_sense_counts:
+    if pos != "n" or len(ids) < 2:
         return ids
+    if any(is_hypernym(m, h.names[ids[0]]) for m in _ANIMAL_MATERIALS):
+        animals = [n for n, i in enumerate(ids) if is_hypernym("animal.n.01", h.names[i])]
+        if animals:
+            return _first(ids, animals[0])
     kinds = [h.lexnames[h.lexname_of[i]] for i in ids]
+    if not h.noun_sense_counts or lemma in h.noun_sense_counts:
+        return ids
     if kinds[0] in _READ_AS or objecthood(h.names[ids[0]]) != "abstract":
         return ids
     things = sorted((_READ_AS.index(k), n) for n, k in enumerate(kinds) if k in _READ_AS)
     if not things:
         return ids
-    first = things[0][1]
-    return (ids[first], *ids[:first], *ids[first + 1 :])
+    return _first(ids, things[0][1])
+
+
+def _first(ids: tuple[int, ...], n: int) -> tuple[int, ...]:
+    return (ids[n], *ids[:n], *ids[n + 1 :])
 
 
 def _existing_name(text: str, pos: str) -> str | None:

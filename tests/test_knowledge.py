@@ -498,8 +498,22 @@ def test_a_never_tagged_abstraction_is_read_as_the_thing_it_also_names():
         "donkey": "domestic_ass.n.01",
     }
     assert noun_senses("saucer")[:2] == ("saucer.n.02", "disk.n.01")
-    # a tagged word keeps WordNet's order, however odd ("plate" is first home plate), and so
-    # does an untagged one whose first sense is a thing already (the leopard's pelt)
-    assert noun_synset("plate") == "home_plate.n.01" and noun_synset("leopard") == "leopard.n.01"
+    # a tagged word keeps WordNet's order, however odd ("plate" is first home plate)
+    assert noun_synset("plate") == "home_plate.n.01"
     # whether a word is a verb goes by WordNet's own first sense (a chat is first a talk)
     assert wordnet_first_sense("chat") == "chat.n.01" != noun_synset("chat")
+
+
+def test_a_word_first_naming_an_animal_material_is_read_as_the_animal():
+    # what is made of an animal is named for it: "leopard skin" is the
+    # pelt, "alligator" leather is "alligator leather"; a "fur" stays the fur, a "fox" the fox
+    read = {w: noun_synset(w) for w in ("leopard", "otters", "alligator", "alpaca", "fur", "fox")}
+    assert read == {
+        "leopard": "leopard.n.02",
+        "otters": "otter.n.02",
+        "alligator": "alligator.n.02",
+        "alpaca": "alpaca.n.03",
+        "fur": "fur.n.01",
+        "fox": "fox.n.01",
+    }
+    assert noun_senses("leopard") == ("leopard.n.02", "leopard.n.01")
