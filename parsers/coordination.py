@@ -15,6 +15,13 @@ A noun ``n`` is re-read when all of these hold (English syntax only, nothing tun
   noun stands there the phrase is one object after all ("a strawberry and passion fruit
   meringue", "a pasta and veggie meal").
 
+The small model also reads the first of two coordinated colours as the noun: "the *grey* and
+red car", "*silver* and blue skates", "two *gold* and black vases" make the colour the head and
+the thing its ``conj``, so the thing loses its first colour and takes none of the phrase's
+relations. :func:`repair` reads these as "a black and white cat" is read: when a colour word has
+a ``conj`` noun after it, a conjunction between them and only adjectives between the conjunction
+and the noun, the noun stands where the colour stood and the colour is its adjective.
+
 >>> from parsers.spacy_model import load_spacy
 >>> nlp = load_spacy(exclude=("ner",), fast_attributes=True, tree_repairs=True)
 >>> doc = nlp("A man wearing a black tent and black sunglasses.")
@@ -28,7 +35,12 @@ from typing import Any
 
 from spacy.language import Language
 
+from parsers.attribute_words import COLOURS
+
 _NOUNS = frozenset(("NN", "NNS"))
+_ANY_NOUN = frozenset(("NN", "NNS", "NNP", "NNPS"))
+# Words before a head that belong to its whole phrase, not to its first word.
+_PHRASE_WORDS = frozenset(("det", "predet", "nummod", "poss", "quantmod"))
 
 
 def _candidate(n: Any) -> Any | None:
@@ -63,12 +75,52 @@ def _relink(n: Any, h: Any) -> None:
         t.head = n
 
 
+def _coloured_noun(c: Any) -> Any | None:
+    """The thing when the colour word ``c`` was read as the head of "``c`` and ADJ thing"
+    (module docstring), else None."""
+    if c.lower_ not in COLOURS or c.dep_ == "amod":  # an adjective already ("grey and red toy monkey")
+        return None
+    # a colour word that is a thing of its own ("ice *cream* and other food", "whipped cream")
+    if any(t.dep_ not in _PHRASE_WORDS and t.tag_ != "JJ" for t in c.lefts):
+        return None
+    thing = next((t for t in c.children if t.dep_ == "conj" and t.i > c.i), None)
+    if thing is None or thing.tag_ not in _ANY_NOUN:
+        return None
+    cc = next((t for t in c.children if t.dep_ == "cc" and c.i < t.i < thing.i), None)
+    between = c.doc[cc.i + 1 : thing.i] if cc is not None else ()
+    if not between or any(t.tag_ != "JJ" for t in between):
+        return None
+    return thing
+
+
+def _colour_to_thing(c: Any, thing: Any) -> None:
+    """Make ``thing`` stand where the colour ``c`` stood, and ``c`` with the adjective after
+    the conjunction its colours, as in "a black and white cat"."""
+    doc = c.doc
+    if c.head.i == c.i:
+        thing.head, thing.dep_ = thing, c.dep_
+    else:
+        thing.head, thing.dep_ = c.head, c.dep_
+    for t in doc:
+        if t.head.i == c.i and t.i != c.i and (t.i > thing.i or t.dep_ in _PHRASE_WORDS):
+            t.head = thing
+    c.head, c.dep_, c.tag_ = thing, "amod", "JJ"
+    nxt = doc[c.i + 2] if c.i + 2 < thing.i else None  # "grey and *red* car"
+    if nxt is not None and nxt.head.i == thing.i and doc[c.i + 1].dep_ == "cc":
+        nxt.head, nxt.dep_ = c, "conj"
+
+
 def repair(doc: Any) -> Any:
-    """Re-read every pair of objects misread as one noun phrase in ``doc`` (module docstring), in place."""
+    """Re-read every pair of objects misread as one noun phrase in ``doc``, and every colour
+    misread as the noun of its phrase (module docstring), in place."""
     for t in doc:
         head = _candidate(t)
         if head is not None:
             _relink(t, head)
+    for t in doc:
+        thing = _coloured_noun(t)
+        if thing is not None:
+            _colour_to_thing(t, thing)
     return doc
 
 

@@ -294,6 +294,14 @@ def test_faithful_participle_captions_are_clean():
                 "pizza",
                 "racing",
                 "suit",
+                "grey",
+                "silver",
+                "cream",
+                "ice",
+                "car",
+                "the",
+                "is",
+                "parked",
             ]
         ),
         max_size=12,
@@ -341,6 +349,32 @@ def test_a_wrong_object_read_inside_a_coordination_is_judged():
     e = explain("A man wearing a tall black tent and black sunglasses.", references=refs)
     assert e.hallucinated and ("tent" in [x.source for x in e.edits_of("object") if x.hallucinated])
     assert "tent" not in e.counterfactual and "sunglasses" in e.counterfactual
+
+
+# -- the first of two colours read as the noun -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, colours",
+    [
+        ("The grey and red car is parked.", {"car": ["grey", "red"]}),
+        ("A small silver and black car with a ski rack.", {"car": ["silver", "black"], "ski rack": []}),
+        ("Two gold and black vases.", {"vases": ["gold", "black"]}),
+        # already adjectives, or a colour word that is a thing: nothing to re-read
+        ("A man holding a grey and red toy monkey.", {"man": [], "monkey": ["grey"]}),
+        ("Ice cream and other food in a white bowl.", {"Ice cream": [], "food": [], "bowl": ["white"]}),
+    ],
+)
+def test_the_first_of_two_colours_is_a_colour(parser, text, colours):
+    g = parser.parse(text)
+    assert {c.text: c.attributes.get("colour", []) for c in g.concepts} == colours
+
+
+def test_a_colour_read_as_the_noun_is_judged_and_rewritten():
+    refs = ["A red and white car parked on a street.", "A red and white car by the curb."] * 2
+    e = explain("The grey and red car is parked.", references=refs)
+    assert e.hallucinated and [x.source for x in e.edits if x.hallucinated] == ["grey"]
+    assert e.counterfactual == "The white and red car is parked."
 
 
 # -- a hypernym at any distance is U ---------------------------------------------------------------
