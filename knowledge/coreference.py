@@ -4,12 +4,17 @@ several reference captions say into entities.
 Two synsets may name one thing when they are the same, when one is a kind of the other within
 ``max_distance`` hypernym edges and the general one is not too general (``min_depth``: "object",
 "thing" name anything), or when both name people whose sex and age do not clash: "boy", "kid",
-"child", "skier" can be one person; "man" and "boy", or "man" and "woman", cannot.
+"child", "skier" can be one person; "man" and "boy", or "man" and "woman", cannot. A plain word
+for a person (:func:`plain_person`) may name one with any other name that fits its sex and age
+("military men" and "soldiers"), two names of what people do only when WordNet files them
+close.
 
 >>> corefer_distance("male_child.n.01", "child.n.01")   # boy / kid: a person, no clash
 4
 >>> corefer_distance("man.n.01", "male_child.n.01") is None   # adult / young
 True
+>>> corefer_distance("man.n.01", "soldier.n.01")   # "military men" / "soldiers": a plain word
+7
 >>> corefer_distance("dog.n.01", "animal.n.01"), corefer_distance("dog.n.01", "cat.n.01")
 (2, None)
 """
@@ -121,6 +126,9 @@ def corefer_distance(
         general = a if is_hypernym(a, b) else b
         if d <= max_distance and root_distance(general) >= min_depth:
             return d
-    if PERSON in ancestors(a) and PERSON in ancestors(b) and d <= max_person_distance:
+    # a plain word for a person ("man") may name anyone who fits its sex and age, however far
+    # WordNet files what they do ("soldier", "cowboy": 7 and 9 edges from "man")
+    near = d <= max_person_distance or another_name(a, b)
+    if near and PERSON in ancestors(a) and PERSON in ancestors(b):
         return None if people_clash(a, b) else d
     return None

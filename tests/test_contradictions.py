@@ -104,6 +104,14 @@ def test_a_state_is_contradicted_whatever_the_other_end():
             "A brown and white bull dog standing in a room.",
             "exclusive",
         ),
+        # the references call the soldiers "men": a plain word for a person names them too
+        (
+            "Four soldiers standing beside a tank.",
+            ["Four soldiers aiming rifles.", "Military men are kneeling next to a tank.", "Men kneeling by a tank."],
+            ["standing beside"],
+            "Four soldiers kneeling next to a tank.",
+            "exclusive",
+        ),
     ],
 )
 def test_a_state_is_the_subjects_whatever_the_references_say_of_the_rest(caption, references, words, rewrite, kind):
