@@ -12,7 +12,8 @@ they contradict it, in either of two ways, each tallied per reference (:mod:`cec
    whose states exclude each other (kind ``exclusive``: riding / walking beside). When the
    references support the subject's state, only spatial opposites count here. Where no
    reference relates the two directly, a thing is where its holder is (:func:`through_holders`):
-   "a turkey in a pan on the counter" is on the counter, not under it.
+   "a turkey in a pan on the counter" is on the counter, not under it; and a container where
+   what is in it is ("a cocktail in a glass on a table": the glass is on the table).
 
 A plurality against the caption contradicts it (a replace edit, ``R``, to the likeliest
 reference triple); a split is an unverified doubt (a ``D`` edit without target, like silence,
@@ -53,8 +54,10 @@ class Judged:
     tally: Tally | None = None
     predicate: str | None = None
     against_refs: list[int] = field(default_factory=list)
-    #: the image entity the subject is in or on, when the references relate only it to the object
+    #: the image entity the subject is in or on (or, ``contains``, that is inside the subject),
+    #: when the references relate only it to the object
     holder: int | None = None
+    contains: bool = False
 
     def evidence(self, image: SceneGraph) -> dict[str, Any]:
         if self.tally is None:
@@ -68,7 +71,9 @@ class Judged:
             said = list(rel.triple(image))
             note = f"the references say {said}"
             if self.holder is not None:
-                note = f"the references put it in or on the {image.concepts[self.holder].lemma}, and say {said}"
+                held = image.concepts[self.holder].lemma
+                where = f"the {held} in it" if self.contains else f"it in or on the {held}"
+                note = f"the references put {where}, and say {said}"
         if t.verdict() == "split":
             note = f"as many references contradict it ({t.against}) as agree ({t.support})"
         else:
@@ -93,6 +98,8 @@ def _pair_votes(image: SceneGraph, s: int, o: int) -> dict[int, tuple[list[str],
 
 #: Keys that put a thing in or on another (its holder).
 HELD = frozenset({"in", "inside", "within", "on", "atop", "upon"})
+#: Keys that put a thing inside another (so that the container is where the thing is).
+INSIDE = frozenset({"in", "inside", "within"})
 #: Keys a held thing shares with its holder: where the pan is, above or below, before or behind
 #: something, the turkey in it is too.
 SHARED = frozenset(
@@ -102,7 +109,8 @@ SHARED = frozenset(
 
 def through_holders(image: SceneGraph, s: int, o: int) -> tuple[dict[int, tuple[list[str], list[str]]], dict[int, int]]:
     """What the references say of ``s`` and ``o`` through the things they put ``s`` in or on
-    (``s``'s holders, :func:`_holds`): per reference, the predicates relating a holder to ``o``,
+    (``s``'s holders, :func:`_holds`), and the things they put inside ``s`` (``s`` holds them:
+    the glass is where the cocktail in it is): per reference, the predicates relating a holder to ``o``,
     as :func:`_pair_votes` gives them for a direct pair (only keys in :data:`SHARED`; the other
     way round says nothing: a pan on the counter and an owl on the pan are both on it); and the
     image relations from holders to ``o``, each with its holder.
@@ -122,6 +130,8 @@ def through_holders(image: SceneGraph, s: int, o: int) -> tuple[dict[int, tuple[
         m = int(end)
         if m not in (s, o) and relation_key(canonical) in HELD and m not in holders and _holds(image.concepts[m]):
             holders.append(m)
+    if _holds(image.concepts[s]):
+        holders += [c for c in _contents(image, s) if c not in (o, *holders)]
     votes: dict[int, tuple[list[str], list[str]]] = {}
     for m in holders:
         for k, (fw, _) in _pair_votes(image, m, o).items():
@@ -133,6 +143,18 @@ def through_holders(image: SceneGraph, s: int, o: int) -> tuple[dict[int, tuple[
         if rel.subject in holders and rel.object == o and relation_key(rel.canonical) in SHARED
     }
     return votes, by
+
+
+def _contents(image: SceneGraph, s: int) -> list[int]:
+    """The things the references put inside ``s``: its container is where they are ("a
+    cocktail in a glass on a table": the glass is on the table too)."""
+    inside = f"{s} "
+    return [
+        c
+        for c, g in enumerate(image.concepts)
+        if c != s
+        and any(v.startswith(inside) and relation_key(v[len(inside) :]) in INSIDE for v in g.votes.get("relations", {}))
+    ]
 
 
 def _holds(g: Concept) -> bool:
@@ -301,8 +323,9 @@ def _judge_pair(
     if not contra:
         return Judged(agree=agree)
     if holder_of:  # the caption's two things stay; only the place changes
-        place = relation_key(rels[contra[0]].canonical)
+        place, holder = relation_key(rels[contra[0]].canonical), holder_of[contra[0]]
+        contains = holder in _contents(image, s)
         return Judged(
-            target=contra[0], tally=t, predicate=place, against_refs=against_refs, holder=holder_of[contra[0]]
+            target=contra[0], tally=t, predicate=place, against_refs=against_refs, holder=holder, contains=contains
         )
     return Judged(target=contra[0], tally=t, against_refs=against_refs)

@@ -240,6 +240,21 @@ def test_a_thing_is_where_the_references_put_its_holder():
     assert e.counterfactual == "A yellow cocktail in a martini glass on a table."
 
 
+def test_a_container_is_where_the_references_put_what_is_in_it():
+    # no reference relates the pan to the counter; they put the turkey in it on the counter
+    refs = ["A roast turkey in a pan.", "A roast turkey on the counter.", "A turkey in a roasting pan on a counter."]
+    e = explain("A roasting pan under the counter.", references=refs)
+    assert flagged(e) == [("relation", ["under"])] and e.counterfactual == "A roasting pan on the counter."
+    claim = next(x for x in e.edits if x.hallucinated)
+    assert claim.evidence["through"] == "turkey" and claim.evidence["note"].startswith(
+        "the references put the turkey in it"
+    )
+    assert not explain("A roasting pan on the counter.", references=refs).hallucinated
+    # what is *on* a thing says nothing of where the thing is (a cat on a car on the road)
+    refs = ["A cat on a car.", "A cat on the road.", "A cat sitting on a car."]
+    assert not explain("A car under the road.", references=refs).edits_of("relation")[0].hallucinated
+
+
 def test_a_region_is_no_holder_and_a_holders_place_is_not_read_backwards():
     # "the number on the front" and "an owl on the front": both on it, neither under the other
     refs = ["A black t-shirt has an owl and number twenty two painted on the front.", "A black shirt with an owl."]
