@@ -22,6 +22,11 @@ relations. :func:`repair` reads these as "a black and white cat" is read: when a
 a ``conj`` noun after it, a conjunction between them and only adjectives between the conjunction
 and the noun, the noun stands where the colour stood and the colour is its adjective.
 
+And it sometimes reads the first word of a compound name as a second argument of the same
+verb ("a yellow *fire* hydrant opened": "fire" and "hydrant" both subjects of "opened"); two
+nouns side by side with the same head in the same role are one name, the first a ``compound``
+of the second, as in "a red fire hydrant opened".
+
 >>> from parsers.spacy_model import load_spacy
 >>> nlp = load_spacy(exclude=("ner",), fast_attributes=True, tree_repairs=True)
 >>> doc = nlp("A man wearing a black tent and black sunglasses.")
@@ -36,6 +41,7 @@ from typing import Any
 from spacy.language import Language
 
 from parsers.attribute_words import COLOURS
+from parsers.verb_words import verb_participle
 
 _NOUNS = frozenset(("NN", "NNS"))
 _ANY_NOUN = frozenset(("NN", "NNS", "NNP", "NNPS"))
@@ -110,9 +116,29 @@ def _colour_to_thing(c: Any, thing: Any) -> None:
         nxt.head, nxt.dep_ = c, "conj"
 
 
+def _split_compound(n: Any) -> Any | None:
+    """The noun after ``n`` when the two were read as two arguments of one head in the same
+    role ("fire" and "hydrant" both subjects of "opened"), else None."""
+    if n.i + 1 >= len(n.doc) or n.tag_ not in _ANY_NOUN or not n.is_alpha or n.head.i == n.i:
+        return None
+    nxt = n.doc[n.i + 1]
+    same = nxt.tag_ in _ANY_NOUN and nxt.head.i == n.head.i and nxt.dep_ == n.dep_
+    if not same or n.dep_ in ("conj", "compound", "appos"):
+        return None
+    # "a helmet *riding* a motorcycle": a participle read as a noun is no name's second word
+    return None if verb_participle(nxt.lower_) else nxt
+
+
 def repair(doc: Any) -> Any:
-    """Re-read every pair of objects misread as one noun phrase in ``doc``, and every colour
-    misread as the noun of its phrase (module docstring), in place."""
+    """Re-read every pair of objects misread as one noun phrase in ``doc``, every colour
+    misread as the noun of its phrase and every compound name misread as two arguments
+    (module docstring), in place."""
+    for t in doc:
+        if (name := _split_compound(t)) is not None:
+            for c in t.lefts:
+                if c.dep_ in _PHRASE_WORDS:
+                    c.head = name
+            t.head, t.dep_ = name, "compound"
     for t in doc:
         head = _candidate(t)
         if head is not None:

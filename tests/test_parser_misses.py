@@ -377,6 +377,32 @@ def test_a_colour_read_as_the_noun_is_judged_and_rewritten():
     assert e.counterfactual == "The white and red car is parked."
 
 
+# -- a compound name read as two arguments ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        ("A yellow fire hydrant opened and spilling water.", ["fire hydrant", "water"]),
+        ("A flower tiara is full of sparkling diamonds.", ["tiara", "diamonds"]),
+    ],
+)
+def test_a_compound_name_read_as_two_arguments_is_one_name(parser, text, names):
+    assert [c.text for c in parser.parse(text).concepts] == names
+
+
+def test_a_participle_read_as_a_noun_is_no_second_word_of_a_name(parser):
+    g = parser.parse("A man wearing a helmet sitting on a horse.")
+    assert "helmet" in [c.text for c in g.concepts] and ("man", "wear", "helmet") in g.triples()
+
+
+def test_the_colour_of_a_compound_read_as_two_arguments_is_judged():
+    refs = ["A red fire hydrant is leaking onto a side walk.", "A red fire hydrant gushing water onto a street."] * 2
+    e = explain("A yellow fire hydrant opened and spilling water.", references=refs)
+    assert e.hallucinated and [x.source for x in e.edits if x.hallucinated] == ["yellow"]
+    assert e.counterfactual == "A red fire hydrant opened and spilling water."
+
+
 # -- a hypernym at any distance is U ---------------------------------------------------------------
 
 
