@@ -41,7 +41,7 @@ from cece.edit_kinds import Level
 from cece.edits import Edit
 from cece.evidence import covers, evidence_of, mentioned_in, same_thing, type_support
 from cece.qualities import agreed, closest, quality_edits, word_span
-from knowledge import get_hierarchy, is_thing, lemmatize, noun_synset, objecthood, sex_of
+from knowledge import get_hierarchy, is_hypernym, is_thing, lemmatize, noun_synset, objecthood, sex_of
 from knowledge.states import state_of_verb
 from parsers import Concept, SceneGraph, Span
 from parsers.attributes import attribute_kind, count_value
@@ -56,6 +56,10 @@ def partners(caption: SceneGraph, image: SceneGraph, i: int, *, mapping: Sequenc
     if j < 0:
         return []
     return [k for k, g in enumerate(image.concepts) if k == j or same_thing(image.concepts[j], g)]
+
+
+def _more_general(mine: str | None, theirs: str | None) -> bool:
+    return mine is not None and theirs is not None and mine != theirs and is_hypernym(mine, theirs)
 
 
 def image_count(image: SceneGraph, found: list[int]) -> list[str] | None:
@@ -74,7 +78,11 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
         # "holding it in one hand" against "in his hands": a caption's number of body parts says
         # which of them do something, a reference's how many are seen; neither denies the other.
         return None
-    found = closest(c, image, found)
+    near = closest(c, image, found)
+    if not all(_more_general(c.synset, image.concepts[j].synset) for j in near):
+        # "two people" are the references' man and woman, even where one reference's "people"
+        # was merged into the woman: a general word's count is the sum of what it covers
+        found = near
     exact = [v for v in c.attributes.get("count", []) if v.isdigit()]
     if len(exact) > 1:
         return None

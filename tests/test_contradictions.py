@@ -11,6 +11,7 @@ from cece import Explainer, explain
 from cece.roles import through_holders
 from knowledge.states import state_of_predicate, states_exclude
 from parsers import Concept, Relation, SceneGraph
+from parsers.references import from_references
 
 
 @pytest.fixture(scope="module")
@@ -449,12 +450,25 @@ COUPLE = [
 ]
 
 
-def test_a_count_of_a_general_word_is_the_sum_of_the_things_it_covers():
+def test_a_count_of_a_general_word_is_the_sum_of_the_things_it_covers(parser):
     # "two people" are the references' man and woman, not two of either
     e = explain("Two people standing next to a car.", references=COUPLE)
     assert not e.hallucinated and not [x for x in e.edits if x.level == "count"]
     e = explain("Three people standing next to a car.", references=COUPLE)
     assert [(x.source, x.target, x.hallucinated) for x in e.edits if x.level == "count"] == [("3", "2", True)]
+    # one reference's "two people" joins the woman (its nearest entity), and still covers the man
+    refs = [
+        "A woman and a man sharing a table at a restaurant.",
+        "Two people are sitting at a table in a restaurant.",
+        "The man and girl are sitting at the table waiting to order.",
+        "A man and woman sit at a table in a diner.",
+    ]
+    assert "people" in from_references(refs, parser).concepts[0].aliases
+    e = explain("Two people at a table.", references=refs)
+    assert not e.hallucinated and e.edits_of("count") == []
+    e = explain("Three people at a table.", references=refs)
+    assert [(x.source, x.target) for x in e.edits_of("count")] == [("3", "2")]
+    assert agreement(e, "count")[0]["verdict"] == "contradicted"
 
 
 def test_a_tie_between_the_references_values_goes_the_same_way_every_run():
