@@ -58,6 +58,27 @@ def partners(caption: SceneGraph, image: SceneGraph, i: int, *, mapping: Sequenc
     return [k for k, g in enumerate(image.concepts) if k == j or same_thing(image.concepts[j], g)]
 
 
+def _number(c: Concept) -> str | None:
+    """How many of it the caption says: its count, "1" for a singular, None for a bare plural."""
+    exact = [v for v in c.attributes.get("count", []) if v.isdigit()]
+    return exact[0] if exact else None if c.plural else "1"
+
+
+def _counted_apart(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> bool:
+    """Whether the caption names what concept ``i`` stands for again, with another number: one
+    of them ("five people ... as *one* person looks") or more of them ("a white man next to *two*
+    black men", where the references count three men). The references' total is then the count
+    of neither mention, so neither is compared with it."""
+    n = _number(caption.concepts[i])
+    for k, other in enumerate(caption.concepts):
+        m = _number(other)
+        if k == i or m == n or (None in (m, n) and "1" not in (m, n)):  # "two dogs ... the dogs"
+            continue
+        if set(partners(caption, image, k, mapping=())) & set(found):
+            return True
+    return False
+
+
 def _more_general(mine: str | None, theirs: str | None) -> bool:
     return mine is not None and theirs is not None and mine != theirs and is_hypernym(mine, theirs)
 
@@ -77,6 +98,8 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
     if objecthood(c.synset) == "part":
         # "holding it in one hand" against "in his hands": a caption's number of body parts says
         # which of them do something, a reference's how many are seen; neither denies the other.
+        return None
+    if _counted_apart(caption, image, i, found):
         return None
     near = closest(c, image, found)
     if not all(_more_general(c.synset, image.concepts[j].synset) for j in near):
