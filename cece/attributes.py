@@ -64,17 +64,13 @@ def _number(c: Concept) -> str | None:
     return exact[0] if exact else None if c.plural else "1"
 
 
-def _counted_apart(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> bool:
-    """Whether the caption names what concept ``i`` stands for again, with another number: one
-    of them ("five people ... as *one* person looks") or more of them ("a white man next to *two*
-    black men", where the references count three men). The references' total is then the count
-    of neither mention, so neither is compared with it."""
-    n = _number(caption.concepts[i])
+def _one_of_them(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> bool:
+    """Whether concept ``i`` is one of several the caption names ("five people ... as *one*
+    person looks at a laptop"): the references' total is no count of it."""
+    if _number(caption.concepts[i]) != "1" or not caption.concepts[i].attributes.get("count"):
+        return False
     for k, other in enumerate(caption.concepts):
-        m = _number(other)
-        if k == i or m == n or (None in (m, n) and "1" not in (m, n)):  # "two dogs ... the dogs"
-            continue
-        if set(partners(caption, image, k, mapping=())) & set(found):
+        if k != i and _number(other) != "1" and set(partners(caption, image, k, mapping=())) & set(found):
             return True
     return False
 
@@ -99,7 +95,7 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
         # "holding it in one hand" against "in his hands": a caption's number of body parts says
         # which of them do something, a reference's how many are seen; neither denies the other.
         return None
-    if _counted_apart(caption, image, i, found):
+    if _one_of_them(caption, image, i, found):
         return None
     near = closest(c, image, found)
     if not all(_more_general(c.synset, image.concepts[j].synset) for j in near):

@@ -471,15 +471,14 @@ def test_a_count_of_a_general_word_is_the_sum_of_the_things_it_covers(parser):
     assert agreement(e, "count")[0]["verdict"] == "contradicted"
 
 
-def test_a_kind_the_caption_counts_twice_is_not_compared_with_the_references_total():
-    # "one person" is one of the five; the "two black men" are two of the references' three men
+def test_one_of_several_the_caption_counts_is_not_compared_with_the_references_total():
+    # "one person" is one of the five, not the references' five men
     refs = ["Five men around an office table.", "Five men sit at a table and talk.", "Five men in an office."]
     e = explain("Five people at a table as one person looks at a laptop.", references=refs)
     assert e.edits_of("count") == [] and not e.hallucinated
-    refs = ["Three men on an album cover.", "Three men with gold chains.", "Two men flank another man."]
-    assert explain("A white man next to two black men.", references=refs).edits_of("count") == []
     # counted once, the same words are compared
-    assert [(x.source, x.target) for x in explain("Two men.", references=refs).edits_of("count")] == [("2", "3")]
+    e = explain("One person looks at a laptop.", references=refs)
+    assert [(x.source, x.target) for x in e.edits_of("count")] == [("1", "5")]
 
 
 def test_a_tie_between_the_references_values_goes_the_same_way_every_run():
