@@ -99,9 +99,13 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
         return None
     near = closest(c, image, found)
     if not all(_more_general(c.synset, image.concepts[j].synset) for j in near):
-        # "two people" are the references' man and woman, even where one reference's "people"
-        # was merged into the woman: a general word's count is the sum of what it covers
         found = near
+    else:
+        # "two people" are the references' man and woman, even where one reference's "people"
+        # was merged into the woman: a general word's count is the sum of what it covers --
+        # but for what the caption names apart ("two older people ... with the young boy")
+        apart = {j for k in range(len(caption.concepts)) if k != i for j in partners(caption, image, k, mapping=())}
+        found = [j for j in found if j in near or j not in apart]
     exact = [v for v in c.attributes.get("count", []) if v.isdigit()]
     if len(exact) > 1:
         return None
