@@ -23,7 +23,7 @@ from knowledge.distance import (
     wup_similarity,
 )
 from knowledge.hierarchy import Hierarchy, get_hierarchy
-from knowledge.objecthood import THINGS, is_garment, is_thing, objecthood
+from knowledge.objecthood import THINGS, is_garment, is_portion, is_thing, objecthood
 from knowledge.predicates import canonical_predicate, predicate_verb_synset
 from knowledge.provision import (
     WordNetMissingError,
@@ -64,6 +64,7 @@ __all__ = [
     "get_hierarchy",
     "is_animate",
     "is_garment",
+    "is_portion",
     "is_hypernym",
     "inverse_key",
     "is_thing",

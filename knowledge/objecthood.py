@@ -59,3 +59,18 @@ def is_garment(synset: str | None) -> bool:
     (True, False)
     """
     return bool(synset) and any(is_hypernym(kind, synset) for kind in GARMENTS)
+
+
+#: What names a piece or an amount of something else ("a *piece* of cake", "a *scoop* of ice
+#: cream", "*bits* of paper", "a *serving* of rice"): the phrase names the something.
+PORTIONS = ("piece.n.01", "bit.n.02", "fragment.n.01", "helping.n.01", "indefinite_quantity.n.01")
+
+
+@lru_cache(maxsize=8192)
+def is_portion(synset: str | None) -> bool:
+    """Whether ``synset`` is a piece or an amount of something (:data:`PORTIONS`).
+
+    >>> is_portion("piece.n.01"), is_portion("scoop.n.01"), is_portion("cup.n.01")
+    (True, True, False)
+    """
+    return bool(synset) and any(is_hypernym(kind, synset) for kind in PORTIONS)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knowledge import is_animate, is_hypernym, noun_synset
+from knowledge import is_animate, is_hypernym, is_portion, noun_synset
 from parsers.draft_graph import (
     DROPPED,
     HYPHENS,
@@ -227,13 +227,16 @@ def _like_object(verb: Any) -> Any | None:
 
 
 def fold_quantifiers(d: Draft, quantifiers: dict[str, str]) -> None:
-    """ "a group of people": the group aliases the people, who get count "many"."""
+    """ "a group of people": the group aliases the people, who get count "many"; "a piece of
+    cake": a piece or an amount (WordNet's first sense, :func:`knowledge.is_portion`) aliases
+    the cake, whose count it does not say ("two pieces of cake" is one cake)."""
     doc = d.doc
     for idx, m in enumerate(d.mentions):
         root = doc[m.root]
         # plural quantifiers too: "two bunches of bananas", "stacks of plates"
         value = quantifiers.get(root.lower_, quantifiers.get(root.lemma_.lower()))
-        if value is None or m.alias is not None:
+        portion = value is None and is_portion(noun_synset(root.lemma_.lower()))
+        if (value is None and not portion) or m.alias is not None:
             continue
         for p in root.children:
             if p.dep_ != "prep" or p.lower_ != "of" or p.i != root.i + 1:
@@ -243,7 +246,8 @@ def fold_quantifiers(d: Draft, quantifiers: dict[str, str]) -> None:
                 t_idx = d.tok2m[objs[0].i]
                 target = d.mentions[t_idx]
                 # "lots of kinds of donuts": counts already folded into "kinds" move on too
-                target.counts.extend(m.counts + ([value] if value else []))
+                if not portion:
+                    target.counts.extend(m.counts + ([value] if value else []))
                 start = (m.phrase or (m.start, m.end))[0]
                 target.phrase = (start, (target.phrase or (target.start, target.end))[1])
                 # upstream's (group, of, people) is the quantity itself, not a relation; nor is

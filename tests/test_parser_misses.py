@@ -403,6 +403,38 @@ def test_the_colour_of_a_compound_read_as_two_arguments_is_judged():
     assert e.counterfactual == "A red fire hydrant opened and spilling water."
 
 
+# -- a piece or an amount of something names the something -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, triples",
+    [
+        ("Two pieces of cake on a plate.", [("cake", "on", "plate")]),
+        (
+            "A stack of pancakes with a scoop of ice cream on the top.",
+            [("pancake", "have", "ice cream"), ("ice cream", "on", "top")],
+        ),
+        ("Bits of food on a piece of parchment paper.", [("food", "on", "paper")]),
+        # a container is a thing of its own
+        ("A cup of coffee on a table.", [("cup", "of", "coffee"), ("cup", "on", "table")]),
+    ],
+)
+def test_a_piece_or_an_amount_of_something_names_the_something(parser, text, triples):
+    g = parser.parse(text)
+    assert g.triples() == triples
+    assert not [c for c in g.concepts if c.lemma in ("piece", "scoop", "bit")]
+
+
+def test_pieces_of_one_thing_are_no_count_of_it():
+    refs = [
+        "A slice of chocolate cake on a white plate.",
+        "Chocolate cake on a plate with a fork.",
+        "A plate with cake.",
+    ]
+    e = explain("Two pieces of cake on a plate.", references=refs)
+    assert not e.hallucinated and e.edits_of("count") == []
+
+
 # -- a hypernym at any distance is U ---------------------------------------------------------------
 
 
