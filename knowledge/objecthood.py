@@ -68,9 +68,15 @@ PORTIONS = ("piece.n.01", "bit.n.02", "fragment.n.01", "helping.n.01", "indefini
 
 @lru_cache(maxsize=8192)
 def is_portion(synset: str | None) -> bool:
-    """Whether ``synset`` is a piece or an amount of something (:data:`PORTIONS`).
+    """Whether ``synset`` is a piece or an amount of something (:data:`PORTIONS`); not a thing
+    made as a piece of something ("a towel", a piece of cloth, is a towel: "the towel of
+    Bangladesh" names the towel).
 
-    >>> is_portion("piece.n.01"), is_portion("scoop.n.01"), is_portion("cup.n.01")
-    (True, True, False)
+    >>> is_portion("piece.n.01"), is_portion("scoop.n.01"), is_portion("cup.n.01"), is_portion("towel.n.01")
+    (True, True, False, False)
     """
-    return bool(synset) and any(is_hypernym(kind, synset) for kind in PORTIONS)
+    if not synset:
+        return False
+    if synset in PORTIONS:
+        return True
+    return lexname(synset) != "noun.artifact" and any(is_hypernym(kind, synset) for kind in PORTIONS)

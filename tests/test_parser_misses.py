@@ -415,8 +415,9 @@ def test_the_colour_of_a_compound_read_as_two_arguments_is_judged():
             [("pancake", "have", "ice cream"), ("ice cream", "on", "top")],
         ),
         ("Bits of food on a piece of parchment paper.", [("food", "on", "paper")]),
-        # a container is a thing of its own
+        # a container is a thing of its own, and so is a thing made as a piece of cloth
         ("A cup of coffee on a table.", [("cup", "of", "coffee"), ("cup", "on", "table")]),
+        ("A boy carries the towel of Bangladesh.", [("boy", "carry", "towel"), ("towel", "of", "bangladesh")]),
     ],
 )
 def test_a_piece_or_an_amount_of_something_names_the_something(parser, text, triples):
