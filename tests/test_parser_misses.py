@@ -370,11 +370,27 @@ def test_the_first_of_two_colours_is_a_colour(parser, text, colours):
     assert {c.text: c.attributes.get("colour", []) for c in g.concepts} == colours
 
 
-def test_a_colour_read_as_the_noun_is_judged_and_rewritten():
-    refs = ["A red and white car parked on a street.", "A red and white car by the curb."] * 2
-    e = explain("The grey and red car is parked.", references=refs)
-    assert e.hallucinated and [x.source for x in e.edits if x.hallucinated] == ["grey"]
-    assert e.counterfactual == "The white and red car is parked."
+@pytest.mark.parametrize(
+    "caption, references, rewrite",
+    [
+        (
+            "The grey and red car is parked.",
+            ["A red and white car parked on a street.", "A red and white car by the curb."] * 2,
+            "The white and red car is parked.",
+        ),
+        # the compound name read as two arguments (below)
+        (
+            "A yellow fire hydrant opened and spilling water.",
+            ["A red fire hydrant is leaking onto a side walk.", "A red fire hydrant gushing water onto a street."] * 2,
+            "A red fire hydrant opened and spilling water.",
+        ),
+    ],
+)
+def test_a_colour_the_parse_lost_is_judged_and_rewritten(caption, references, rewrite):
+    e = explain(caption, references=references)
+    assert e.hallucinated and len([x for x in e.edits if x.hallucinated and x.level == "attribute"]) == 1
+    assert [x.source for x in e.edits if x.hallucinated] == [caption.split()[1]]
+    assert e.counterfactual == rewrite
 
 
 # -- a compound name read as two arguments ----------------------------------------------------------
@@ -394,13 +410,6 @@ def test_a_compound_name_read_as_two_arguments_is_one_name(parser, text, names):
 def test_a_participle_read_as_a_noun_is_no_second_word_of_a_name(parser):
     g = parser.parse("A man wearing a helmet sitting on a horse.")
     assert "helmet" in [c.text for c in g.concepts] and ("man", "wear", "helmet") in g.triples()
-
-
-def test_the_colour_of_a_compound_read_as_two_arguments_is_judged():
-    refs = ["A red fire hydrant is leaking onto a side walk.", "A red fire hydrant gushing water onto a street."] * 2
-    e = explain("A yellow fire hydrant opened and spilling water.", references=refs)
-    assert e.hallucinated and [x.source for x in e.edits if x.hallucinated] == ["yellow"]
-    assert e.counterfactual == "A red fire hydrant opened and spilling water."
 
 
 # -- a piece or an amount of something names the something -----------------------------------------
