@@ -483,37 +483,37 @@ def test_canonical_predicate_with_verbs(text, canon, verb):
     assert predicate_verb_synset(text) == verb
 
 
-def test_a_never_tagged_abstraction_is_read_as_the_thing_it_also_names():
+@pytest.mark.parametrize(
+    "word, synset",
+    [
+        # WordNet's first senses of these were never tagged in its corpus: their order says
+        # nothing of frequency, and a caption's "saucer" is no round shape, its "van" no avant-garde
+        ("saucer", "saucer.n.02"),
+        ("van", "van.n.03"),
+        ("mug", "mug.n.04"),
+        ("lettuce", "lettuce.n.03"),
+        ("kite", "kite.n.03"),
+        ("donkey", "domestic_ass.n.01"),
+        # a tagged word keeps WordNet's order, however odd ("plate" is first home plate)
+        ("plate", "home_plate.n.01"),
+        # what is made of an animal is named for it ("leopard skin" is the pelt, "alligator"
+        # leather is "alligator leather"); a "fur" stays the fur, a "fox" the fox
+        ("leopard", "leopard.n.02"),
+        ("otters", "otter.n.02"),
+        ("alligator", "alligator.n.02"),
+        ("alpaca", "alpaca.n.03"),
+        ("fur", "fur.n.01"),
+        ("fox", "fox.n.01"),
+    ],
+)
+def test_a_caption_noun_is_read_as_the_thing_it_names(word, synset):
+    assert noun_synset(word) == synset
+
+
+def test_the_thing_a_noun_names_comes_first_among_its_senses():
     from knowledge.concepts import wordnet_first_sense
 
-    # WordNet's first senses of these were never tagged in its corpus: their order says nothing
-    # of frequency, and a caption's "saucer" is no round shape, its "van" no avant-garde
-    read = {w: noun_synset(w) for w in ("saucer", "van", "mug", "lettuce", "kite", "donkey")}
-    assert read == {
-        "saucer": "saucer.n.02",
-        "van": "van.n.03",
-        "mug": "mug.n.04",
-        "lettuce": "lettuce.n.03",
-        "kite": "kite.n.03",
-        "donkey": "domestic_ass.n.01",
-    }
     assert noun_senses("saucer")[:2] == ("saucer.n.02", "disk.n.01")
-    # a tagged word keeps WordNet's order, however odd ("plate" is first home plate)
-    assert noun_synset("plate") == "home_plate.n.01"
+    assert noun_senses("leopard") == ("leopard.n.02", "leopard.n.01")
     # whether a word is a verb goes by WordNet's own first sense (a chat is first a talk)
     assert wordnet_first_sense("chat") == "chat.n.01" != noun_synset("chat")
-
-
-def test_a_word_first_naming_an_animal_material_is_read_as_the_animal():
-    # what is made of an animal is named for it: "leopard skin" is the
-    # pelt, "alligator" leather is "alligator leather"; a "fur" stays the fur, a "fox" the fox
-    read = {w: noun_synset(w) for w in ("leopard", "otters", "alligator", "alpaca", "fur", "fox")}
-    assert read == {
-        "leopard": "leopard.n.02",
-        "otters": "otter.n.02",
-        "alligator": "alligator.n.02",
-        "alpaca": "alpaca.n.03",
-        "fur": "fur.n.01",
-        "fox": "fox.n.01",
-    }
-    assert noun_senses("leopard") == ("leopard.n.02", "leopard.n.01")
