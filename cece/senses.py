@@ -6,7 +6,9 @@ and an image concept are far apart under their first senses but some pair of the
 close (the same synset, or ``max_distance`` hypernym edges apart), both take those senses: the
 image is the context that disambiguates the caption and vice versa. Pairs are taken closest
 first; every concept changes sense at most once, and a concept whose first sense already has a
-close partner keeps it (a word is re-read only when the image calls for it).
+close partner, or a kind of it on the other side however far below, keeps it (a word is re-read
+only when the image calls for it: the references' "food" stays the food an omelette is, three
+edges down, though "bread" beside it is nearer the sense "solid food").
 
 >>> from parsers import Concept, SceneGraph
 >>> cap = SceneGraph([Concept("tree branch", "tree branch", "limb.n.02")])
@@ -72,15 +74,25 @@ def disambiguate(
     d = distance_matrix(flat_c, flat_g, max_distance)  # nearer pairs are all that count here
     rows = np.cumsum([0] + [len(ss) for ss in cap_senses])
     cols = np.cumsum([0] + [len(ss) for ss in img_senses])
+    cap_above = [ancestors(c.synset) if c.synset else {} for c in caption.concepts]
+    img_above = [ancestors(g.synset) if g.synset else {} for g in image.concepts]
     settled_c = {
         i
         for i in range(len(cap_senses))
-        if cap_senses[i] and any(img_senses[j] and d[rows[i], cols[j]] <= max_distance for j in range(len(img_senses)))
+        if cap_senses[i]
+        and any(
+            img_senses[j] and (d[rows[i], cols[j]] <= max_distance or caption.concepts[i].synset in img_above[j])
+            for j in range(len(img_senses))
+        )
     }
     settled_g = {
         j
         for j in range(len(img_senses))
-        if img_senses[j] and any(cap_senses[i] and d[rows[i], cols[j]] <= max_distance for i in range(len(cap_senses)))
+        if img_senses[j]
+        and any(
+            cap_senses[i] and (d[rows[i], cols[j]] <= max_distance or image.concepts[j].synset in cap_above[i])
+            for i in range(len(cap_senses))
+        )
     }
     # The closest pair of senses of every two words at once: most pairs have none close enough
     # to try, and those are passed over without looking at their senses one by one.
@@ -106,8 +118,6 @@ def disambiguate(
     # Two words that share a synset mean that synset, even in a reading too rare to try above.
     cap_all = [_senses(c, 4 * max_senses) for c in caption.concepts]
     img_all = [_senses(g, 4 * max_senses) for g in image.concepts]
-    cap_above = [ancestors(c.synset) if c.synset else {} for c in caption.concepts]
-    img_above = [ancestors(g.synset) if g.synset else {} for g in image.concepts]
     for i, c in enumerate(caption.concepts):
         for j, g in enumerate(image.concepts):
             if i in settled_c and j in settled_g:

@@ -53,6 +53,17 @@ def test_context_keeps_a_first_sense_that_already_fits():
     assert [c.synset for c in cap.concepts + img.concepts] == ["dog.n.01", "cat.n.01", "dog.n.01"]
 
 
+def test_context_keeps_a_sense_a_caption_concept_is_a_kind_of_however_far_below():
+    # "bread" is two edges below "solid food", a rare sense of "food"; an omelette is three below
+    # its first sense, food as nutriment (dish, nutriment): the references' "food" keeps that
+    cap = graph(("omelette", "omelet.n.01"), ("bread", "bread.n.01"))
+    _, img = disambiguate(cap, graph(("food", "food.n.01")))
+    assert img.concepts[0].synset == "food.n.01"
+    e = Explainer().explain("An omelette with bread on a plate.", references=["Some food on a plate."] * 3)
+    omelette = next(x for x in e.edits_of("object") if x.source == "omelette")
+    assert omelette.cls == "O" and "more general: 'food'" in omelette.evidence["note"]
+
+
 def test_explainer_senses_option():
     first = Explainer(senses="first").explain("A cat on a table.", annotation=["cat", "desk"])
     context = Explainer(senses="context").explain("A cat on a table.", annotation=["cat", "desk"])
