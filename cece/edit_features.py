@@ -25,7 +25,8 @@ dissimilarity          1 - Wu-Palmer similarity to the closest thing the referen
 near miss              that closest thing is close kin (Wu-Palmer >= 0.8): a sibling, as in a swapped
                        object ("cat" where they all see a dog), rather than something unrelated
 part                   the object is a body part (there whenever its owner is; rarely said)
-stuff                  a substance, place, setting or scenery (often left unsaid)
+stuff                  a substance, place, setting or scenery (often left unsaid), of an object or
+                       of a noun modifier ("the *kitchen* counter")
 abstract               an abstraction, or a word WordNet does not know
 hedged                 the caption hedges it ("possibly a cat")
 stand-in salience      share of references naming the thing the object most likely stands in for
@@ -208,10 +209,15 @@ def _evidence(x: dict[str, float], e: Edit, ctx: Context) -> None:
             # A noun modifier is a thing named: how far it is from what they name ("a *bus* racer"
             # where they all see a bicycle) weighs as for an object.
             word = e.source.lower()
-            support = type_support(Concept(word, word, noun_synset(word)), image)
+            synset = noun_synset(word)
+            support = type_support(Concept(word, word, synset), image)
             x["dissimilarity"] = 1.0 - support.wup
             x["near miss"] = float(support.kind is None and support.wup >= NEAR)
             x["word in references"] = float(word in ctx.reference_words)
+            # and a place or setting ("the *kitchen* counter") is as often left unsaid as one named
+            kind = objecthood(synset) if synset else "abstract"
+            if kind != "thing":
+                x[kind] = 1.0
     agreement = _agreement(e)
     if agreement:
         speaking = max(int(agreement.get("of") or 0), 1)

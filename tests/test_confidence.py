@@ -163,6 +163,16 @@ def test_a_noun_modifier_no_one_names_is_weighed_by_how_far_it_is_from_what_they
     tea = modifier("A tea racer rides a bicycle.", "tea")  # nothing like what they see
     assert truck["modifier unnamed"] == 1.0 and truck["modifier unnamed x dissimilarity"] == truck["dissimilarity"]
     assert 0 < truck["dissimilarity"] < tea["dissimilarity"]
+    assert truck["stuff"] == tea["stuff"] == 0.0  # things, not places
+
+
+def test_a_noun_modifier_that_names_a_place_is_marked_as_one():
+    # a place or setting ("the *kitchen* counter") is often left unsaid, as an object of its kind
+    refs = ["A cooked turkey is sitting in a pan on a counter.", "A roast turkey is in the pan on the counter."]
+    e = Explainer(counterfactuals=False).explain("A turkey in a pan on the kitchen counter.", references=refs)
+    kitchen = next(x for x in e.edits if x.level == "attribute" and x.source == "kitchen")
+    x = edit_features(kitchen, Context.of(e.edits, e.caption_graph, e.image_graph))
+    assert x["modifier unnamed"] == x["stuff"] == x["modifier unnamed x stuff"] == 1.0
 
 
 def test_record_score_grows_with_claims_and_reasons_name_the_heaviest_features():
