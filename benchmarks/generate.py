@@ -2,7 +2,7 @@
 
 Several human captions of one image are a reference set. One of them becomes the caption and the
 others its evidence; the caption is left as it is (clean) or given one hallucination of a kind
-from :mod:`benchmarks.perturb` (object, attribute, count, state, relation, added), with its
+from :mod:`benchmarks.perturb` (object, attribute, count, state, relation, added, companion), with its
 changed words labelled. About half the records are clean; the perturbed half spreads over the
 kinds (each record tries the kinds made least so far first, and skips those its caption does
 not allow). Deterministic for a seed::
@@ -29,8 +29,10 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from benchmarks.companions import Companions, companions, things_named
 from benchmarks.loaders.common import Checker, DataError, benchmark_records
 from benchmarks.perturb import KINDS, Perturbed, perturb
 
@@ -68,9 +70,12 @@ def generate(
     rng = random.Random(seed)
     made: Counter[str] = Counter()
     out: list[dict[str, Any]] = []
+    sets = list(sets)
+    seen = companions(refs for _, refs, _ in sets) if "companion" in kinds else {}
     for source, refs, image in sets:
         if len(refs) < 2:
             continue
+        scene = Scene(seen, things_named(refs) if seen else frozenset())
         used: set[int] = set()
         for pick in rng.sample(range(len(refs)), min(per_set, len(refs))):
             if pick in used:
@@ -78,7 +83,7 @@ def generate(
             if n is not None and len(out) >= n:
                 return out
             try:
-                found = _one(refs, pick, used, evidence, kinds, made, rng)
+                found = _one(refs, pick, used, evidence, kinds, made, rng, scene)
             except Exception as exc:  # noqa: BLE001 -- one set's failure never ends the run
                 if warn:
                     warn(f"reference set {source}: {type(exc).__name__}: {exc}")
@@ -112,6 +117,7 @@ def _one(
     kinds: Sequence[str],
     made: Counter[str],
     rng: random.Random,
+    scene: Scene,
 ) -> tuple[int, list[str], Perturbed] | None:
     """``(caption index, evidence, result)`` for the caption ``refs[pick]``: clean or, as often,
     perturbed -- the least-made kinds tried first, ties in random order, so the kinds stay
@@ -125,10 +131,22 @@ def _one(
     order = sorted(kinds, key=lambda k: (made[k], rng.random()))
     for i in [pick, *(i for i in range(len(refs)) if i != pick and i not in used)]:
         others = _evidence(refs, i, evidence, rng) if i != pick else others
-        result = next((p for k in order if (p := perturb(refs[i], others, k, rng=rng))), None)
+        result = next((p for k in order if (p := scene.perturb(refs[i], others, k, rng))), None)
         if result is not None:
             return i, others, result
     return None
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What the ``companion`` kind needs of the whole input: what other images have beside each
+    thing, and the things this image's references name."""
+
+    companions: Companions
+    present: frozenset[str]
+
+    def perturb(self, caption: str, others: Sequence[str], kind: str, rng: random.Random) -> Perturbed | None:
+        return perturb(caption, others, kind, rng=rng, companions=self.companions, present=self.present)
 
 
 def _evidence(refs: Sequence[str], pick: int, k: int | tuple[int, int] | None, rng: random.Random) -> list[str]:

@@ -13,7 +13,10 @@ co-hyponym the evidence does not already name, ...). The kinds:
   the same verb form;
 - ``relation``: a spatial preposition becomes its opposite (on / under, in front of / behind,
   above / below, inside / outside), or "riding" becomes "walking beside";
-- ``added``: a thing the caption does not name is added ("... with a wolf", "... and a wolf").
+- ``added``: a thing the caption does not name is added ("... with a wolf", "... and a wolf");
+- ``companion``: so is a thing that other images' references name beside one the caption names,
+  as captioning models hallucinate ("a dog on a bed with a blanket"; :mod:`benchmarks.companions`),
+  never one a reference of this image names.
 
 A new value is never one the evidence (the other references) uses, so the change is not a
 paraphrase of the truth. The labelled words are the caption.split() words holding changed text,
@@ -26,12 +29,14 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from benchmarks.cohyponyms import co_hyponyms, familiar, thing_sense
+from benchmarks.companions import related
 from benchmarks.perturb_words import (
     Change,
     agreeing_verbs,
@@ -42,10 +47,11 @@ from benchmarks.perturb_words import (
     verb_lemma,
 )
 from cece.counterfactuals.words import article, noun_form, verb_form
+from knowledge import lemmatize
 from parsers.attribute_words import COLOURS, MATERIALS, NUMBER_WORDS, SIZE_OPPOSITES
 from parsers.attributes import base_colour, materials_clash
 
-KINDS = ("object", "attribute", "count", "state", "relation", "added")
+KINDS = ("object", "attribute", "count", "state", "relation", "added", "companion")
 
 #: Basic colours a colour word may become (a clash: another basic colour, see base_colour).
 _NEW_COLOURS = ("white", "black", "red", "blue", "green", "yellow", "orange", "brown", "pink", "purple", "gray")
@@ -97,12 +103,16 @@ class Context:
     """What a perturbation may not say: ``words``, the words (and lemmas) of the caption and
     the evidence; ``texts``, the evidence lowercased; ``said``, the evidence's words as written
     (a count must not turn "two zebras" into the "a zebra" one of them says, though "zebras"
-    lemmatises to "zebra"); and the ``rng`` it draws with."""
+    lemmatises to "zebra"); the ``rng`` it draws with; ``companions``, what other images have
+    beside each thing (:func:`benchmarks.companions.companions`), and ``present``, the things
+    any reference of this image names (a companion must be none of them)."""
 
     words: frozenset[str]
     texts: tuple[str, ...]
     rng: random.Random
     said: frozenset[str] = frozenset()
+    companions: Mapping[str, Counter[str]] = field(default_factory=dict)
+    present: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -144,13 +154,34 @@ def add_object(doc: Any, ctx: Context) -> list[Change] | None:
     co-hyponym of a thing the caption names (a plausible companion) that neither the caption nor
     the evidence names."""
     new = sorted({w for t in doc if (s := _thing(t)) for w in co_hyponyms(s) if w not in ctx.words})
+    return _added(doc, ctx, lambda: familiar(new, ctx.rng)) if new else None
+
+
+def add_companion(doc: Any, ctx: Context) -> list[Change] | None:
+    """As :func:`add_object`, X a thing other images' references name beside a thing the caption
+    names (:mod:`benchmarks.companions`: "a bed ... with a blanket"), drawn in proportion to how
+    often they do, that no reference of this image names (``ctx.present``)."""
+    weights: Counter[str] = Counter()
+    named = [lemmatize(t.lower_, "n") for t in doc if _thing(t)]
+    for lemma in named:
+        weights.update(ctx.companions.get(lemma, {}))
+    there = {*named, *ctx.present}
+    new = sorted(
+        w for w in weights if w not in ctx.words and w not in ctx.present and not any(related(w, x) for x in there)
+    )
+    if not new:
+        return None
+    return _added(doc, ctx, lambda: ctx.rng.choices(new, weights=[weights[w] for w in new])[0])
+
+
+def _added(doc: Any, ctx: Context, draw: Callable[[], str]) -> list[Change] | None:
     sent = next(iter(doc.sents))
     words = [t for t in sent if not (t.is_space or t.is_punct)]
     # only after a noun: "sitting on a couch with a wolf", never "while walking and a wolf"
-    if not new or not words or words[-1].pos_ != "NOUN":
+    if not words or words[-1].pos_ != "NOUN":
         return None
     end = words[-1]
-    noun = familiar(new, ctx.rng)
+    noun = draw()
     joint = ctx.rng.choice(("with", "and"))
     at = end.idx + len(end.text)
     return [Change(at, at, f" {joint} {article(noun)} {noun}")]
@@ -344,15 +375,24 @@ PERTURBATIONS: dict[str, Callable[[Any, Context], list[Change] | None]] = {
     "state": swap_state,
     "relation": swap_relation,
     "added": add_object,
+    "companion": add_companion,
 }
 
 
 def perturb(
-    caption: str, evidence: Sequence[str], kind: str, *, rng: random.Random, nlp: Any = None
+    caption: str,
+    evidence: Sequence[str],
+    kind: str,
+    *,
+    rng: random.Random,
+    nlp: Any = None,
+    companions: Mapping[str, Counter[str]] | None = None,
+    present: frozenset[str] = frozenset(),
 ) -> Perturbed | None:
     """``caption`` with a hallucination of ``kind`` (one of :data:`KINDS`, or ``"clean"`` for
     none), or None when that kind cannot be made cleanly on it. ``evidence``: the references
-    the caption will be judged against (a new value they use is never chosen).
+    the caption will be judged against (a new value they use is never chosen); ``companions``
+    and ``present``: see :class:`Context` (without companions there is no ``companion`` kind).
 
     >>> p = perturb("A dog sitting on a red couch.", [], "attribute", rng=random.Random(0))
     >>> p.caption != p.original, sum(p.labels)
@@ -368,7 +408,8 @@ def perturb(
     nlp = nlp or _pipeline()
     doc, problems = _parsed(nlp, caption)
     texts = tuple(e.lower() for e in evidence)
-    ctx = Context(caption_words([caption, *evidence]), texts, rng, frozenset(re.findall(r"[a-z]+", " ".join(texts))))
+    said = frozenset(re.findall(r"[a-z]+", " ".join(texts)))
+    ctx = Context(caption_words([caption, *evidence]), texts, rng, said, companions or {}, present)
     changes = PERTURBATIONS[kind](doc, ctx)
     if not changes:
         return None

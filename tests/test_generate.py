@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from benchmarks.by_kind import kind_rows
 from benchmarks.by_kind import main as by_kind_main
 from benchmarks.cohyponyms import co_hyponyms
+from benchmarks.companions import companions, things_named
 from benchmarks.generate import generate, main, reference_sets
 from benchmarks.loaders import hat
 from benchmarks.perturb import KINDS, perturb
@@ -132,6 +134,30 @@ def test_added_object_is_labelled_in_full_and_absent_from_the_evidence():
     assert perturb("A man is walking slowly.", [], "added", rng=random.Random(0)) is None  # ends on no noun
 
 
+def test_a_companion_is_what_other_images_have_beside_a_thing_the_caption_names():
+    others = [
+        ["A cat on a bed with a blanket.", "A blanket on a bed."],
+        ["A bed and a blanket.", "A bed with an animal."],
+        ["A dog on a bed with a pillow.", "A pillow on a bed."],
+        ["A bed with a pillow."],
+        ["A lamp beside a bed."],  # once only: no pattern
+    ]
+    seen = companions(others)
+    assert seen["bed"]["blanket"] == 2 and seen["bed"]["pillow"] == 2 and "lamp" not in seen["bed"]
+    image = ["A man sleeping on a bed.", "A man asleep.", "A man in bed with a pillow."]
+    for seed in range(5):
+        p = perturb(
+            image[0], image[1:2], "companion", rng=random.Random(seed), companions=seen, present=things_named(image)
+        )
+        words = [w for w, y in zip(p.caption.split(), p.labels, strict=True) if y]
+        # the pillow is in this image (a reference not in the evidence names it): only the blanket
+        assert p.caption.startswith("A man sleeping on a bed ") and words[1:] == ["a", "blanket."]
+    # nothing is added that is a kind of what is there, or without co-occurrence counts
+    car = {"car": Counter(vehicle=5)}
+    assert perturb("A car on a street.", [], "companion", rng=random.Random(0), companions=car) is None
+    assert perturb("A man sleeping on a bed.", [], "companion", rng=random.Random(0)) is None
+
+
 def test_clean_is_the_caption_with_no_labels_and_unknown_kinds_are_refused():
     p = perturb("  A dog   on a bed. ", [], "clean", rng=random.Random(0))
     assert (p.caption, p.labels) == ("A dog on a bed.", [False] * 5)
@@ -225,10 +251,10 @@ def test_evidence_drawn_from_a_range_varies_within_it():
 def test_a_failing_reference_set_is_reported_and_passed_over(monkeypatch):
     import benchmarks.generate as gen
 
-    def perturb_or_fail(caption, evidence, kind, rng):
+    def perturb_or_fail(caption, evidence, kind, rng, **kwargs):
         if "horse" in " ".join([caption, *evidence]):  # set 1, whichever caption it gives
             raise RuntimeError("parser trouble")
-        return perturb(caption, evidence, kind, rng=rng)
+        return perturb(caption, evidence, kind, rng=rng, **kwargs)
 
     monkeypatch.setattr(gen, "perturb", perturb_or_fail)
     heard = []

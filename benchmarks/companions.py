@@ -1,0 +1,81 @@
+"""What other images have beside a thing: the co-occurrence counts behind the ``companion``
+perturbation of :mod:`benchmarks.perturb`.
+
+Captioning models hallucinate above all the objects that usually go with the scene -- a table
+under the pizza, a blanket on the bed (Rohrbach et al., *Object Hallucination in Image
+Captioning*, 2018) -- not random ones. So the generator adds, besides co-hyponyms, things that
+the reference sets of *other* images name together with a thing the caption names. A thing here
+is a noun of a reference whose first familiar sense is a physical thing
+(:func:`benchmarks.cohyponyms.thing_sense`), named by its lemma.
+
+>>> sets = [["A dog on a bed.", "A dog sleeping."], ["A cat on a bed with a blanket."], ["A bed, a blanket."]]
+>>> c = companions(sets)
+>>> c["bed"]["blanket"], "dog" in c["bed"]
+(2, False)
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
+from typing import Any
+
+Companions = dict[str, Counter[str]]
+
+#: A pair of things is a pattern when this many reference sets name them together.
+MIN_SETS = 2
+
+
+@lru_cache(maxsize=1 << 16)
+def thing_word(lemma: str) -> str | None:
+    """``lemma`` when it names a physical thing as a noun, else None."""
+    from benchmarks.cohyponyms import thing_sense
+
+    return lemma if thing_sense(lemma) else None
+
+
+def things_named(texts: Iterable[str], nlp: Any = None) -> frozenset[str]:
+    """The things (noun lemmas) named in ``texts``, read with ``nlp`` (the generator's spaCy
+    pipeline by default)."""
+    return frozenset(w for w, _ in _nouns(texts, nlp))
+
+
+def _nouns(texts: Iterable[str], nlp: Any = None) -> Iterator[tuple[str, bool]]:
+    """``(lemma, counted)`` of each thing noun of ``texts``: counted when it has "a" or "an"."""
+    from benchmarks.perturb import _pipeline
+
+    for doc in (nlp or _pipeline()).pipe(texts):
+        for t in doc:
+            if t.pos_ != "NOUN" or any(c.dep_ == "prep" and c.lower_ == "of" for c in t.children):
+                continue  # "a lot of", "a piece of", "in front of": an amount or a place, not a thing
+            if w := thing_word(t.lemma_.lower()):
+                yield w, any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in t.children)
+
+
+def companions(sets: Iterable[Sequence[str]], *, min_sets: int = MIN_SETS, nlp: Any = None) -> Companions:
+    """For each thing, in how many reference sets each other thing is named with it: only
+    pairs seen together in at least ``min_sets`` sets (one image's oddity is no pattern), and
+    only companions the references count with "a" somewhere ("a blanket", never "a grass")."""
+    from benchmarks.perturb import _pipeline
+
+    nlp = nlp or _pipeline()
+    counts: Companions = defaultdict(Counter)
+    counted: set[str] = set()
+    for refs in sets:
+        nouns = list(_nouns(refs, nlp))
+        counted.update(w for w, one in nouns if one)
+        named = {w for w, _ in nouns}
+        for a in named:
+            counts[a].update(b for b in named if b != a)
+    return {a: Counter({b: n for b, n in c.items() if n >= min_sets and b in counted}) for a, c in counts.items()}
+
+
+def related(a: str, b: str) -> bool:
+    """Whether things ``a`` and ``b`` are one a kind of the other ("car", "vehicle"): adding
+    one beside the other says nothing new."""
+    from benchmarks.cohyponyms import thing_sense
+    from knowledge import is_hypernym
+
+    x, y = thing_sense(a), thing_sense(b)
+    return bool(x and y) and (x == y or is_hypernym(x, y) or is_hypernym(y, x))
