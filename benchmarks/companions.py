@@ -27,6 +27,13 @@ Companions = dict[str, Counter[str]]
 MIN_SETS = 2
 
 
+def pipeline() -> Any:
+    """The generator's spaCy pipeline: the caption parser's."""
+    from parsers.spacy_model import load_spacy
+
+    return load_spacy(exclude=("ner",), fast_attributes=True)
+
+
 @lru_cache(maxsize=1 << 16)
 def thing_word(lemma: str) -> str | None:
     """``lemma`` when it names a physical thing as a noun, else None."""
@@ -43,9 +50,7 @@ def things_named(texts: Iterable[str], nlp: Any = None) -> frozenset[str]:
 
 def _nouns(texts: Iterable[str], nlp: Any = None) -> Iterator[tuple[str, bool]]:
     """``(lemma, counted)`` of each thing noun of ``texts``: counted when it has "a" or "an"."""
-    from benchmarks.perturb import _pipeline
-
-    for doc in (nlp or _pipeline()).pipe(texts):
+    for doc in (nlp or pipeline()).pipe(texts):
         for t in doc:
             if t.pos_ != "NOUN" or any(c.dep_ == "prep" and c.lower_ == "of" for c in t.children):
                 continue  # "a lot of", "a piece of", "in front of": an amount or a place, not a thing
@@ -57,9 +62,7 @@ def companions(sets: Iterable[Sequence[str]], *, min_sets: int = MIN_SETS, nlp: 
     """For each thing, in how many reference sets each other thing is named with it: only
     pairs seen together in at least ``min_sets`` sets (one image's oddity is no pattern), and
     only companions the references count with "a" somewhere ("a blanket", never "a grass")."""
-    from benchmarks.perturb import _pipeline
-
-    nlp = nlp or _pipeline()
+    nlp = nlp or pipeline()
     counts: Companions = defaultdict(Counter)
     counted: set[str] = set()
     for refs in sets:

@@ -36,8 +36,14 @@ from functools import lru_cache
 from typing import Any
 
 from benchmarks.cohyponyms import co_hyponyms, familiar, thing_sense
-from benchmarks.companions import related
+from benchmarks.companions import pipeline, related
 from benchmarks.perturb_words import (
+    NEW_COLOURS,
+    NEW_MATERIALS,
+    NUMBER_PRONOUNS,
+    OPPOSITES,
+    STATE_LEMMA,
+    STATES,
     Change,
     agreeing_verbs,
     apply,
@@ -52,50 +58,6 @@ from parsers.attribute_words import COLOURS, MATERIALS, NUMBER_WORDS, SIZE_OPPOS
 from parsers.attributes import base_colour, materials_clash
 
 KINDS = ("object", "attribute", "count", "state", "relation", "added", "companion")
-
-#: Basic colours a colour word may become (a clash: another basic colour, see base_colour).
-_NEW_COLOURS = ("white", "black", "red", "blue", "green", "yellow", "orange", "brown", "pink", "purple", "gray")
-#: Materials that stand as adjectives or noun modifiers ("a wooden table", "a glass vase").
-_NEW_MATERIALS = ("wooden", "metal", "plastic", "glass", "stone", "brick", "leather", "paper")
-#: Pose and motion verbs: a state swaps within its group (a pose for a pose, a motion for a motion).
-_STATES = (("sit", "stand", "lie", "kneel"), ("run", "walk"))
-#: "laying" in captions is nearly always "lying".
-_STATE_LEMMA = {"lay": "lie"}
-#: Opposite spatial relations (multi-word ones as phrases).
-_OPPOSITES = {
-    "on": "under",
-    "on top of": "under",
-    "under": "on",
-    "underneath": "on top of",
-    "beneath": "on top of",
-    "in front of": "behind",
-    "behind": "in front of",
-    "above": "below",
-    "below": "above",
-    "over": "under",
-    "inside": "outside",
-    "outside": "inside",
-    "outside of": "inside",
-}
-#: Verbs of agreement, to the plural and to the singular.
-_NUMBER_PRONOUNS = frozenset(
-    [
-        "he",
-        "she",
-        "it",
-        "his",
-        "her",
-        "its",
-        "him",
-        "himself",
-        "herself",
-        "itself",
-        "they",
-        "their",
-        "them",
-        "themselves",
-    ]
-)
 
 
 @dataclass(frozen=True)
@@ -193,7 +155,7 @@ def _attribute_value(t: Any) -> str | None:
     if t.dep_ not in ("amod", "compound", "acomp") or (t.dep_ == "compound" and t.lower_ not in MATERIALS):
         return None
     w = t.lower_
-    if w in COLOURS and base_colour(w) in _NEW_COLOURS:
+    if w in COLOURS and base_colour(w) in NEW_COLOURS:
         return "colour"
     if w in MATERIALS:
         return "material"
@@ -210,9 +172,9 @@ def swap_attribute(doc: Any, ctx: Context) -> list[Change] | None:
         kind = _attribute_value(t)
         w = t.lower_
         if kind == "colour":
-            new = [c for c in _NEW_COLOURS if c != base_colour(w) and c not in ctx.words]
+            new = [c for c in NEW_COLOURS if c != base_colour(w) and c not in ctx.words]
         elif kind == "material":
-            new = [m for m in _NEW_MATERIALS if materials_clash([w], [m]) and m not in ctx.words]
+            new = [m for m in NEW_MATERIALS if materials_clash([w], [m]) and m not in ctx.words]
         elif kind == "size":
             side = next(pair[1 - k] for pair in SIZE_OPPOSITES for k in (0, 1) if w in pair[k])
             new = sorted(
@@ -238,7 +200,7 @@ def change_count(doc: Any, ctx: Context) -> list[Change] | None:
     dogs"; the noun and its verb agree. Not made when the caption has number-bearing pronouns."""
     from knowledge import lemmatize
 
-    if any(t.lower_ in _NUMBER_PRONOUNS for t in doc):
+    if any(t.lower_ in NUMBER_PRONOUNS for t in doc):
         return None
     options: list[tuple[Any, Any, str, str | None, bool]] = []
     for t in doc:
@@ -285,7 +247,7 @@ def swap_state(doc: Any, ctx: Context) -> list[Change] | None:
     for t in doc:
         if not t.tag_.startswith("VB") or t.pos_ not in ("VERB", "AUX"):
             continue
-        lemma = _STATE_LEMMA.get(verb_lemma(t), verb_lemma(t))
+        lemma = STATE_LEMMA.get(verb_lemma(t), verb_lemma(t))
         nxt = doc[t.i + 1].lower_ if t.i + 1 < len(doc) else ""
         if lemma == "park" and t.tag_ == "VBN" and nxt in ("on", "in", "at", "by", "near", "beside", "next"):
             if "driving" not in ctx.words and "drive" not in ctx.words:
@@ -300,7 +262,7 @@ def swap_state(doc: Any, ctx: Context) -> list[Change] | None:
             if "parked" not in ctx.words and "park" not in ctx.words:
                 options.append((t, "parked"))
             continue
-        group = next((g for g in _STATES if lemma in g), None)
+        group = next((g for g in STATES if lemma in g), None)
         if group is None or any(c.dep_ in ("dobj", "prt") for c in t.children):  # "sit down" != "stand down"
             continue
         options += [(t, verb_form(g, t.tag_)) for g in group if g != lemma and g not in ctx.words]
@@ -316,7 +278,7 @@ def _preposition_phrase(doc: Any, t: Any) -> tuple[str, int]:
     for length in (3, 2):
         span = doc[t.i : t.i + length]  # shorter at the end of the caption
         phrase = " ".join(x.lower_ for x in span)
-        if len(span) == length and phrase in _OPPOSITES:
+        if len(span) == length and phrase in OPPOSITES:
             return phrase, span.end - 1
     return t.lower_, t.i
 
@@ -341,7 +303,7 @@ def swap_relation(doc: Any, ctx: Context) -> list[Change] | None:
             "outside",
         ):
             phrase, last = _preposition_phrase(doc, t)
-            if phrase not in _OPPOSITES:
+            if phrase not in OPPOSITES:
                 continue
             obj = next((c for c in doc[last].children if c.dep_ == "pobj"), None)
             if obj is None or obj.pos_ != "NOUN" or not thing_sense(obj.lower_):
@@ -352,7 +314,7 @@ def swap_relation(doc: Any, ctx: Context) -> list[Change] | None:
                 or verb_lemma(head) in ("be", "sit", "stand", "lie", "lay", "perch", "rest", "sleep")
             ):
                 continue
-            new = _OPPOSITES[phrase]
+            new = OPPOSITES[phrase]
             if any(re.search(rf"\b{re.escape(new)}\b(\W+\w+){{0,3}}\W+{re.escape(obj.lower_)}", k) for k in ctx.texts):
                 continue
             span = doc[t.i : last + 1]
@@ -405,7 +367,7 @@ def perturb(
         return Perturbed(kind, caption, [False] * len(caption.split()), caption)
     if kind not in PERTURBATIONS:
         raise ValueError(f"unknown perturbation {kind!r}; one of clean, {', '.join(KINDS)}")
-    nlp = nlp or _pipeline()
+    nlp = nlp or pipeline()
     doc, problems = _parsed(nlp, caption)
     texts = tuple(e.lower() for e in evidence)
     said = frozenset(re.findall(r"[a-z]+", " ".join(texts)))
@@ -417,12 +379,6 @@ def perturb(
     if text == caption or not any(labels) or set(grammar_problems(nlp(text))) - problems:
         return None
     return Perturbed(kind, text, labels, caption)
-
-
-def _pipeline() -> Any:
-    from parsers.spacy_model import load_spacy
-
-    return load_spacy(exclude=("ner",), fast_attributes=True)  # the caption parser's pipeline
 
 
 @lru_cache(maxsize=64)

@@ -11,9 +11,38 @@ from typing import Any
 
 from cece.counterfactuals.words import article, case_like, verb_form
 
+#: Verbs of agreement, to the plural and to the singular.
 PLURAL_VERB = {"is": "are", "was": "were", "has": "have"}
 SINGULAR_VERB = {v: k for k, v in PLURAL_VERB.items()}
 #: Pronouns that refer back by number: a count change would leave them disagreeing.
+NUMBER_PRONOUNS = frozenset(
+    ["he", "she", "it", "his", "her", "its", "him", "himself", "herself", "itself"]
+    + ["they", "their", "them", "themselves"]
+)
+#: Basic colours a colour word may become (a clash: another basic colour, see base_colour).
+NEW_COLOURS = ("white", "black", "red", "blue", "green", "yellow", "orange", "brown", "pink", "purple", "gray")
+#: Materials that stand as adjectives or noun modifiers ("a wooden table", "a glass vase").
+NEW_MATERIALS = ("wooden", "metal", "plastic", "glass", "stone", "brick", "leather", "paper")
+#: Pose and motion verbs: a state swaps within its group (a pose for a pose, a motion for a motion).
+STATES = (("sit", "stand", "lie", "kneel"), ("run", "walk"))
+#: "laying" in captions is nearly always "lying".
+STATE_LEMMA = {"lay": "lie"}
+#: Opposite spatial relations (multi-word ones as phrases).
+OPPOSITES = {
+    "on": "under",
+    "on top of": "under",
+    "under": "on",
+    "underneath": "on top of",
+    "beneath": "on top of",
+    "in front of": "behind",
+    "behind": "in front of",
+    "above": "below",
+    "below": "above",
+    "over": "under",
+    "inside": "outside",
+    "outside": "inside",
+    "outside of": "inside",
+}
 
 
 @dataclass(frozen=True)
