@@ -364,8 +364,8 @@ def test_a_plurality_of_references_contradicts_a_count():
     split = explain("Two dogs in a field.", references=[*refs[:2], "Two dogs run.", refs[3]])
     assert agreement(split, "count")[0]["verdict"] == "split"
     assert e.edits_of("count")[0].confidence > 3 * split.edits_of("count")[0].confidence and e.score > 3 * split.score
-    # three against one stays under the fitted threshold (0.45 against 0.53 for the caption, with
-    # the shipped model); four against one is over it, and the caption is flagged and rewritten
+    # three against one: the caption scores 0.62 with the shipped model (threshold 0.49); four
+    # against one is over the threshold too, and the caption is flagged and rewritten
     e = explain("Two dogs in a field.", references=[*refs[:3], "Three dogs on the grass.", refs[3]])
     assert flagged(e) == [("count", ["Two"])] and e.counterfactual == "Three dogs in a field."
     assert agreement(e, "count")[0]["against"] == 4 and agreement(e, "count")[0]["verdict"] == "contradicted"
@@ -484,7 +484,7 @@ def test_one_of_several_the_caption_counts_is_not_compared_with_the_references_t
     # "one person" is one of the five, not the references' five men
     refs = ["Five men around an office table.", "Five men sit at a table and talk.", "Five men in an office."]
     e = explain("Five people at a table as one person looks at a laptop.", references=refs)
-    assert e.edits_of("count") == [] and not e.hallucinated
+    assert e.edits_of("count") == [] and e.counterfactual.startswith("Five people at a table as one person")
     # counted once, the same words are compared
     e = explain("One person looks at a laptop.", references=refs)
     assert [(x.source, x.target) for x in e.edits_of("count")] == [("1", "5")]
