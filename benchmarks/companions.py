@@ -9,7 +9,7 @@ is a noun of a reference whose first familiar sense is a physical thing
 (:func:`benchmarks.cohyponyms.thing_sense`), named by its lemma.
 
 >>> sets = [["A dog on a bed.", "A dog sleeping."], ["A cat on a bed with a blanket."], ["A bed, a blanket."]]
->>> c = companions(sets)
+>>> c = companions(nouns(refs) for refs in sets)
 >>> c["bed"]["blanket"], "dog" in c["bed"]
 (2, False)
 """
@@ -17,7 +17,7 @@ is a noun of a reference whose first familiar sense is a physical thing
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -42,33 +42,29 @@ def thing_word(lemma: str) -> str | None:
     return lemma if thing_sense(lemma) else None
 
 
-def things_named(texts: Iterable[str], nlp: Any = None) -> frozenset[str]:
-    """The things (noun lemmas) named in ``texts``, read with ``nlp`` (the generator's spaCy
-    pipeline by default)."""
-    return frozenset(w for w, _ in _nouns(texts, nlp))
-
-
-def _nouns(texts: Iterable[str], nlp: Any = None) -> Iterator[tuple[str, bool]]:
-    """``(lemma, counted)`` of each thing noun of ``texts``: counted when it has "a" or "an"."""
+def nouns(texts: Iterable[str], nlp: Any = None) -> list[tuple[str, bool]]:
+    """``(lemma, counted)`` of each thing noun of ``texts``, read with ``nlp`` (the generator's
+    spaCy pipeline by default): counted when it has "a" or "an"."""
+    out = []
     for doc in (nlp or pipeline()).pipe(texts):
         for t in doc:
             if t.pos_ != "NOUN" or any(c.dep_ == "prep" and c.lower_ == "of" for c in t.children):
                 continue  # "a lot of", "a piece of", "in front of": an amount or a place, not a thing
             if w := thing_word(t.lemma_.lower()):
-                yield w, any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in t.children)
+                out.append((w, any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in t.children)))
+    return out
 
 
-def companions(sets: Iterable[Sequence[str]], *, min_sets: int = MIN_SETS, nlp: Any = None) -> Companions:
-    """For each thing, in how many reference sets each other thing is named with it: only
-    pairs seen together in at least ``min_sets`` sets (one image's oddity is no pattern), and
-    only companions the references count with "a" somewhere ("a blanket", never "a grass")."""
-    nlp = nlp or pipeline()
+def companions(per_set: Iterable[Sequence[tuple[str, bool]]], *, min_sets: int = MIN_SETS) -> Companions:
+    """For each thing, in how many reference sets (given by their :func:`nouns`) each other
+    thing is named with it: only pairs seen together in at least ``min_sets`` sets (one image's
+    oddity is no pattern), and only companions the references count with "a" somewhere ("a
+    blanket", never "a grass")."""
     counts: Companions = defaultdict(Counter)
     counted: set[str] = set()
-    for refs in sets:
-        nouns = list(_nouns(refs, nlp))
-        counted.update(w for w, one in nouns if one)
-        named = {w for w, _ in nouns}
+    for found in per_set:
+        counted.update(w for w, one in found if one)
+        named = {w for w, _ in found}
         for a in named:
             counts[a].update(b for b in named if b != a)
     return {a: Counter({b: n for b, n in c.items() if n >= min_sets and b in counted}) for a, c in counts.items()}

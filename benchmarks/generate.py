@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks.companions import Companions, companions, things_named
+from benchmarks.companions import Companions, companions, nouns
 from benchmarks.loaders.common import Checker, DataError, benchmark_records
 from benchmarks.perturb import KINDS, Perturbed, perturb
 
@@ -71,11 +71,13 @@ def generate(
     made: Counter[str] = Counter()
     out: list[dict[str, Any]] = []
     sets = list(sets)
-    seen = companions(refs for _, refs, _ in sets) if "companion" in kinds else {}
-    for source, refs, image in sets:
+    # each set read once: for what other images have beside a thing, and what this one names
+    read = [nouns(refs) if "companion" in kinds else [] for _, refs, _ in sets]
+    seen = companions(read)
+    for (source, refs, image), named in zip(sets, read, strict=True):
         if len(refs) < 2:
             continue
-        scene = Scene(seen, things_named(refs) if seen else frozenset())
+        scene = Scene(seen, frozenset(w for w, _ in named))
         used: set[int] = set()
         for pick in rng.sample(range(len(refs)), min(per_set, len(refs))):
             if pick in used:
