@@ -193,10 +193,29 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
             [("man", "wear", "parka"), ("man", "insert", "coin"), ("coin", "in", "parking meter")],
         ),
         ("A man holding an umbrella walking in the rain.", [("man", "hold", "umbrella"), ("man", "walk in", "rain")]),
+        # the tagger's noun "playing cello" (or "riding") as a second object of the worn thing's verb
+        (
+            "Man with dark hair and glasses wearing black shirt playing cello.",
+            [("man", "have", "hair"), ("man", "have", "glasses"), ("man", "wear", "shirt"), ("man", "play", "cello")],
+        ),
+        ("A boy wearing a helmet riding a bike.", [("boy", "wear", "helmet"), ("boy", "ride", "bike")]),
     ],
 )
 def test_who_does_what_where(parser, text, triples):
     assert parser.parse(text).triples() == triples
+
+
+def test_an_unsupported_garment_before_a_participle_is_cut_without_what_the_participle_does():
+    # read as "wearing (shirt) and (playing cello)", the rewrite cut the cello the references see
+    refs = [
+        "A man in black playing a cello in concert.",
+        "A man wearing glasses playing a musical instrument.",
+        "A man is standing up playing a cello and reading sheet music.",
+        "A man with glasses stands playing a cello.",
+    ]
+    e = explain("Man with dark hair and glasses wearing black shirt playing cello.", references=refs)
+    assert "cello" not in [x.source for x in e.edits if x.level == "object"]
+    assert e.counterfactual.endswith("playing cello.")
 
 
 def test_the_colour_of_a_worn_thing_before_a_participle_is_judged():
