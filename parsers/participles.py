@@ -45,9 +45,8 @@ tennis": the noun "shirt playing tennis"), the worn noun becomes the object agai
 participle the owner's and the last noun its object -- unless that noun is a garment, which the
 ``-ing`` word says the purpose of ("a bicycle *racing suit*"). For the same reason a participle
 the parser hangs from such an object that is no person or animal is hung from the person or
-animal ("two men in wetsuits surfing on waves": the men surf), and so is one the tagger reads as
-a second object of the participle before it ("a boy wearing a helmet *riding* a bike"; "wearing
-black shirt *playing cello*", the noun "playing cello" beside the shirt).
+animal ("two men in wetsuits surfing on waves": the men surf), as is one read as a second object of
+the participle before it ("wearing a helmet *riding* a bike", "wearing black shirt *playing cello*").
 
 >>> from parsers.spacy_model import load_spacy
 >>> doc = load_spacy(exclude=("ner",), fast_attributes=True, tree_repairs=True)("A kid playing baseball.")
@@ -241,8 +240,7 @@ def _governing_candidate(doc: Any, i: int) -> tuple[Any, Any, Any, Any] | None:
     if h.i == v.i or h.dep_ not in ("pobj", "dobj") or n.tag_ not in ("NN", "NNS"):
         return None
     # the noun inside the phrase, or a second object of the same preposition or participle ("in a
-    # blue shirt eating pizza": "shirt" and "pizza" both objects of "in"; "wearing black shirt
-    # playing cello": both objects of "wearing")
+    # blue shirt eating pizza", "wearing black shirt playing cello": "shirt" and "pizza" / "cello")
     inside = n.dep_ in _INSIDE | {"npadvmod"} and n.head.i in (v.i, h.i)
     if not (inside or (n.dep_ == h.dep_ and n.head.i == h.head.i)):
         return None
@@ -257,9 +255,8 @@ def _governing_candidate(doc: Any, i: int) -> tuple[Any, Any, Any, Any] | None:
 
 
 def _relink_governed(n: Any, v: Any, h: Any, owner: Any) -> None:
-    """Make ``n`` the object of the preposition (or participle) ``h`` hangs from, ``v`` a
-    participle modifying ``owner`` and ``h`` its direct object; the words before ``n`` that hung
-    from ``v`` or ``h`` hang from ``n``."""
+    """Make ``n`` the object of what ``h`` hangs from, ``v`` a participle modifying ``owner`` and
+    ``h`` its direct object; the words before ``n`` that hung from ``v`` or ``h`` hang from ``n``."""
     movers = [t for t in n.doc[: n.i] if t.head.i in (v.i, h.i)]
     n.head, n.dep_ = h.head, h.dep_
     v.head, v.dep_, v.tag_ = owner, "acl", "VBG"
@@ -307,21 +304,15 @@ def _worn_doer(t: Any) -> Any | None:
 
 def _second_object_doer(doc: Any, i: int) -> Any | None:
     """For a participle the tagger read as a second noun object of the participle before it ("a
-    boy wearing a helmet *riding* a bike": "helmet" and "riding" both objects of "wearing", "bike"
-    the object of "riding"), the person or animal who does both, else None."""
-    v = doc[i]
-    if v.tag_ not in ("NN", "VBG") or not v.lower_.endswith("ing") or v.dep_ != "dobj" or i + 1 >= len(doc):
+    boy wearing a helmet *riding* a bike"), the person or animal who does both, else None."""
+    v, n, nxt = doc[i], doc[i - 1], doc[i + 1] if i + 1 < len(doc) else None
+    if nxt is None or v.tag_ not in ("NN", "VBG") or not v.lower_.endswith("ing") or v.dep_ != "dobj":
         return None
-    n, verb = doc[i - 1], v.head
-    if n.tag_ not in ("NN", "NNS") or n.dep_ != "dobj" or n.head.i != verb.i or verb.dep_ != "acl":
+    if n.tag_ not in ("NN", "NNS") or n.dep_ != "dobj" or n.head.i != v.head.i or v.head.dep_ != "acl":
         return None
-    if not (doc[i + 1].tag_ in ("IN", "RP") or any(c.dep_ == "dobj" and c.i > v.i for c in v.children)):
-        return None
-    if not verb_participle(v.lower_) or names_one_thing(n.lower_, v.lower_):
-        return None
-    if doc[i + 1].tag_.startswith("NN") and names_one_thing(v.lower_, doc[i + 1].lower_):
-        return None  # "wearing a hat *riding boots*"
-    return _owner(verb)
+    governs = nxt.tag_ in ("IN", "RP") or any(c.dep_ == "dobj" and c.i > v.i for c in v.children)
+    named = names_one_thing(n.lower_, v.lower_) or nxt.pos_ == "NOUN" and names_one_thing(v.lower_, nxt.lower_)
+    return _owner(v.head) if governs and not named and verb_participle(v.lower_) else None  # not "*riding boots*"
 
 
 def _relink_doer(v: Any, doer_: Any) -> None:
