@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from benchmarks.calibrate import Record, Row, _folds, best_threshold, fit, read_labelled
+from benchmarks.calibrate import Record, Row, _folds, best_threshold, fit, read_labelled, strongest_within_se
 from benchmarks.metrics import expected_calibration_error
 from cece import Explainer
 from cece.confidence import FORMAT, ConfidenceModel, default_model, load_model, noisy_or
@@ -217,6 +217,18 @@ def test_fit_recovers_the_direction_of_the_evidence_and_is_calibrated_out_of_fol
     y = [r.label for r in test_rows]
     p = [m.confidence(r.x) for r in test_rows]
     assert expected_calibration_error(y, p) < 0.06
+
+
+def test_the_penalty_is_the_strongest_that_is_as_good_as_the_best_within_sampling_error():
+    rng = np.random.default_rng(0)
+    base = rng.exponential(0.4, 5000)  # per-claim log losses: standard error of their mean ~0.006
+    # a weaker penalty better by less than a standard error does not win; one clearly better does
+    flat = {0.1: base + 0.03, 1.0: base + 0.002, 10.0: base}
+    assert strongest_within_se(flat) == 1.0
+    steep = {0.1: base + 0.03, 1.0: base + 0.02, 10.0: base}
+    assert strongest_within_se(steep) == 10.0
+    # on a tie the strongest wins
+    assert strongest_within_se({0.1: base, 1.0: base, 10.0: base}) == 0.1
 
 
 def test_best_threshold_by_hand():
