@@ -323,7 +323,9 @@ def describe(model: ConfidenceModel) -> str:
         f"fitted on {', '.join(p.get('fitted_on', [])) or '?'}: {p.get('captions')} captions "
         f"({p.get('hallucinated_captions')} hallucinated), {p.get('claims')} claims ({p.get('wrong_claims')} wrong)",
         "cross-validated: " + ", ".join(f"{k} {v}" for k, v in cv.items() if k != "folds"),
-        f"threshold {model.threshold} (best balanced accuracy out of fold)",
+        f"L2 penalty C = {p.get('C')} (the strongest within one standard error of the best out-of-fold log loss)",
+        f"threshold {model.threshold} (the middle of the cuts within one standard error of the best out-of-fold "
+        "balanced accuracy)",
         "strongest features: " + ", ".join(f"{f} {w:+.2f}" for f, w in top_features(model)),
     ]
     return "\n".join(lines)
