@@ -86,6 +86,16 @@ def known(word: str) -> bool:
 
     if word in stop_words() or morphy_forms(word, "n") or morphy_forms(word, "v"):
         return True
+    return is_modifier(word)
+
+
+@lru_cache(maxsize=65536)
+def is_modifier(word: str) -> bool:
+    """Whether a lower-case word is a WordNet adjective or adverb, or a form of one ("bigger").
+
+    >>> is_modifier("white"), is_modifier("bloody"), is_modifier("bigger"), is_modifier("girl")
+    (True, True, True, False)
+    """
     adjectives, exceptions = _adjectives_and_adverbs()
     if word in adjectives or word in exceptions:
         return True

@@ -357,6 +357,23 @@ REFERENCE_REWRITES = [
         ["Kids playing soccer on a grassy field.", "Children play soccer in a field.", "Children playing soccer."],
         "Children playing soccer in a grassy field.",
     ),
+    # what the references say as a mass ("a plate of pasta", "Pasta and ...") takes no "a"; what
+    # they count ("a big pizza") does
+    (
+        "A man eating a sandwich at a table.",
+        ["A man eating pasta at a table.", "A man with a plate of pasta.", "Pasta and wine on a table."],
+        "A man eating pasta at a table.",
+    ),
+    (
+        "A man eating a sandwich at a table.",
+        ["A man eating a big pizza at a table.", "A man with pizza.", "Pizza and wine on a table."],
+        "A man eating a pizza at a table.",
+    ),
+    (
+        "A sandwich on a plate.",
+        ["Pasta on a plate.", "A plate of pasta.", "Some pasta on a white plate."],
+        "Pasta on a plate.",
+    ),
 ]
 
 

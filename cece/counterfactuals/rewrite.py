@@ -4,7 +4,8 @@ Only hallucinated edits change text (or the subset asked for); unverified claims
 and suggestions leave it alone, and a caption with no hallucination comes back byte for byte.
 Each edit kind has its rewrite, made on the caption's dependency tree (:mod:`cece.counterfactuals.tree`):
 
-- object R / O: the image's word, in the caption's number ("cats" -> "dogs"), "a" / "an" fitted;
+- object R / O: the image's word, in the caption's number ("cats" -> "dogs"), "a" / "an" fitted,
+  none before what the references only say as a mass ("eating a sandwich" -> "eating pasta");
 - object D: the noun phrase and every word that only depended on it (:func:`cece.counterfactuals.tree.removal`);
 - attribute R: the image's value ("red" -> "blue");
 - count R: the image's count, with the noun's number and its verb made to agree ("Three giraffes
@@ -30,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cece.counterfactuals.nouns import bare_span, count_changes, holds_things, noun_changes
+from cece.counterfactuals.nouns import bare_span, count_changes, holds_things, noun_changes, uncounted
 from cece.counterfactuals.text import Change, apply
 from cece.counterfactuals.tree import members_of, modifier_removal, removal, token_at
 from cece.counterfactuals.words import case_like, noun_form, verb_form
@@ -151,12 +152,12 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
             return (
                 cut
                 if g is None
-                else [x for a, b in c.spans for x in noun_changes(ctx.doc, *bare_span(ctx.doc, a, b), old=c, new=g)]
+                else [x for a, b in c.spans for x in _noun_changes(ctx, *bare_span(ctx.doc, a, b), old=c, new=g)]
             )
         g = ctx.image.concepts[e.image_index]
         if _listed(ctx, c, g):  # "cars, buses and people" where the buses are cars: "cars and people"
             return _remove(ctx, c)
-        return [x for a, b in c.spans for x in noun_changes(ctx.doc, a, b, old=c, new=g)]
+        return [x for a, b in c.spans for x in _noun_changes(ctx, a, b, old=c, new=g)]
     if e.level == "attribute":
         if e.op == "delete":  # a modifier naming what is not there: "a *passenger* jet" -> "a jet"
             return [x for a, b in e.spans for x in _unsay(ctx.doc, a, b)]
@@ -173,6 +174,11 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
     if e.level == "count":
         return count_changes(ctx.caption, e, ctx.doc)
     return _relation(ctx, e)
+
+
+def _noun_changes(ctx: _Text, a: int, b: int, *, old: Any, new: Any) -> list[Change]:
+    """:func:`noun_changes` with the image's word said as the references say it (a mass without "a")."""
+    return noun_changes(ctx.doc, a, b, old=old, new=new, uncounted=uncounted(ctx.image, new))
 
 
 def _stand_in(ctx: _Text, i: int) -> Any | None:
@@ -246,7 +252,7 @@ def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
                 return _drop_object(ctx, r)  # it is needed elsewhere: drop the triple
             if any(x.lemma == g.lemma for x in caption.concepts):
                 return None  # the caption names that thing already: "a bus and a car" is no "a bus and a bus"
-            out += [x for a, b in c.spans[:1] for x in noun_changes(doc, a, b, old=c, new=g)]
+            out += [x for a, b in c.spans[:1] for x in _noun_changes(ctx, a, b, old=c, new=g)]
     if r.span and (relation_key(t.canonical) != relation_key(r.canonical) or verbs_exclude(t.canonical, r.canonical)):
         out.append(Change(*r.span, predicate_like(t.canonical, doc, r.span)))
     return out or None
