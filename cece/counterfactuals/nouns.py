@@ -70,8 +70,14 @@ def noun_changes(doc: Any, a: int, b: int, *, old: Any, new: Any, uncounted: boo
         word = new.lemma.replace("_", " ")
         if det is not None and det.lower_ in ("a", "an"):
             out.append(Change(det.idx, det.idx + len(det), case_like("a pair of", det.text)))
-    elif uncounted and not plural and det is not None and det.lower_ in ("a", "an"):
-        out.append(Change(det.idx, t.left_edge.idx if t.left_edge.i != det.i else a, ""))
+    elif (
+        uncounted
+        and not plural
+        and det is not None
+        and det.lower_ in ("a", "an")
+        and (doc[det.i + 1].idx == a or not det.text[:1].isupper())  # "A big pasta" would lose its capital
+    ):
+        out.append(Change(det.idx, doc[det.i + 1].idx, ""))
         if det.text[:1].isupper():  # "A sandwich" -> "Pasta"
             word = case_like(word, det.text)
     elif was_plural_only:
