@@ -374,6 +374,11 @@ REFERENCE_REWRITES = [
         ["Pasta on a plate.", "A plate of pasta.", "Some pasta on a white plate."],
         "Pasta on a plate.",
     ),
+    (
+        "A man eating a big sandwich.",
+        ["A man with pasta.", "A plate of pasta.", "Pasta on a table."],
+        "A man eating big pasta.",
+    ),
 ]
 
 
