@@ -156,8 +156,8 @@ def _component(doc: Any) -> Any:
 
 
 def install(nlp: Language) -> bool:
-    """Add :func:`repair` to the pipeline right after its parser (before the participle repair,
-    which reads the coordination it leaves). False when there is no parser."""
+    """Add :func:`repair` to the pipeline right after its parser (the participle repair, added
+    after it, goes in front of it: it runs first). False when there is no parser."""
     if "parser" not in nlp.pipe_names or "halcece_coordination" in nlp.pipe_names:
         return False
     nlp.add_pipe("halcece_coordination", after="parser")

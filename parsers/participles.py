@@ -46,7 +46,10 @@ participle the owner's and the last noun its object -- unless that noun is a gar
 ``-ing`` word says the purpose of ("a bicycle *racing suit*"). For the same reason a participle
 the parser hangs from such an object that is no person or animal is hung from the person or
 animal ("two men in wetsuits surfing on waves": the men surf), as is one read as a second object of
-the participle before it ("wearing a helmet *riding* a bike", "wearing black shirt *playing cello*").
+the participle before it ("wearing a helmet *riding* a bike", "wearing black shirt *playing cello*"),
+or hung from a place its doer is in or on ("standing on the grass *wearing* leggings"): who does
+what is :mod:`parsers.doers`, which first regroups a worn or held thing the parser coordinated
+with its wearer ("A man wearing a hat and a jacket").
 
 >>> from parsers.spacy_model import load_spacy
 >>> doc = load_spacy(exclude=("ner",), fast_attributes=True, tree_repairs=True)("A kid playing baseball.")
@@ -61,6 +64,7 @@ from typing import Any
 
 from spacy.language import Language
 
+from parsers.doers import doer_of, owner_of, regroup, relink_doer, second_object_doer
 from parsers.verb_words import doer, garment, names_one_thing, own_plural, verb_form, verb_participle
 
 _NOUN_TAGS = frozenset(("NN", "NNS", "JJ"))
@@ -219,7 +223,7 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
         place = (v.head, "dobj")
     else:
         return None
-    owner = _owner(place[0] if place[1] != "conj" else place[0].head)
+    owner = owner_of(place[0] if place[1] != "conj" else place[0].head)
     if owner is None:
         return None
     if names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_, _form(v)) or not doer(n.lower_, False):
@@ -246,7 +250,7 @@ def _governing_candidate(doc: Any, i: int) -> tuple[Any, Any, Any, Any] | None:
         return None
     if any(t.head.i != h.i for t in doc[i + 1 : h.i]):
         return None
-    owner = _owner(h.head)
+    owner = owner_of(h.head)
     if owner is None or not verb_participle(v.lower_) or not doer(n.lower_, False):
         return None
     if names_one_thing(n.lower_, v.lower_) or names_one_thing(v.lower_, doc[i + 1].lower_) or garment(h.lower_):
@@ -263,69 +267,6 @@ def _relink_governed(n: Any, v: Any, h: Any, owner: Any) -> None:
     h.head, h.dep_ = v, "dobj"
     for t in movers:
         t.head = n
-
-
-def _owner(word: Any) -> Any | None:
-    """The person or animal preposition or participle ``word`` hangs from ("a man *in* a helmet",
-    "a woman *wearing* a fedora"), else None."""
-    from knowledge import is_animate, noun_synset
-
-    owner = word.head
-    if word.dep_ not in ("prep", "acl") or owner.tag_ not in ("NN", "NNS", "NNP"):
-        return None
-    return owner if is_animate(noun_synset(owner.lower_)) else None
-
-
-def _worn_doer(t: Any) -> Any | None:
-    """For a participle the parser hung from a prepositional or direct object that is no person or
-    animal ("two men in wetsuits *surfing* on waves", "a dog with a frisbee *running* across the
-    lawn", "a man wearing a parka *inserting* coins"), the person or animal that preposition hangs
-    from, or that does the verb: who does it."""
-    from knowledge import is_animate, noun_synset
-
-    x = t.head
-    if t.dep_ != "acl" or x.dep_ not in ("pobj", "dobj", "conj") or x.i > t.i:
-        return None
-    if t.tag_ != "VBG" and not (t.tag_ == "NN" and verb_participle(t.lower_)):
-        return None
-    while x.dep_ == "conj":
-        x = x.head
-    if x.dep_ not in ("pobj", "dobj") or is_animate(noun_synset(t.head.lower_)):
-        return None
-    if x.dep_ == "pobj":
-        return _owner(x.head)
-    # "a man wearing a parka inserting coins": the wearer of the parka inserts them
-    verb = x.head
-    doer_ = verb.head if verb.dep_ == "acl" else next((c for c in verb.children if c.dep_ == "nsubj"), None)
-    if doer_ is None or doer_.tag_ not in ("NN", "NNS", "NNP") or not is_animate(noun_synset(doer_.lower_)):
-        return None
-    return doer_
-
-
-def _second_object_doer(doc: Any, i: int) -> Any | None:
-    """For a participle the tagger read as a second noun object of the participle before it ("a
-    boy wearing a helmet *riding* a bike"), the person or animal who does both, else None."""
-    v, n, nxt = doc[i], doc[i - 1], doc[i + 1] if i + 1 < len(doc) else None
-    if nxt is None or v.tag_ not in ("NN", "VBG") or not v.lower_.endswith("ing") or v.dep_ != "dobj":
-        return None
-    if n.tag_ not in ("NN", "NNS") or n.dep_ != "dobj" or n.head.i != v.head.i or v.head.dep_ != "acl":
-        return None
-    governs = nxt.tag_ in ("IN", "RP") or any(c.dep_ == "dobj" and c.i > v.i for c in v.children)
-    named = names_one_thing(n.lower_, v.lower_) or nxt.pos_ == "NOUN" and names_one_thing(v.lower_, nxt.lower_)
-    return _owner(v.head) if governs and not named and verb_participle(v.lower_) else None  # not "*riding boots*"
-
-
-def _relink_doer(v: Any, doer_: Any) -> None:
-    """Hang participle ``v`` from ``doer_``; a prepositional phrase right after what ``v``
-    governs that the parser hung from the verb before it goes with ``v`` ("wearing a parka
-    inserting coins *into a meter*")."""
-    before = v.head.head
-    v.head, v.dep_, v.tag_ = doer_, "acl", "VBG"
-    end = v.right_edge.i + 1
-    if end < len(v.doc):
-        nxt = v.doc[end]
-        if nxt.dep_ == "prep" and nxt.head.i == before.i and before.i < v.i:
-            nxt.head = v
 
 
 def _relink_object(n: Any, v: Any, place: tuple[Any, str], owner: Any) -> None:
@@ -367,6 +308,7 @@ def _relink(n: Any, v: Any, h: Any) -> None:
 
 def repair(doc: Any) -> Any:
     """Re-read every misread participle of ``doc`` (module docstring), in place."""
+    regroup(doc)
     for i in range(1, len(doc)):
         found = _candidate(doc, i)
         if found is not None:
@@ -380,9 +322,9 @@ def repair(doc: Any) -> Any:
         if governing is not None:
             _relink_governed(*governing)
             continue
-        doer_ = _worn_doer(doc[i]) or _second_object_doer(doc, i)
+        doer_ = doer_of(doc[i]) or second_object_doer(doc, i)
         if doer_ is not None:
-            _relink_doer(doc[i], doer_)
+            relink_doer(doc[i], doer_)
     return doc
 
 

@@ -199,6 +199,39 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
             [("man", "have", "hair"), ("man", "have", "glasses"), ("man", "wear", "shirt"), ("man", "play", "cello")],
         ),
         ("A boy wearing a helmet riding a bike.", [("boy", "wear", "helmet"), ("boy", "ride", "bike")]),
+        # a participle after a place the subject is in or on: what the subject does
+        (
+            "The girl is standing on the grass wearing gray leggings and a sun dress.",
+            [("girl", "stand on", "grass"), ("girl", "wear", "legging"), ("girl", "wear", "sun dress")],
+        ),
+        (
+            "A man wearing waders stands in a river holding a big fish.",
+            [("man", "wear", "waders"), ("man", "stand in", "river"), ("man", "hold", "fish")],
+        ),
+        (
+            "boy riding a bicycle down a back road wearing a gray shirt",
+            [("boy", "ride", "bicycle"), ("boy", "down", "road"), ("boy", "wear", "shirt")],
+        ),
+        # ... but a thing lies there itself, and a bowl holds what it holds
+        (
+            "A dog is in the woods in front of a rifle laying on the ground.",
+            [("rifle", "lay on", "ground"), ("dog", "in", "woods"), ("dog", "in front of", "rifle")],
+        ),
+        ("A bowl on a table holding fruit.", [("bowl", "on", "table"), ("bowl", "hold", "fruit")]),
+        # the second thing worn read as a second wearer, or a second subject of the later verb
+        ("A man wearing a hat and a jacket.", [("man", "wear", "hat"), ("man", "wear", "jacket")]),
+        (
+            "A girl in a sun dress and leggings stands on the grass.",
+            [("girl", "in", "sun dress"), ("girl", "in", "legging"), ("girl", "stand on", "grass")],
+        ),
+        (
+            "A woman wearing a scarf and a coat is standing next to a harp.",
+            [("woman", "wear", "scarf"), ("woman", "wear", "coat"), ("woman", "stand next to", "harp")],
+        ),
+        (
+            "A girl wearing a strapless blouse and pants standing on the grass.",
+            [("girl", "wear", "blouse"), ("girl", "wear", "pants"), ("girl", "stand on", "grass")],
+        ),
     ],
 )
 def test_who_does_what_where(parser, text, triples):
@@ -309,6 +342,12 @@ def test_faithful_participle_captions_are_clean():
                 "red",
                 "shirt",
                 "tennis",
+                "wearing",
+                "jacket",
+                "standing",
+                "grass",
+                "holding",
+                "river",
                 "eating",
                 "pizza",
                 "racing",
