@@ -27,6 +27,7 @@ from knowledge import (
     is_animate,
     is_garment,
     is_hypernym,
+    noun_senses,
     noun_synset,
     objecthood,
     path_distance,
@@ -217,16 +218,19 @@ def stand_ins(
     roles: Mapping[int, str] | None = None,
 ) -> dict[int, int | None]:
     """For each unsupported caption concept (``bad`` indexes ``concepts``), the image concept it
-    most likely stands in for (or None): the image concepts no caption concept speaks of, shared
-    out among the unsupported ones by a 1-1 assignment that maximises salience ``sal``, each to one
-    that can play its role (``roles``, :func:`roles_of`; :func:`_fit`).
+    most likely stands in for (or None): the image concepts no caption concept speaks of (nor
+    names by a general word in another of its senses: "food" for the meat), shared out among the
+    unsupported ones by a 1-1 assignment that maximises salience ``sal``, each to one that can
+    play its role (``roles``, :func:`roles_of`; :func:`_fit`).
 
     >>> from parsers import Concept, SceneGraph
     >>> image = SceneGraph([Concept("horse", "horse"), Concept("carriage", "carriage")])
     >>> stand_ins([0], [Concept("hot dog", "hot dog"), Concept("carriage", "carriage")], image, [1.0, 1.0])
     {0: 0}
     """
-    free = [j for j, g in enumerate(image.concepts) if not any(covers(c, g) for c in concepts)]
+    free = [
+        j for j, g in enumerate(image.concepts) if not any(covers(c, g) or _general_word_of(c, g) for c in concepts)
+    ]
     out: dict[int, int | None] = {i: None for i in bad}
     if bad and free:
         from scipy.optimize import linear_sum_assignment  # here: scipy.optimize takes 0.3 s to import
@@ -241,6 +245,12 @@ def stand_ins(
             if m[r, k] >= 0:
                 out[bad[r]] = free[k]
     return out
+
+
+def _general_word_of(c: Concept, g: Concept) -> bool:
+    """Whether caption concept ``c``'s word, in any of its common senses, names a kind of ``g``
+    ("food" for the references' meat: food.n.02, where the caption's first sense is food.n.01)."""
+    return bool(c.synset and g.synset) and any(is_hypernym(s, g.synset) for s in noun_senses(c.lemma)[1:3])
 
 
 #: Relation keys whose object is where the subject is ("in a garage"). Not "at", which is also a

@@ -134,3 +134,17 @@ def test_one_that_does_what_only_somebody_does_stands_in_for_someone():
     # a cookie that only lies near the helmet keeps the pairing the edit distance chose
     lying = SceneGraph([cookie, helmet], [Relation(0, "lying near", 1, "lie near", "lie.v.01")])
     assert prefer_stand_ins(lying, img, Match([0, 2], [1], 1.0, 1.0, 0.0)).mapping == [0, 2]
+
+
+def test_a_thing_the_caption_names_by_a_general_word_stands_in_for_nothing_else():
+    # "food" names the meat in its second sense (solid food), not its first (nutrient): the meat
+    # is no stand-in for the grill, and the rewrite does not lay the food on the meat
+    meat = [
+        "A slab of raw meat sitting on a black tray.",
+        "Slices of red marbled meat sit on a black tray.",
+        "Raw meat is sitting on a tray on the table.",
+        "The food is sitting on the table in the room.",
+    ]
+    e = Explainer().explain("The food is laying on the black grill.", references=meat)
+    assert [(x.cls, x.target) for x in e.edits if x.level == "object" and x.source == "grill"] == [("R", "tray")]
+    assert e.counterfactual == "The food is laying on the black tray."
