@@ -8,10 +8,11 @@ one for a participle hung from a thing that is no person or animal:
 
 - the person or animal a prepositional object's preposition hangs from ("men *in* wetsuits");
 - the subject of the verb the preposition hangs from ("The girl is standing *on* the grass
-  wearing ...", "standing *in front of* billboards holding a purse"), when the object cannot act
-  and the participle has an object of its own ("A man stands in a river holding a big fish") or
-  needs somebody to do it (:func:`knowledge.agents.needs_somebody`: "wearing"), and is no
-  posture a thing has too ("a rifle *laying* on the ground" lies there itself);
+  wearing ...", "standing *in front of* billboards holding a purse"), when the object is no
+  vehicle or other thing that acts ("sitting in a car *pulling* a trailer") and the participle
+  has an object of its own ("A man stands in a river holding a big fish") or needs somebody to
+  do it (:func:`knowledge.agents.needs_somebody`: "wearing"), and is no posture a thing has too
+  ("a rifle *laying* on the ground" lies there itself);
 - whoever does the verb a direct object belongs to ("a man wearing a parka *inserting* coins").
 
 The parser also coordinates the second thing a person wears or holds with the person: "A man
@@ -57,6 +58,18 @@ def _acts(word: Any) -> bool:
     return can_act(_synset(word))
 
 
+def _actor(word: Any) -> bool:
+    """Whether ``word`` names a thing that does what somebody does (a vehicle, a statue, a toy:
+    :data:`knowledge.agents.ACTORS`): "sitting in a car *pulling* a trailer" may be the car's.
+    Not a group, which is as often a place one is in ("standing in a crowd *holding* a sign"),
+    nor a word WordNet first reads as one ("table", an arrangement of data)."""
+    from knowledge import is_hypernym
+    from knowledge.agents import ACTORS
+
+    synset = _synset(word)
+    return synset is not None and any(is_hypernym(a, synset) for a in ACTORS)
+
+
 def owner_of(word: Any) -> Any | None:
     """The person or animal preposition or participle ``word`` hangs from ("a man *in* a helmet",
     "a woman *wearing* a fedora"), else None."""
@@ -100,7 +113,7 @@ def doer_of(t: Any) -> Any | None:
     if x.dep_ not in ("pobj", "dobj") or _animate(t.head):
         return None
     if x.dep_ == "pobj":
-        return owner_of(x.head) or (None if _acts(t.head) else _subject_of(x.head, t))
+        return owner_of(x.head) or (None if _actor(t.head) else _subject_of(x.head, t))
     verb = x.head
     doer_ = verb.head if verb.dep_ == "acl" else next((c for c in verb.children if c.dep_ == "nsubj"), None)
     if doer_ is None or doer_.tag_ not in _NOUNS or not _animate(doer_):

@@ -212,7 +212,10 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
             "boy riding a bicycle down a back road wearing a gray shirt",
             [("boy", "ride", "bicycle"), ("boy", "down", "road"), ("boy", "wear", "shirt")],
         ),
-        # ... but a thing lies there itself, and a bowl holds what it holds
+        ("A man is sitting at a table drinking a juice.", [("man", "sit at", "table"), ("man", "drink", "juice")]),
+        ("A man standing in a crowd holding a sign.", [("man", "stand in", "crowd"), ("man", "hold", "sign")]),
+        # ... but a thing lies there itself, a bowl holds what it holds, a car may pull a trailer
+        ("A man sitting in a car pulling a trailer.", [("man", "sit in", "car"), ("car", "pull", "trailer")]),
         (
             "A dog is in the woods in front of a rifle laying on the ground.",
             [("rifle", "lay on", "ground"), ("dog", "in", "woods"), ("dog", "in front of", "rifle")],
