@@ -22,7 +22,6 @@ from cece.costs import CostModel, edges
 from cece.counterfactuals.fixed_point import settle
 from cece.counterfactuals.rewrite import Counterfactual, rewrite_safely
 from cece.edits import object_edits
-from cece.evidence import prefer_stand_ins
 from cece.explanation import Explanation
 from cece.ged import match
 from cece.judge import judge, settle_by_support
@@ -31,6 +30,7 @@ from cece.record_checks import check_record
 from cece.records import RecordError
 from cece.role_edits import role_edits
 from cece.senses import disambiguate
+from cece.stand_ins import prefer_stand_ins
 from knowledge import num_ancestors
 from parsers import AnnotationError, CaptionParser, SceneGraph, from_references, to_scene_graph
 

@@ -63,7 +63,8 @@ from functools import lru_cache
 from typing import Any
 
 from cece.edits import Edit
-from cece.evidence import NEAR, mentioned_in, roles_of, salience, type_support, uncovered_salience
+from cece.evidence import NEAR, mentioned_in, salience, type_support
+from cece.stand_ins import roles_of, uncovered_salience
 from knowledge import lemmatize, noun_synset, objecthood, people_clash
 from knowledge.agents import can_act
 from parsers import Concept, SceneGraph

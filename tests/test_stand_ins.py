@@ -4,8 +4,8 @@ never names, not whatever the edit distance paired it with when nothing is close
 from __future__ import annotations
 
 from cece.api import Explainer
-from cece.evidence import prefer_stand_ins
 from cece.ged import Match
+from cece.stand_ins import prefer_stand_ins
 from parsers import Concept, SceneGraph
 
 SKATING = [

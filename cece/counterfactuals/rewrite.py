@@ -36,7 +36,8 @@ from cece.counterfactuals.text import Change, apply
 from cece.counterfactuals.tree import members_of, modifier_removal, removal, token_at
 from cece.counterfactuals.words import case_like, noun_form, verb_form
 from cece.edits import Edit
-from cece.evidence import salience, stand_ins
+from cece.evidence import salience
+from cece.stand_ins import stand_ins
 from knowledge import (
     PREPOSITIONS,
     objecthood,
@@ -183,7 +184,7 @@ def _noun_changes(ctx: _Text, a: int, b: int, *, old: Any, new: Any) -> list[Cha
 
 def _stand_in(ctx: _Text, i: int) -> Any | None:
     """The image concept that subject ``i`` most likely stands in for, when it is a thing the
-    image side names and no caption concept speaks of (:func:`cece.evidence.stand_ins`). A
+    image side names and no caption concept speaks of (:func:`cece.stand_ins.stand_ins`). A
     subject is a verb's, or the head of a caption that is one noun phrase ("A kid playing
     baseball.")."""
     heads = [ctx.head(i)] if ctx.caption.concepts[i].spans else []

@@ -1,0 +1,226 @@
+"""Stand-ins: what a caption word the references do not support most likely took the place of.
+
+Reference captions name what most of their writers see; a wrong word in a caption usually took
+the place of one of those things that the caption leaves unnamed ("eraser" where nine references
+out of nine see a rifle the caption never names). :func:`stand_ins` shares the image concepts no
+caption concept speaks of out among the unsupported caption concepts, by salience, each to one
+that can play the role the sentence gives it (:func:`roles_of`: a place, a worn thing, a doer);
+:func:`uncovered_salience` is the salience of each one's stand-in (a feature of the judge) and
+:func:`prefer_stand_ins` re-pairs the graph edit distance's match with them.
+
+>>> from parsers import Concept, SceneGraph
+>>> image = SceneGraph([Concept("horse", "horse"), Concept("carriage", "carriage")])
+>>> stand_ins([0], [Concept("hot dog", "hot dog"), Concept("carriage", "carriage")], image, [1.0, 1.0])
+{0: 0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from cece.evidence import NEAR, covers, salience, same_thing, type_support
+from knowledge import (
+    is_animate,
+    is_garment,
+    is_hypernym,
+    noun_senses,
+    objecthood,
+    relation_key,
+    wup_similarity,
+)
+from knowledge.agents import can_act, needs_somebody
+from parsers import Concept, SceneGraph
+
+if TYPE_CHECKING:
+    from cece.ged import Match
+
+
+def uncovered_salience(
+    bad: list[int],
+    concepts: list[Concept],
+    image: SceneGraph,
+    sal: list[float],
+    roles: Mapping[int, str] | None = None,
+) -> dict[int, float]:
+    """For each unsupported caption concept (``bad`` indexes ``concepts``), the salience of the
+    image concept it most likely stands in for: the image concepts no caption concept speaks of
+    are shared out among the unsupported ones by a 1-1 assignment that maximises salience
+    ("eraser" where nine references out of nine see a rifle the caption never names), each to one
+    that can play its ``roles`` (:func:`roles_of`)."""
+    return {i: 0.0 if j is None else sal[j] for i, j in stand_ins(bad, concepts, image, sal, roles).items()}
+
+
+def stand_ins(
+    bad: list[int],
+    concepts: list[Concept],
+    image: SceneGraph,
+    sal: list[float],
+    roles: Mapping[int, str] | None = None,
+) -> dict[int, int | None]:
+    """For each unsupported caption concept (``bad`` indexes ``concepts``), the image concept it
+    most likely stands in for (or None): the image concepts no caption concept speaks of (nor
+    names by a general word in another of its senses: "food" for the meat), shared out among the
+    unsupported ones by a 1-1 assignment that maximises salience ``sal``, each to one that can
+    play its role (``roles``, :func:`roles_of`; :func:`_fit`).
+
+    >>> from parsers import Concept, SceneGraph
+    >>> image = SceneGraph([Concept("horse", "horse"), Concept("carriage", "carriage")])
+    >>> stand_ins([0], [Concept("hot dog", "hot dog"), Concept("carriage", "carriage")], image, [1.0, 1.0])
+    {0: 0}
+    """
+    free = [
+        j for j, g in enumerate(image.concepts) if not any(covers(c, g) or _general_word_of(c, g) for c in concepts)
+    ]
+    out: dict[int, int | None] = {i: None for i in bad}
+    if bad and free:
+        from scipy.optimize import linear_sum_assignment  # here: scipy.optimize takes 0.3 s to import
+
+        # A place stands in for a place: "in a garage" where they see a street is the street,
+        # never the teenager who stands in it. -1 marks a pair that cannot be.
+        roles, where = roles or {}, where_of(image)
+        m = np.array(
+            [[_fit(concepts[i], roles.get(i), image.concepts[j], sal[j], where.get(j, 0)) for j in free] for i in bad]
+        )
+        for r, k in zip(*linear_sum_assignment(m, maximize=True), strict=True):
+            if m[r, k] >= 0:
+                out[bad[r]] = free[k]
+    return out
+
+
+def _general_word_of(c: Concept, g: Concept) -> bool:
+    """Whether caption concept ``c``'s word, in any of its common senses, names a kind of ``g``
+    ("food" for the references' meat: food.n.02, where the caption's first sense is food.n.01)."""
+    return bool(c.synset and g.synset) and any(is_hypernym(s, g.synset) for s in noun_senses(c.lemma)[1:3])
+
+
+#: Relation keys whose object is where the subject is ("in a garage"). Not "at", which is also a
+#: look's ("looking at a woman"), nor "on" ("a man on a horse"): such objects may be anything.
+PLACE_KEYS = frozenset({"in", "inside", "within", "into"})
+#: The same, said of the references' things: where they place something ("at the beach", "on the
+#: street") is a place whatever else it is.
+WHERE_KEYS = PLACE_KEYS | {"at", "on", "onto", "atop", "upon"}
+
+
+def places_of(graph: SceneGraph, keys: frozenset[str] = PLACE_KEYS) -> set[int]:
+    """The concepts of ``graph`` that are where something is: the object of a relation whose key
+    is in ``keys``, unless it is worn ("a woman in a dress") or no thing ("cut in half").
+
+    >>> from parsers import Concept, Relation, SceneGraph
+    >>> boy, garage = Concept("boy", "boy"), Concept("garage", "garage", "garage.n.01")
+    >>> g = SceneGraph([boy, garage], [Relation(0, "in", 1, "in")])
+    >>> places_of(g)
+    {1}
+    """
+    return {
+        r.object
+        for r in graph.relations
+        if relation_key(r.canonical or r.predicate) in keys
+        and objecthood(synset := graph.concepts[r.object].synset) in ("thing", "stuff")
+        and not is_garment(synset)
+    }
+
+
+def where_of(image: SceneGraph) -> dict[int, int]:
+    """How surely each image concept is a place: 2 where the references put something in it, 1
+    where only at or on it ("on the street"), else 0 (absent)."""
+    return {j: 1 for j in places_of(image, WHERE_KEYS)} | {j: 2 for j in places_of(image)}
+
+
+def roles_of(caption: SceneGraph) -> dict[int, str]:
+    """The caption concepts whose role says what can stand in for them: ``"place"`` (something is
+    in it, :func:`places_of`), ``"worn"`` (what someone wears: "a man wearing a *curtain*") or
+    ``"doer"`` (it does what only somebody does, :func:`knowledge.agents.needs_somebody`: "a
+    *human mouth* wearing a coat"). The role comes from the sentence, never from the word, which
+    may be the very mistake.
+
+    >>> from parsers import Concept, Relation, SceneGraph
+    >>> man, curtain = Concept("man", "man", "man.n.01"), Concept("curtain", "curtain", "curtain.n.01")
+    >>> roles_of(SceneGraph([man, curtain], [Relation(0, "wearing", 1, "wear", "wear.v.01")]))
+    {0: 'doer', 1: 'worn'}
+    """
+    doers = {r.subject: "doer" for r in caption.relations if r.verb_synset and needs_somebody(r.predicate.split()[0])}
+    worn = {r.object: "worn" for r in caption.relations if relation_key(r.canonical or r.predicate) == "wear"}
+    return doers | {i: "place" for i in places_of(caption)} | worn
+
+
+def _fit(c: Concept, role: str | None, g: Concept, sal: float, where: int) -> float:
+    """How well image concept ``g`` (salience ``sal``; ``where`` of :func:`where_of`) stands in
+    for caption concept ``c`` of ``role`` (:func:`roles_of`): its salience; -1 when it cannot play
+    the role. Only a place of the references stands in for a place (one things are in ahead of
+    one they are on), only a garment for what is worn, only what can act for a doer
+    (:func:`knowledge.agents.can_act`); the likest first among those named as often (the
+    tie-break, under 0.05, never outweighs one more reference of ten)."""
+    if role is None:
+        return sal
+    if role == "doer":
+        if not can_act(g.synset):
+            return -1.0
+    elif is_animate(g.synset) or not (where if role == "place" else is_garment(g.synset)):
+        return -1.0
+    like = wup_similarity(c.synset, g.synset) if c.synset and g.synset else 0.0
+    return sal + (where if role == "place" else 0) + 0.05 * like
+
+
+def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Match:
+    """Against references: the match with each caption concept the references do not support
+    re-paired to the image concept it most likely stands in for (:func:`stand_ins`), when the
+    match paired it with a thing that is no close kin of it (Wu-Palmer below ``NEAR``), the
+    stand-in is a thing no one is paired with, of the same kind (a thing, a part, stuff ...), and
+    the references name it at least as often. A place or a worn thing (:func:`roles_of`) is
+    said as a place or a garment of theirs, whatever its kind; paired with something that
+    cannot be one ("in a teenager", "wearing a stove"), it is left unpaired: silence. Between
+    distant pairs the edit distance's costs hardly differ, so its choice is near arbitrary; what
+    the caption leaves unnamed of what most references see is what its wrong word took the place
+    of ("A little cookie is holding on to an adult" where the references see a girl: cookie ->
+    girl, not -> the references' "ice" of ice skating).
+
+    >>> from cece.ged import Match
+    >>> cap = SceneGraph([Concept("cookie", "cookie", "cookie.n.01")])
+    >>> img = SceneGraph([Concept("ice", "ice", "ice.n.01", spans=[(0, 3)]),
+    ...                   Concept("girl", "girl", "girl.n.01", spans=[(4, 8), (9, 13)])],
+    ...                  text="ice girl girl", kind="references", parts=[(0, 8), (9, 13)])
+    >>> prefer_stand_ins(cap, img, Match([0], [1], 1.0, 1.0, 0.0)).mapping
+    [1]
+    """
+    if image.kind != "references":
+        return match
+    mapping = list(match.mapping)
+    bad = [
+        i
+        for i, j in enumerate(mapping)
+        if j >= 0
+        and not same_thing(caption.concepts[i], image.concepts[j])  # most pairs: no need to look further
+        and type_support(caption.concepts[i], image).kind is None
+    ]
+    if not bad:
+        return match
+    sal = salience(image)
+    moved = False
+    roles, where = roles_of(caption), where_of(image)
+    for i, j in stand_ins(bad, caption.concepts, image, sal, roles).items():
+        c, t = caption.concepts[i], mapping[i]
+        was = image.concepts[t]
+        role = roles.get(i)
+        kin = bool(c.synset and was.synset and wup_similarity(c.synset, was.synset) >= NEAR)
+        now = _fit(c, role, was, sal[t], where.get(t, 0))
+        if role is not None and not kin and now < 0:
+            mapping[i], moved = -1, True  # "in a garage" is not "in a teenager": silence instead
+        if j is None or j in mapping:
+            continue
+        g = image.concepts[j]
+        if role is None and objecthood(c.synset) != objecthood(g.synset):
+            continue  # with a role, the stand-in plays it (:func:`_fit`) whatever its kind
+        if mapping[i] >= 0 and _fit(c, role, g, sal[j], where.get(j, 0)) < now:
+            continue  # without a role, _fit is the salience
+        if kin:
+            continue
+        mapping[i] = j
+        moved = True
+    if not moved:
+        return match
+    inserted = [j for j in range(len(image.concepts)) if j not in mapping]
+    return replace(match, mapping=mapping, inserted=inserted)
