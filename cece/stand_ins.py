@@ -6,7 +6,8 @@ out of nine see a rifle the caption never names). :func:`stand_ins` shares the i
 caption concept speaks of out among the unsupported caption concepts, by salience, each to one
 that can play the role the sentence gives it (:func:`roles_of`: a place, a worn thing, a doer);
 :func:`uncovered_salience` is the salience of each one's stand-in (a feature of the judge) and
-:func:`prefer_stand_ins` re-pairs the graph edit distance's match with them.
+:func:`prefer_stand_ins` re-pairs the graph edit distance's match with them, first with what the
+references relate to the same partner the same way (:func:`related_alike`).
 
 >>> from parsers import Concept, SceneGraph
 >>> image = SceneGraph([Concept("horse", "horse"), Concept("carriage", "carriage")])
@@ -165,6 +166,63 @@ def _fit(c: Concept, role: str | None, g: Concept, sal: float, where: int) -> fl
     return sal + (where if role == "place" else 0) + 0.05 * like
 
 
+def _kin(c: Concept, g: Concept) -> bool:
+    """Whether ``c`` and ``g`` are close kin (Wu-Palmer at least ``NEAR``: "cat" and "dog")."""
+    return bool(c.synset and g.synset and wup_similarity(c.synset, g.synset) >= NEAR)
+
+
+def _same_kind(c: Concept, g: Concept, role: str | None) -> bool:
+    """Whether ``g`` is of the kind of ``c`` (a thing, a part, stuff ...: :func:`knowledge.objecthood`);
+    with a role, the stand-in plays it (:func:`_fit`) whatever its kind."""
+    return role is not None or objecthood(c.synset) == objecthood(g.synset)
+
+
+#: Relation keys that tie anything to anything ("with", "has": a bathroom with a stove, a plate
+#: with broccoli; "covered with" and "served with"): only the same verb with them says alike.
+VAGUE = frozenset({"have", "with", "of"})
+
+
+def _alike(p: str, q: str) -> bool:
+    """Whether canonical predicates ``p`` and ``q`` relate two things alike: the same place
+    ("lean against", "against"), or, for a :data:`VAGUE` key, the same verb ("hit with")."""
+    key = relation_key(p)
+    if key != relation_key(q):
+        return False
+    return key not in VAGUE or (p.split()[0] == q.split()[0] and p.split()[0] not in VAGUE)
+
+
+def related_alike(
+    caption: SceneGraph, image: SceneGraph, mapping: list[int], bad: list[int], sal: list[float]
+) -> dict[int, tuple[int, bool]]:
+    """For each caption concept of ``bad`` (unsupported) that a caption relation ties to a
+    supported one, the most salient image concept (``sal``) the references tie to that one's
+    partner alike (:func:`_alike`: "drinking a *juice*" where they say he drinks wine: the wine),
+    when it is free (paired with no other caption concept) or already its partner;
+    and whether a verb ties them (not only a preposition: "on", "with").
+
+    >>> from parsers import Relation
+    >>> cap = SceneGraph([Concept("man", "man"), Concept("juice", "juice")],
+    ...                  [Relation(0, "drinking", 1, "drink", "drink.v.01")])
+    >>> img = SceneGraph([Concept("man", "man"), Concept("bread", "bread"), Concept("wine", "wine")],
+    ...                  [Relation(0, "drinks", 2, "drink", "drink.v.01")])
+    >>> related_alike(cap, img, [0, 1], [1], [1.0, 1.0, 1.0])
+    {1: (2, True)}
+    """
+    out: dict[int, tuple[float, int, bool]] = {}
+    for r in caption.relations:
+        for mine, other, forward in ((r.object, r.subject, True), (r.subject, r.object, False)):
+            if mine not in bad or other in bad or mapping[other] < 0:
+                continue
+            for g in image.relations:
+                near, far = (g.subject, g.object) if forward else (g.object, g.subject)
+                if near != mapping[other] or not _alike(r.canonical or r.predicate, g.canonical or g.predicate):
+                    continue
+                free = far not in mapping or far == mapping[mine]
+                if free and (sal[far], -far) > out.get(mine, (-1.0, 0))[:2]:
+                    out[mine] = (sal[far], -far, r.verb_synset is not None)
+    return {i: (-j, verb) for i, (_, j, verb) in out.items()}
+
+
 def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Match:
     """Against references: the match with each caption concept the references do not support
     re-paired to the image concept it most likely stands in for (:func:`stand_ins`), when the
@@ -176,7 +234,10 @@ def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Ma
     distant pairs the edit distance's costs hardly differ, so its choice is near arbitrary; what
     the caption leaves unnamed of what most references see is what its wrong word took the place
     of ("A little cookie is holding on to an adult" where the references see a girl: cookie ->
-    girl, not -> the references' "ice" of ice skating).
+    girl, not -> the references' "ice" of ice skating). Ahead of these, what the references
+    relate to the same partner the same way (:func:`related_alike`) is the stand-in, and where a
+    verb relates them even over close kin: "drinking a juice" where they say he drinks wine is
+    the wine, not the bread on the table.
 
     >>> from cece.ged import Match
     >>> cap = SceneGraph([Concept("cookie", "cookie", "cookie.n.01")])
@@ -201,19 +262,30 @@ def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Ma
     sal = salience(image)
     moved = False
     roles, where = roles_of(caption), where_of(image)
+    for i, (partner, verb) in related_alike(caption, image, mapping, bad, sal).items():
+        # What the references relate the same way is its stand-in, and by a verb even over kin:
+        # "drinking a juice" is not the bread (kin) where they say he drinks wine; "on a cabinet"
+        # stays the table (kin) rather than the counter they put the plates on.
+        c, g, role = caption.concepts[i], image.concepts[partner], roles.get(i)
+        kept = _kin(c, image.concepts[mapping[i]]) and not verb
+        fits = _fit(c, role, g, sal[partner], where.get(partner, 0)) >= 0 and _same_kind(c, g, role)
+        if partner != mapping[i] and (kept or not fits):
+            continue
+        mapping[i], moved = partner, moved or partner != mapping[i]
+        bad.remove(i)
     for i, j in stand_ins(bad, caption.concepts, image, sal, roles).items():
         c, t = caption.concepts[i], mapping[i]
         was = image.concepts[t]
         role = roles.get(i)
-        kin = bool(c.synset and was.synset and wup_similarity(c.synset, was.synset) >= NEAR)
+        kin = _kin(c, was)
         now = _fit(c, role, was, sal[t], where.get(t, 0))
         if role is not None and not kin and now < 0:
             mapping[i], moved = -1, True  # "in a garage" is not "in a teenager": silence instead
         if j is None or j in mapping:
             continue
         g = image.concepts[j]
-        if role is None and objecthood(c.synset) != objecthood(g.synset):
-            continue  # with a role, the stand-in plays it (:func:`_fit`) whatever its kind
+        if not _same_kind(c, g, role):
+            continue
         if mapping[i] >= 0 and _fit(c, role, g, sal[j], where.get(j, 0)) < now:
             continue  # without a role, _fit is the salience
         if kin:

@@ -148,3 +148,35 @@ def test_a_thing_the_caption_names_by_a_general_word_stands_in_for_nothing_else(
     e = Explainer().explain("The food is laying on the black grill.", references=meat)
     assert [(x.cls, x.target) for x in e.edits if x.level == "object" and x.source == "grill"] == [("R", "tray")]
     assert e.counterfactual == "The food is laying on the black tray."
+
+
+def test_what_the_references_relate_the_same_way_is_the_stand_in_even_over_kin():
+    # "bread" is close kin of "juice" (Wu-Palmer 0.80) and was its target: "drinking a bread"
+    wine = [
+        "A man is drinking wine while sitting at a dinner table.",
+        "A man drinks wine from a glass while sitting at a restaurant table.",
+        "A man is sitting at a white cloth covered table with wine, a plate, bread and napkins.",
+        "A man in a black shirt is sitting at a table.",
+    ]
+    e = Explainer().explain("A man is sitting at a table drinking a juice.", references=wine)
+    assert _flagged(e) == [("R", "juice", "wine")]
+    # a wall stands in for a wall where they stand in front of a curtain, not for the panties
+    curtain = [
+        "A woman standing in front of a tan curtain wearing panties and a short crop top.",
+        "A woman with a cut shirt and panties.",
+        "A young woman in a T-shirt and panties.",
+    ]
+    e = Explainer().explain("A woman in a shirt and underwear is standing in front of a wall.", references=curtain)
+    assert [(x.cls, x.target) for x in e.edits if x.level == "object" and x.source == "wall"] == [("R", "curtain")]
+
+
+def test_a_vague_relation_says_nothing_of_what_a_wrong_word_stood_for():
+    # "with" ties anything to anything: the stove is the sinks they all see, not their "equipment"
+    sinks = [
+        "There are two sinks next to two mirrors.",
+        "Two very metallic sinks are shown as well as the mirrors above them.",
+        "A room with stainless steel equipment including sinks and mirrors.",
+        "Two stainless steel sinks with mirrors and a fire extinguisher.",
+    ]
+    e = Explainer().explain("A photo of a bathroom made of steel with a stove.", references=sinks)
+    assert [(x.cls, x.target) for x in e.edits if x.level == "object" and x.source == "stove"] == [("R", "sink")]
