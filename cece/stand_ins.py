@@ -143,7 +143,12 @@ def roles_of(caption: SceneGraph) -> dict[int, str]:
     >>> roles_of(SceneGraph([man, curtain], [Relation(0, "wearing", 1, "wear", "wear.v.01")]))
     {0: 'doer', 1: 'worn'}
     """
-    doers = {r.subject: "doer" for r in caption.relations if r.verb_synset and needs_somebody(r.predicate.split()[0])}
+    doers = {
+        r.subject: "doer"
+        for r in caption.relations
+        # "laying on the grill" (a preposition after the verb) has no object: it is lying
+        if r.verb_synset and needs_somebody(r.predicate.split()[0], transitive=relation_key(r.canonical) == r.canonical)
+    }
     worn = {r.object: "worn" for r in caption.relations if relation_key(r.canonical or r.predicate) == "wear"}
     return doers | {i: "place" for i in places_of(caption)} | worn
 

@@ -16,6 +16,8 @@ or plays one ("a *statue* of a man riding a horse", "a *teddy bear* wearing a bo
 (True, False)
 >>> can_act("mouth.n.01"), can_act("man.n.01"), can_act("bus.n.01"), can_act("teddy.n.01")
 (False, True, True, True)
+>>> can_act("team.n.01"), can_act("herd.n.01"), can_act("table.n.01")
+(True, True, False)
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from knowledge.concepts import lemmatize
-from knowledge.distance import is_hypernym, lexname
+from knowledge.distance import is_hypernym
 from knowledge.hierarchy import get_hierarchy
-from knowledge.states import is_animate
+from knowledge.states import NO_OBJECT_FORMS, is_animate
 
 #: How many of a verb's senses (most frequent first) must all be done by somebody: one sense is
 #: too narrow a reading of a word ("show" is first "Somebody shows something", but a sign shows a
@@ -35,20 +37,30 @@ SENSES = 2
 #: Things that are not people or animals and still do what they do, in captions: vehicles, and
 #: pictures, statues, toys and machines made in someone's likeness.
 ACTORS = ("conveyance.n.03", "creation.n.02", "plaything.n.01", "automaton.n.02")
+#: Groups of people or animals, which act as one ("a team celebrates", "a herd grazes").
+GROUPS = ("social_group.n.01", "biological_group.n.01")
 
 
 @lru_cache(maxsize=4096)
-def needs_somebody(verb: str) -> bool:
+def needs_somebody(verb: str, transitive: bool = True) -> bool:
     """Whether ``verb`` says its subject does what only somebody does: its first :data:`SENSES`
     WordNet senses have only "Somebody" frames, and ``verb`` is active -- the base form, the
     third person or the -ing form. A past participle says what was done to its subject ("a car
-    *parked* on the street"), and is told from a past tense by no word, so neither counts."""
+    *parked* on the street"), and is told from a past tense by no word, so neither counts.
+    Without an object (``transitive`` False) "lay" is "lie" (:data:`knowledge.states.NO_OBJECT_FORMS`):
+    "a fruit *laying* on the grill" does what a thing does.
+
+    >>> needs_somebody("laying"), needs_somebody("laying", transitive=False)
+    (True, False)
+    """
     from lemminflect import getInflection  # here: lemminflect loads its tables on import
 
     word = verb.lower()
     lemma = lemmatize(word, "v")
     if not (word.endswith("ing") or word == lemma or word in getInflection(lemma, "VBZ")):
         return False
+    if not transitive:
+        lemma = NO_OBJECT_FORMS.get(lemma, lemma)
     h = get_hierarchy()
     ids = h.lemmas("v").get(lemma, [])[:SENSES]
     return bool(ids) and all(bool(h.somebody_only[i]) for i in ids)
@@ -57,8 +69,9 @@ def needs_somebody(verb: str) -> bool:
 @lru_cache(maxsize=8192)
 def can_act(synset: str | None) -> bool:
     """Whether noun synset ``synset`` names what can do what somebody does: a person or an animal
-    (:func:`knowledge.states.is_animate`), a group (of them), or one of :data:`ACTORS`. An unknown
-    word (None) may be anything: True."""
+    (:func:`knowledge.states.is_animate`), a group of them (:data:`GROUPS`: a team, a herd; not
+    every group WordNet lists -- its first "table" is an arrangement of data), or one of
+    :data:`ACTORS`. An unknown word (None) may be anything: True."""
     if not synset:
         return True
-    return is_animate(synset) or lexname(synset) == "noun.group" or any(is_hypernym(a, synset) for a in ACTORS)
+    return is_animate(synset) or any(is_hypernym(a, synset) for a in GROUPS + ACTORS)

@@ -98,7 +98,8 @@ STATES: tuple[State, ...] = (
 BY_NAME = {s.name: s for s in STATES}
 #: The participle form a state takes before a noun or after "is": "parked", else "-ing".
 RESULTATIVE = frozenset({"park"})
-_NO_OBJECT_FORMS = {"lay": "lie"}  # "laying on a bed": intransitive "lay" is "lie"
+#: Verbs read as another without an object: "laying on a bed" is lying.
+NO_OBJECT_FORMS = {"lay": "lie"}
 
 
 @lru_cache(maxsize=8192)
@@ -107,7 +108,7 @@ def state_of_verb(word: str, transitive: bool = False) -> str | None:
     direct object (only some states hold of the subject then)."""
     forms = morphy_forms(word.lower(), "v")
     if not transitive:
-        forms = [_NO_OBJECT_FORMS.get(f, f) for f in forms]
+        forms = [NO_OBJECT_FORMS.get(f, f) for f in forms]
     for form in dict.fromkeys(forms):
         # with an object, only the first sense: "pulling a cart" is not its third ("steer")
         for k in range(1 if transitive else STATE_SENSES):
