@@ -66,7 +66,9 @@ def stand_ins(
     most likely stands in for (or None): the image concepts no caption concept speaks of (nor
     names by a general word in another of its senses: "food" for the meat), shared out among the
     unsupported ones by a 1-1 assignment that maximises salience ``sal``, each to one that can
-    play its role (``roles``, :func:`roles_of`; :func:`_fit`).
+    play its role (``roles``, :func:`roles_of`; :func:`_fit`). Between shares as salient, the one
+    the caption names first takes the one the references name most ("The *fruit* is laying on the
+    black *grill*" where they see meat on a black tray: the fruit is the meat, not the tray).
 
     >>> from parsers import Concept, SceneGraph
     >>> image = SceneGraph([Concept("horse", "horse"), Concept("carriage", "carriage")])
@@ -86,6 +88,10 @@ def stand_ins(
         m = np.array(
             [[_fit(concepts[i], roles.get(i), image.concepts[j], sal[j], where.get(j, 0)) for j in free] for i in bad]
         )
+        # Between shares as salient, the thing the caption names first takes the thing the
+        # references name most: captions, like references, name what the picture is of first.
+        first = np.outer(np.arange(len(bad), 0, -1) / len(bad), [sal[j] for j in free])
+        m = np.where(m >= 0, m + 1e-3 * first, m)
         for r, k in zip(*linear_sum_assignment(m, maximize=True), strict=True):
             if m[r, k] >= 0:
                 out[bad[r]] = free[k]
@@ -133,7 +139,8 @@ def where_of(image: SceneGraph) -> dict[int, int]:
 
 def roles_of(caption: SceneGraph) -> dict[int, str]:
     """The caption concepts whose role says what can stand in for them: ``"place"`` (something is
-    in it, :func:`places_of`), ``"worn"`` (what someone wears: "a man wearing a *curtain*") or
+    in it, :func:`places_of`), ``"worn"`` (what someone wears: "a man wearing a *curtain*", or is
+    in, of a garment: "a woman in a black *dress*") or
     ``"doer"`` (it does what only somebody does, :func:`knowledge.agents.needs_somebody`: "a
     *human mouth* wearing a coat"). The role comes from the sentence, never from the word, which
     may be the very mistake.
@@ -149,7 +156,13 @@ def roles_of(caption: SceneGraph) -> dict[int, str]:
         # "laying on the grill" (a preposition after the verb) has no object: it is lying
         if r.verb_synset and needs_somebody(r.predicate.split()[0], transitive=relation_key(r.canonical) == r.canonical)
     }
-    worn = {r.object: "worn" for r in caption.relations if relation_key(r.canonical or r.predicate) == "wear"}
+    worn = {
+        r.object: "worn"
+        for r in caption.relations
+        if (key := relation_key(r.canonical or r.predicate)) == "wear"
+        or key in PLACE_KEYS
+        and is_garment(caption.concepts[r.object].synset)  # "a woman in a *dress*"
+    }
     return doers | {i: "place" for i in places_of(caption)} | worn
 
 
@@ -165,7 +178,7 @@ def _fit(c: Concept, role: str | None, g: Concept, sal: float, where: int) -> fl
     if role == "doer":
         if not can_act(g.synset):
             return -1.0
-    elif is_animate(g.synset) or not (where if role == "place" else is_garment(g.synset)):
+    elif is_animate(g.synset) or not (where if role == "place" else _can_be_worn(g)):
         return -1.0
     like = wup_similarity(c.synset, g.synset) if c.synset and g.synset else 0.0
     return sal + (where if role == "place" else 0) + 0.05 * like
@@ -226,6 +239,12 @@ def related_alike(
                 if free and (sal[far], -far) > out.get(mine, (-1.0, 0))[:2]:
                     out[mine] = (sal[far], -far, r.verb_synset is not None)
     return {i: (-j, verb) for i, (_, j, verb) in out.items()}
+
+
+def _can_be_worn(g: Concept) -> bool:
+    """Whether ``g`` names a garment in its sense or in its word's next: WordNet's first "skirt"
+    is the cloth covering of a machine, its second the garment."""
+    return is_garment(g.synset) or any(is_garment(s) for s in noun_senses(g.lemma)[1:2])
 
 
 def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Match:

@@ -180,3 +180,29 @@ def test_a_vague_relation_says_nothing_of_what_a_wrong_word_stood_for():
     ]
     e = Explainer().explain("A photo of a bathroom made of steel with a stove.", references=sinks)
     assert [(x.cls, x.target) for x in e.edits if x.level == "object" and x.source == "stove"] == [("R", "sink")]
+
+
+def test_the_thing_named_first_stands_in_for_the_thing_named_most():
+    # fruit and grill are both unsupported, meat and tray as free: the fruit, named first, is the
+    # meat every reference names; "laying" (no object) is lying, which a thing does too
+    meat = [
+        "A slab of raw meat sitting on a black tray.",
+        "Slices of red marbled meat sit on a black tray.",
+        "Raw meat is on a black tray.",
+        "Red meat on a black surface.",
+    ]
+    e = Explainer().explain("The fruit is laying on the black grill, cooking.", references=meat)
+    assert e.counterfactual == "The meat is laying on the black tray, cooking."
+
+
+def test_a_garment_one_is_in_is_worn_not_a_place():
+    # "in an orange jacket" is no place the skiers are in: the jacket no reference names stays
+    # (silence), where it was cut as a place none of them puts anyone in
+    skiers = [
+        "A man riding skis down a snow covered slope.",
+        "A man is on snow skis on top of a mountain.",
+        "A snow skier makes their way down a ski slope.",
+        "A person on skis on the side of a mountain slope.",
+    ]
+    e = Explainer().explain("Three skiers in an orange jacket traveling down a slope.", references=skiers)
+    assert e.counterfactual == "A skier in an orange jacket traveling down a slope."
