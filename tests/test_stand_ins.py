@@ -3,6 +3,8 @@ never names, not whatever the edit distance paired it with when nothing is close
 
 from __future__ import annotations
 
+import pytest
+
 from cece.api import Explainer
 from cece.ged import Match
 from cece.stand_ins import prefer_stand_ins
@@ -136,73 +138,77 @@ def test_one_that_does_what_only_somebody_does_stands_in_for_someone():
     assert prefer_stand_ins(lying, img, Match([0, 2], [1], 1.0, 1.0, 0.0)).mapping == [0, 2]
 
 
-def test_a_thing_the_caption_names_by_a_general_word_stands_in_for_nothing_else():
-    # "food" names the meat in its second sense (solid food), not its first (nutrient): the meat
-    # is no stand-in for the grill, and the rewrite does not lay the food on the meat
-    meat = [
-        "A slab of raw meat sitting on a black tray.",
-        "Slices of red marbled meat sit on a black tray.",
-        "Raw meat is sitting on a tray on the table.",
-        "The food is sitting on the table in the room.",
-    ]
-    e = Explainer().explain("The food is laying on the black grill.", references=meat)
-    assert [(x.cls, x.target) for x in e.edits if x.level == "object" and x.source == "grill"] == [("R", "tray")]
-    assert e.counterfactual == "The food is laying on the black tray."
+MEAT = [
+    "A slab of raw meat sitting on a black tray.",
+    "Slices of red marbled meat sit on a black tray.",
+    "Raw meat is on a black tray on the table.",
+    "The food is sitting on the table in the room.",
+]
+WINE = [
+    "A man is drinking wine while sitting at a dinner table.",
+    "A man drinks wine from a glass while sitting at a restaurant table.",
+    "A man is sitting at a white cloth covered table with wine, a plate, bread and napkins.",
+    "A man in a black shirt is sitting at a table.",
+]
+CURTAIN = [
+    "A woman standing in front of a tan curtain wearing panties and a short crop top.",
+    "A woman with a cut shirt and panties.",
+    "A young woman in a T-shirt and panties.",
+]
+SINKS = [
+    "There are two sinks next to two mirrors.",
+    "Two very metallic sinks are shown as well as the mirrors above them.",
+    "A room with stainless steel equipment including sinks and mirrors.",
+    "Two stainless steel sinks with mirrors and a fire extinguisher.",
+]
+SKIERS = [
+    "A man riding skis down a snow covered slope.",
+    "A man is on snow skis on top of a mountain.",
+    "A snow skier makes their way down a ski slope.",
+    "A person on skis on the side of a mountain slope.",
+]
 
 
-def test_what_the_references_relate_the_same_way_is_the_stand_in_even_over_kin():
-    # "bread" is close kin of "juice" (Wu-Palmer 0.80) and was its target: "drinking a bread"
-    wine = [
-        "A man is drinking wine while sitting at a dinner table.",
-        "A man drinks wine from a glass while sitting at a restaurant table.",
-        "A man is sitting at a white cloth covered table with wine, a plate, bread and napkins.",
-        "A man in a black shirt is sitting at a table.",
-    ]
-    e = Explainer().explain("A man is sitting at a table drinking a juice.", references=wine)
-    assert _flagged(e) == [("R", "juice", "wine")]
-    # a wall stands in for a wall where they stand in front of a curtain, not for the panties
-    curtain = [
-        "A woman standing in front of a tan curtain wearing panties and a short crop top.",
-        "A woman with a cut shirt and panties.",
-        "A young woman in a T-shirt and panties.",
-    ]
-    e = Explainer().explain("A woman in a shirt and underwear is standing in front of a wall.", references=curtain)
-    assert [(x.cls, x.target) for x in e.edits if x.level == "object" and x.source == "wall"] == [("R", "curtain")]
+@pytest.mark.parametrize(
+    "caption, references, wrong, stand_in",
+    [
+        # "food" names the meat in its second sense (solid food), not its first (nutrient): the
+        # meat is no stand-in for the grill
+        ("The food is laying on the black grill.", MEAT, "grill", "tray"),
+        # what the references relate the same way, by a verb even over kin: "bread" is close kin
+        # of "juice" (Wu-Palmer 0.80) and was its target, "drinking a bread"
+        ("A man is sitting at a table drinking a juice.", WINE, "juice", "wine"),
+        # ... a wall is what they stand in front of, not the panties
+        ("A woman in a shirt and underwear is standing in front of a wall.", CURTAIN, "wall", "curtain"),
+        # ... but "with" ties anything to anything: the stove is the sinks they all see, not
+        # their "equipment"
+        ("A photo of a bathroom made of steel with a stove.", SINKS, "stove", "sink"),
+    ],
+)
+def test_the_stand_in_of_a_wrong_word(caption, references, wrong, stand_in):
+    e = Explainer().explain(caption, references=references)
+    assert [(x.cls, x.target) for x in e.edits if x.level == "object" and x.source == wrong] == [("R", stand_in)]
 
 
-def test_a_vague_relation_says_nothing_of_what_a_wrong_word_stood_for():
-    # "with" ties anything to anything: the stove is the sinks they all see, not their "equipment"
-    sinks = [
-        "There are two sinks next to two mirrors.",
-        "Two very metallic sinks are shown as well as the mirrors above them.",
-        "A room with stainless steel equipment including sinks and mirrors.",
-        "Two stainless steel sinks with mirrors and a fire extinguisher.",
-    ]
-    e = Explainer().explain("A photo of a bathroom made of steel with a stove.", references=sinks)
-    assert [(x.cls, x.target) for x in e.edits if x.level == "object" and x.source == "stove"] == [("R", "sink")]
-
-
-def test_the_thing_named_first_stands_in_for_the_thing_named_most():
-    # fruit and grill are both unsupported, meat and tray as free: the fruit, named first, is the
-    # meat every reference names; "laying" (no object) is lying, which a thing does too
-    meat = [
-        "A slab of raw meat sitting on a black tray.",
-        "Slices of red marbled meat sit on a black tray.",
-        "Raw meat is on a black tray.",
-        "Red meat on a black surface.",
-    ]
-    e = Explainer().explain("The fruit is laying on the black grill, cooking.", references=meat)
-    assert e.counterfactual == "The meat is laying on the black tray, cooking."
-
-
-def test_a_garment_one_is_in_is_worn_not_a_place():
-    # "in an orange jacket" is no place the skiers are in: the jacket no reference names stays
-    # (silence), where it was cut as a place none of them puts anyone in
-    skiers = [
-        "A man riding skis down a snow covered slope.",
-        "A man is on snow skis on top of a mountain.",
-        "A snow skier makes their way down a ski slope.",
-        "A person on skis on the side of a mountain slope.",
-    ]
-    e = Explainer().explain("Three skiers in an orange jacket traveling down a slope.", references=skiers)
-    assert e.counterfactual == "A skier in an orange jacket traveling down a slope."
+@pytest.mark.parametrize(
+    "caption, references, rewrite",
+    [
+        ("The food is laying on the black grill.", MEAT, "The food is laying on the black tray."),
+        # both unsupported, as salient: the fruit, named first, is the meat every reference names;
+        # "laying" (no object) is lying, which a thing does too
+        (
+            "The fruit is laying on the black grill, cooking.",
+            MEAT,
+            "The meat is laying on the black tray, cooking.",
+        ),
+        # "in an orange jacket" is no place the skiers are in: the jacket no reference names stays
+        # (silence), where it was cut as a place none of them puts anyone in
+        (
+            "Three skiers in an orange jacket traveling down a slope.",
+            SKIERS,
+            "A skier in an orange jacket traveling down a slope.",
+        ),
+    ],
+)
+def test_a_rewrite_says_the_stand_in(caption, references, rewrite):
+    assert Explainer().explain(caption, references=references).counterfactual == rewrite
