@@ -201,6 +201,10 @@ def test_the_stand_in_of_a_wrong_word(caption, references, wrong, stand_in):
             MEAT,
             "The meat is laying on the black tray, cooking.",
         ),
+        # with three of them the grill is paired with the meat: the subject that cannot go is not
+        # said as the meat again ("The meat is laying on the red meat"); with nothing else to say
+        # it as, there is no rewrite
+        ("The fruit is laying on the black grill, cooking.", MEAT[:3], None),
         # "in an orange jacket" is no place the skiers are in: the jacket no reference names stays
         # (silence), where it was cut as a place none of them puts anyone in
         (

@@ -78,7 +78,7 @@ class _Text:
     doc: Any
     keep: set[int]
     gone: set[int]
-    used: set[int] = field(default_factory=set)  # image concepts a stand-in took
+    used: set[int] = field(default_factory=set)  # image concepts a stand-in or a replacement took
 
     def head(self, concept: int) -> Any | None:
         spans = self.caption.concepts[concept].spans
@@ -106,6 +106,9 @@ def rewrite(
         doc,
         keep={t for i, ts in heads.items() if i not in removed for t in ts},
         gone={t for i in removed for t in heads.get(i, ())},
+        # what a replacement puts in already: a stand-in saying it again would name it twice
+        # ("The meat is laying on the red meat")
+        used={edits[k].image_index for k in picked if edits[k].level == "object" and edits[k].op == "replace"} - {None},
     )
     # cuts first: what is said of a noun phrase that goes, goes with it
     order = sorted(picked, key=lambda k: edits[k].op != "delete")
