@@ -99,7 +99,7 @@ def stand_ins(
 
 
 def _general_word_of(c: Concept, g: Concept) -> bool:
-    """Whether caption concept ``c``'s word, in any of its common senses, names a kind of ``g``
+    """Whether caption concept ``c``'s word, in its second or third sense, names a kind of ``g``
     ("food" for the references' meat: food.n.02, where the caption's first sense is food.n.01)."""
     return bool(c.synset and g.synset) and any(is_hypernym(s, g.synset) for s in noun_senses(c.lemma)[1:3])
 
@@ -140,10 +140,10 @@ def where_of(image: SceneGraph) -> dict[int, int]:
 def roles_of(caption: SceneGraph) -> dict[int, str]:
     """The caption concepts whose role says what can stand in for them: ``"place"`` (something is
     in it, :func:`places_of`), ``"worn"`` (what someone wears: "a man wearing a *curtain*", or is
-    in, of a garment: "a woman in a black *dress*") or
-    ``"doer"`` (it does what only somebody does, :func:`knowledge.agents.needs_somebody`: "a
-    *human mouth* wearing a coat"). The role comes from the sentence, never from the word, which
-    may be the very mistake.
+    in, of a garment: "a woman in a black *dress*") or ``"doer"`` (it does what only somebody does,
+    :func:`knowledge.agents.needs_somebody`: "a *human mouth* wearing a coat"). The role comes
+    from the sentence, not from what the word names, which may be the very mistake -- but for
+    what one is *in*, where only a garment word says it is worn (a wrong garment is still worn).
 
     >>> from parsers import Concept, Relation, SceneGraph
     >>> man, curtain = Concept("man", "man", "man.n.01"), Concept("curtain", "curtain", "curtain.n.01")
