@@ -61,8 +61,8 @@ def _acts(word: Any) -> bool:
 def _actor(word: Any) -> bool:
     """Whether ``word`` names a thing that does what somebody does (a vehicle, a statue, a toy:
     :data:`knowledge.agents.ACTORS`): "sitting in a car *pulling* a trailer" may be the car's.
-    Not a group, which is as often a place one is in ("standing in a crowd *holding* a sign"),
-    nor a word WordNet first reads as one ("table", an arrangement of data)."""
+    Not a group of people, which is as often a place one is in ("standing in a crowd *holding* a
+    sign")."""
     from knowledge import is_hypernym
     from knowledge.agents import ACTORS
 

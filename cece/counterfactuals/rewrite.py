@@ -108,7 +108,7 @@ def rewrite(
         gone={t for i in removed for t in heads.get(i, ())},
         # what a replacement puts in already: a stand-in saying it again would name it twice
         # ("The meat is laying on the red meat")
-        used={edits[k].image_index for k in picked if edits[k].level == "object" and edits[k].op == "replace"} - {None},
+        used={edits[k].image_index for k in picked if edits[k].level == "object" and edits[k].op == "replace"},
     )
     # cuts first: what is said of a noun phrase that goes, goes with it
     order = sorted(picked, key=lambda k: edits[k].op != "delete")
