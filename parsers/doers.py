@@ -23,7 +23,10 @@ object: it follows a participle or preposition of the person that has an object 
 cannot act (:func:`knowledge.agents.can_act`: "a man riding a horse and a carriage" may list two
 actors) and it is the same broad kind of thing as that object (WordNet's lexicographer file: "a
 hat and a jacket", not "a kite and a tree"). A participle of its own then goes to the person too
-("A girl wearing a blouse and pants *standing* on the grass").
+("A girl wearing a blouse and pants *standing* on the grass"). After a participle the one who
+does it need not be a person: "A *cookie* wearing a blouse and pants standing on the grass" (a
+wrong word for the girl) still wears both and stands, "a car carrying a bike and a kayak" carries
+both.
 
 >>> from parsers.spacy_model import load_spacy
 >>> nlp = load_spacy(exclude=("ner",), fast_attributes=True, tree_repairs=True)
@@ -163,15 +166,18 @@ def _coordinated_with(c: Any) -> Any | None:
 
 def _first_object(c: Any) -> tuple[Any, Any] | None:
     """For a noun ``c`` coordinated with a person who does something to an object before it
-    ("A man wearing a hat *and a jacket*"), the person and that object, when ``c`` is another
+    ("A man wearing a hat *and a jacket*"), or with anything after its participle ("A cookie
+    wearing a blouse *and pants*"), the person (or thing) and that object, when ``c`` is another
     one of the same kind (module docstring), else None."""
     from knowledge import lexname
 
     person = _coordinated_with(c)
-    if person is None or c.tag_ not in _NOUNS or person.tag_ not in _NOUNS or not _acts(person):
+    if person is None or c.tag_ not in _NOUNS or person.tag_ not in _NOUNS:
         return None
     verb = next((v for v in person.children if v.dep_ in ("acl", "relcl", "prep") and person.i < v.i < c.i), None)
-    first = next((o for o in verb.children if o.dep_ in ("dobj", "pobj") and o.i < c.i), None) if verb else None
+    if verb is None or not (_acts(person) or verb.dep_ == "acl"):
+        return None
+    first = next((o for o in verb.children if o.dep_ in ("dobj", "pobj") and o.i < c.i), None)
     if first is None or _acts(c):
         return None
     mine, theirs = _synset(c), _synset(first)
@@ -191,7 +197,7 @@ def regroup(doc: Any) -> Any:
                 cc.head = first
         c.head, c.dep_ = first, "conj"
         for v in [v for v in c.children if v.dep_ == "acl" and v.i > c.i]:
-            doer_ = doer_of(v)
+            doer_ = doer_of(v) or (person if v.tag_ == "VBG" else None)
             if doer_ is not None:
                 relink_doer(v, doer_)
     return doc

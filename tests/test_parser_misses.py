@@ -235,6 +235,12 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
             "A girl wearing a strapless blouse and pants standing on the grass.",
             [("girl", "wear", "blouse"), ("girl", "wear", "pants"), ("girl", "stand on", "grass")],
         ),
+        # whatever the wearer is: a wrong word for the girl is still the one who wears and stands
+        (
+            "A cookie wearing a strapless blouse and pants standing on the grass.",
+            [("cookie", "wear", "blouse"), ("cookie", "wear", "pants"), ("cookie", "stand on", "grass")],
+        ),
+        ("A car carrying a bike and a kayak.", [("car", "carry", "bike"), ("car", "carry", "kayak")]),
     ],
 )
 def test_who_does_what_where(parser, text, triples):
