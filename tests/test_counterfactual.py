@@ -326,6 +326,19 @@ REFERENCE_REWRITES = [
         ["A horse grazing in a field.", "One horse in a grassy field."],
         "A horse is grazing in a field.",
     ),
+    # a compound's first word is said once: the count changes the head noun alone
+    (
+        "Two swimming pools.",
+        ["A swimming pool.", "One swimming pool.", "A big swimming pool."],
+        "A swimming pool.",
+    ),
+    (
+        "Some tennis rackets on a bench.",
+        ["A tennis racket on a bench.", "A tennis racket on a wooden bench."],
+        "A tennis racket on a bench.",
+    ),
+    # ... also where the compound came in by a replacement
+    ("A man with goggles.", ["A man in a swimming pool.", "A man in a pool."], "A man with a swimming pool."),
     # a subject the sentence cannot lose is said as what the references see instead, bare
     (
         "The hot dog is moving the carriage on the street.",

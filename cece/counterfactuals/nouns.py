@@ -158,7 +158,7 @@ def count_changes(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None
     one = target == "1"
     out: list[Change] = []
     if e.source == "several":  # "cakes" where the image has one cake
-        singular = noun_form(c.lemma, False)
+        singular = _head_form(c.lemma, head, False)
         if singular == head.lower_ or plural_only(c.lemma, c.synset):
             return []  # no number said: "pasta", "sheep", "scissors"
         det = next((t for t in head.lefts if t.dep_ == "det"), None)
@@ -181,10 +181,22 @@ def count_changes(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None
             word = article(doc.text[b:].split()[0] if b < len(doc.text) else "") if one else number_word(target)
             out.append(Change(a, b, case_like(word, caption.text[a:b]) + (" " if b > e.spans[0][1] else "")))
         if head.tag_ in ("NNS", "NNPS") and one:
-            out.append(Change(head.idx, head.idx + len(head), noun_form(c.lemma, False)))
+            out.append(Change(head.idx, head.idx + len(head), _head_form(c.lemma, head, False)))
         elif head.tag_ in ("NN", "NNP") and not one:
-            out.append(Change(head.idx, head.idx + len(head), noun_form(c.lemma, True)))
+            out.append(Change(head.idx, head.idx + len(head), _head_form(c.lemma, head, True)))
     return out + agreement(head, plural=not one)
+
+
+def _head_form(lemma: str, head: Any, plural: bool) -> str:
+    """The word that replaces noun token ``head`` to say ``lemma`` in that number: the last word
+    alone where the words before it are already said ("two swimming *pools*" -> "a swimming
+    *pool*", not "a swimming swimming pool")."""
+    form = noun_form(lemma, plural)
+    words = form.split()
+    before = " ".join(words[:-1])
+    if len(words) > 1 and head.doc.text[: head.idx].rstrip().lower().endswith(before.lower()):
+        return words[-1]
+    return form
 
 
 #: A determiner before a number, as it is said of one.
