@@ -339,6 +339,12 @@ REFERENCE_REWRITES = [
     ),
     # ... also where the compound came in by a replacement
     ("A man with goggles.", ["A man in a swimming pool.", "A man in a pool."], "A man with a swimming pool."),
+    # a replacement the word before already says is said once
+    (
+        "A person walking beside a sail surf board in the water.",
+        ["A person windsurfing.", "A windsurfer adjusting his sail in the shallow surf.", "A man with a sail."],
+        "A person walking beside a sail in the water.",
+    ),
     # a subject the sentence cannot lose is said as what the references see instead, bare
     (
         "The hot dog is moving the carriage on the street.",

@@ -64,6 +64,10 @@ def noun_changes(doc: Any, a: int, b: int, *, old: Any, new: Any, uncounted: boo
             and (x.dep_ == "compound" or _names_with(x, t))
         ]
     )
+    # the word before may say the new noun already: "a sail surf board" -> "a sail", not "a sail sail"
+    before, lead = doc.text[:a].rstrip(), word.split()[0].lower()
+    if before.lower().endswith(lead) and not before[: len(before) - len(lead)][-1:].isalnum():
+        a = len(before) - len(lead)
     det = next((d for d in t.lefts if d.dep_ == "det"), None)
     out = []
     if not plural and plural_only(new.lemma, new.synset):
