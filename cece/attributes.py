@@ -40,6 +40,7 @@ from cece.agreement import Tally, count_agrees, number_agrees, state_tally, tall
 from cece.edit_kinds import Level
 from cece.edits import Edit
 from cece.evidence import covers, evidence_of, mentioned_in, same_thing, type_support
+from cece.mass import uncounted
 from cece.qualities import agreed, closest, quality_edits, word_span
 from knowledge import get_hierarchy, is_hypernym, is_thing, lemmatize, noun_synset, objecthood, sex_of
 from knowledge.states import state_of_verb
@@ -119,11 +120,12 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
         source = n
     else:
         # Several without a number, where references say one -- of this very word ("people"
-        # over "a man" and "a woman" is no contradiction).
+        # over "a man" and "a woman" is no contradiction), and not as a mass ("kinds of meats"
+        # where they say "some meat").
         if not c.plural or c.attributes.get("count"):
             return None
         same = [j for j in found if image.concepts[j].lemma.lower() == c.lemma.lower()]
-        if not same:
+        if not same or any(uncounted(image, image.concepts[j]) for j in same):
             return None
         t, others = tally(image, same, ("count", "number"), agrees=number_agrees, label="number")
         t = weigh_singular(t, image, same)

@@ -388,6 +388,21 @@ def test_how_many_hands_hold_something_is_no_count_of_hands():
     assert flagged(e) == [("count", ["Three"])]
 
 
+def test_a_mass_the_references_never_count_has_no_number_to_contradict():
+    refs = [
+        "A outdoor grill with meat cooking on it.",
+        "A grill with a grate and some meat on it.",
+        "Tasty meat is barbequing on a black barbeque grill.",
+        "Meat being barbecued on a round outside grill.",
+    ]
+    caption = "Three different kinds of meats being seared on a cooking grill."
+    e = explain(caption, references=refs)
+    assert e.edits_of("count") == [] and e.counterfactual == caption  # was "kinds of a meat"
+    # what they count is still counted
+    e = explain("Dogs playing in a field.", references=["A dog playing in a field.", "A dog runs in the grass."])
+    assert flagged(e) == [("count", ["Dogs"])]
+
+
 def test_a_split_is_an_edit_with_its_tally():
     refs = ["Two dogs play.", "Two dogs in a field.", "Three dogs play.", "Three dogs run."]
     e = explain("Two dogs in a field.", references=refs)

@@ -6,7 +6,6 @@ are"). :mod:`cece.counterfactuals.rewrite` decides which edit gets which rewrite
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
@@ -14,10 +13,8 @@ from cece.counterfactuals.text import Change
 from cece.counterfactuals.tree import agreement, token_at
 from cece.counterfactuals.words import article, case_like, noun_form, number_word, plural_only
 from cece.edits import Edit
-from knowledge import PREPOSITIONS, is_hypernym, noun_senses, noun_synset
+from knowledge import is_hypernym, noun_senses, noun_synset
 from parsers import SceneGraph
-from parsers.attribute_words import COLOURS, MATERIALS, NUMBER_WORDS
-from parsers.language import is_modifier
 
 
 def bare_span(doc: Any, a: int, b: int) -> tuple[int, int]:
@@ -45,7 +42,7 @@ def holds_things(lemma: str) -> bool:
 def noun_changes(doc: Any, a: int, b: int, *, old: Any, new: Any, uncounted: bool = False) -> list[Change]:
     """The caption's noun ``old`` (a concept) at ``[a, b)`` become the image's concept ``new``, in
     the caption's number; nouns with no singular count as none ("a gear" -> "a pair of sunglasses", "a pair
-    of scissors" / "sunglasses" -> "a knife"), and an ``uncounted`` one (:func:`uncounted`) loses "a"
+    of scissors" / "sunglasses" -> "a knife"), and an ``uncounted`` one (:func:`cece.mass.uncounted`) loses "a"
     ("eating a sandwich" -> "eating pasta"). The words that named the old noun with it go too
     ("a *vending* machine" -> "a person")."""
     t = token_at(doc, a, b)
@@ -95,49 +92,6 @@ def noun_changes(doc: Any, a: int, b: int, *, old: Any, new: Any, uncounted: boo
             )
     capital = not any(x.start == a for x in out)  # an article put before it takes the capital
     return out + [Change(a, b, case_like(word, doc.text[a:b]) if capital else word)]
-
-
-#: Words that count the noun they come before ("a red and white top"), and words that determine
-#: it without saying whether it can be counted ("the", "his").
-_COUNTING = frozenset({"a", "an", "one", "each", "every", "another", *NUMBER_WORDS[2:]})
-_DEFINITE = frozenset({"the", "this", "that", "his", "her", "its", "their", "my", "your", "our", "whose"})
-#: Words a noun phrase starts after with no determiner: prepositions, "of", "some", "is".
-_BEFORE_PHRASE = frozenset(
-    {w for p in PREPOSITIONS for w in p.split()[:1]} | {"of", "for", "from", "to", "some", "is", "are", "was", "were"}
-)
-#: What reading a mention back stops at.
-_NOT_MODIFIERS = _COUNTING | _DEFINITE | _BEFORE_PHRASE
-
-
-def uncounted(image: SceneGraph, g: Any) -> bool:
-    """Whether the references say image concept ``g`` as a mass: never in the plural, never
-    counted ("a pasta", "a red and white bread"), and at least twice with no determiner ("a plate
-    of pasta", "with bloody makeup", "Pasta on a plate") or after "some". A mention is read back
-    over its adjectives to the word before them; "the", and a noun or verb there ("a man eating
-    pasta": spelling alone cannot tell "eating" from "sliced"), say neither.
-
-    >>> from parsers import Concept
-    >>> refs = SceneGraph([Concept("pasta", "pasta", spans=[(0, 5), (29, 34)])],
-    ...                   text="Pasta on a table. A plate of pasta.", kind="references")
-    >>> uncounted(refs, refs.concepts[0])
-    True
-    """
-    if image.kind != "references" or not g.spans:
-        return False
-    plural, bare = noun_form(g.lemma, True), 0
-    for a, b in g.spans:
-        if image.text[a:b].lower() == plural != noun_form(g.lemma, False):
-            return False
-        before = re.split(r"[.!?;,\n]", image.text[max(0, a - 60) : a])[-1]
-        words = [w for w in re.findall(r"[a-z]+", before.lower()) if w not in ("and", "or")]
-        while (
-            words and (is_modifier(words[-1]) or words[-1] in COLOURS | MATERIALS) and words[-1] not in _NOT_MODIFIERS
-        ):
-            words.pop()
-        if words and words[-1] in _COUNTING:
-            return False
-        bare += not words or words[-1] in _BEFORE_PHRASE
-    return bare >= 2
 
 
 def _names_with(x: Any, t: Any) -> bool:

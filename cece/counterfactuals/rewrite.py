@@ -31,12 +31,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cece.counterfactuals.nouns import bare_span, count_changes, holds_things, noun_changes, uncounted
+from cece.counterfactuals.nouns import bare_span, count_changes, holds_things, noun_changes
 from cece.counterfactuals.text import Change, apply
 from cece.counterfactuals.tree import members_of, modifier_removal, removal, token_at
 from cece.counterfactuals.words import case_like, noun_form, verb_form
 from cece.edits import Edit
 from cece.evidence import salience
+from cece.mass import uncounted
 from cece.stand_ins import stand_ins
 from knowledge import (
     PREPOSITIONS,

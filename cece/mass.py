@@ -1,0 +1,58 @@
+"""How the references say a thing: counted ("a pizza", "two dogs") or as a mass ("a plate of
+pasta", "some meat"). A mass has no number to contradict ("three kinds of meats" where they
+say "some meat" is no count claim) and takes no "a" in a rewrite ("eating a sandwich" ->
+"eating pasta").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from cece.counterfactuals.words import noun_form
+from knowledge import PREPOSITIONS
+from parsers import SceneGraph
+from parsers.attribute_words import COLOURS, MATERIALS, NUMBER_WORDS
+from parsers.language import is_modifier
+
+#: Words that count the noun they come before ("a red and white top"), and words that determine
+#: it without saying whether it can be counted ("the", "his").
+_COUNTING = frozenset({"a", "an", "one", "each", "every", "another", *NUMBER_WORDS[2:]})
+_DEFINITE = frozenset({"the", "this", "that", "his", "her", "its", "their", "my", "your", "our", "whose"})
+#: Words a noun phrase starts after with no determiner: prepositions, "of", "some", "is".
+_BEFORE_PHRASE = frozenset(
+    {w for p in PREPOSITIONS for w in p.split()[:1]} | {"of", "for", "from", "to", "some", "is", "are", "was", "were"}
+)
+#: What reading a mention back stops at.
+_NOT_MODIFIERS = _COUNTING | _DEFINITE | _BEFORE_PHRASE
+
+
+def uncounted(image: SceneGraph, g: Any) -> bool:
+    """Whether the references say image concept ``g`` as a mass: never in the plural, never
+    counted ("a pasta", "a red and white bread"), and at least twice with no determiner ("a plate
+    of pasta", "with bloody makeup", "Pasta on a plate") or after "some". A mention is read back
+    over its adjectives to the word before them; "the", and a noun or verb there ("a man eating
+    pasta": spelling alone cannot tell "eating" from "sliced"), say neither.
+
+    >>> from parsers import Concept
+    >>> refs = SceneGraph([Concept("pasta", "pasta", spans=[(0, 5), (29, 34)])],
+    ...                   text="Pasta on a table. A plate of pasta.", kind="references")
+    >>> uncounted(refs, refs.concepts[0])
+    True
+    """
+    if image.kind != "references" or not g.spans:
+        return False
+    plural, bare = noun_form(g.lemma, True), 0
+    for a, b in g.spans:
+        if image.text[a:b].lower() == plural != noun_form(g.lemma, False):
+            return False
+        before = re.split(r"[.!?;,\n]", image.text[max(0, a - 60) : a])[-1]
+        words = [w for w in re.findall(r"[a-z]+", before.lower()) if w not in ("and", "or")]
+        while (
+            words and (is_modifier(words[-1]) or words[-1] in COLOURS | MATERIALS) and words[-1] not in _NOT_MODIFIERS
+        ):
+            words.pop()
+        if words and words[-1] in _COUNTING:
+            return False
+        bare += not words or words[-1] in _BEFORE_PHRASE
+    return bare >= 2
