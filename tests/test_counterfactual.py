@@ -364,6 +364,16 @@ REFERENCE_REWRITES = [
         ],
         "A turkey is sitting in a roasting pan on the counter.",
     ),
+    # the same wrong word said twice is mended the same way both times, not cut the second time
+    (
+        "One cookie is holding up a piece of paper and another cookie is drawing on a table.",
+        [
+            "One young girl is holding up a paper while another little girl is drawing on a table.",
+            "A girl dressed in pink is making a funny face.",
+            "A girl in pink is winking while another girl is holding up a picture.",
+        ],
+        "One girl is holding up a piece of paper and another girl is drawing on a table.",
+    ),
     # a holder that goes leaves a list of subjects, which stays plural
     (
         "A bowl of rice, some grapes and a cup are on a table.",

@@ -79,7 +79,7 @@ class _Text:
     doc: Any
     keep: set[int]
     gone: set[int]
-    used: set[int] = field(default_factory=set)  # image concepts a stand-in or a replacement took
+    used: dict[int, str] = field(default_factory=dict)  # image concept -> the caption word that took it
 
     def head(self, concept: int) -> Any | None:
         spans = self.caption.concepts[concept].spans
@@ -109,7 +109,11 @@ def rewrite(
         gone={t for i in removed for t in heads.get(i, ())},
         # what a replacement puts in already: a stand-in saying it again would name it twice
         # ("The meat is laying on the red meat")
-        used={edits[k].image_index for k in picked if edits[k].level == "object" and edits[k].op == "replace"},
+        used={
+            edits[k].image_index: caption.concepts[edits[k].caption_index].lemma.lower()
+            for k in picked
+            if edits[k].level == "object" and edits[k].op == "replace"
+        },
     )
     # cuts first: what is said of a noun phrase that goes, goes with it
     order = sorted(picked, key=lambda k: edits[k].op != "delete")
@@ -150,8 +154,12 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
     if e.level == "object":
         c = ctx.caption.concepts[e.caption_index]
         if e.op == "delete":
-            cut = _remove(ctx, c)
+            # the same wrong word said again is mended as it was the first time ("another cookie")
+            again = c.lemma.lower() in ctx.used.values()
+            cut = None if again else _remove(ctx, c)
             g = _stand_in(ctx, e.caption_index) if cut is None else None
+            if g is None and again:
+                cut = _remove(ctx, c)
             # a subject the sentence cannot lose is said as what the image has instead, without
             # the words that described the wrong thing ("a cooked beer" -> "a turkey")
             return (
@@ -190,14 +198,16 @@ def _stand_in(ctx: _Text, i: int) -> Any | None:
     """The image concept that subject ``i`` most likely stands in for, when it is a thing the
     image side names and no caption concept speaks of (:func:`cece.stand_ins.stand_ins`). A
     subject is a verb's, or the head of a caption that is one noun phrase ("A kid playing
-    baseball.")."""
+    baseball."). What another caption word already became is not said again ("The meat is laying
+    on the red meat"), but the same wrong word said twice is the same thing twice ("One cookie is
+    holding up a paper and another cookie is drawing": another girl)."""
     heads = [ctx.head(i)] if ctx.caption.concepts[i].spans else []
     if not heads or heads[0] is None or heads[0].dep_ not in ("nsubj", "nsubjpass", "ROOT"):
         return None
     j = stand_ins([i], ctx.caption.concepts, ctx.image, salience(ctx.image))[i]
-    if j is None or objecthood(ctx.image.concepts[j].synset) != "thing" or j in ctx.used:
+    word = ctx.caption.concepts[i].lemma.lower()
+    if j is None or objecthood(ctx.image.concepts[j].synset) != "thing" or ctx.used.setdefault(j, word) != word:
         return None
-    ctx.used.add(j)
     return ctx.image.concepts[j]
 
 
