@@ -27,6 +27,11 @@ verb ("a yellow *fire* hydrant opened": "fire" and "hydrant" both subjects of "o
 nouns side by side with the same head in the same role are one name, the first a ``compound``
 of the second, as in "a red fire hydrant opened".
 
+And it reads the last thing of a list as a verb now and then ("pancakes, bananas, and *sauce*
+on the tea", "a suit and *tie*"): the structure is a list's, only the tag is a verb's, so the
+thing is lost; a ``conj`` of a noun after the conjunction with no subject, object or auxiliary
+of its own, whose word names a thing, is re-tagged as the noun it is.
+
 >>> from parsers.spacy_model import load_spacy
 >>> nlp = load_spacy(exclude=("ner",), fast_attributes=True, tree_repairs=True)
 >>> doc = nlp("A man wearing a black tent and black sunglasses.")
@@ -127,6 +132,34 @@ def _split_compound(n: Any) -> Any | None:
         return None
     # "a helmet *riding* a motorcycle": a participle read as a noun is no name's second word
     return None if verb_participle(nxt.lower_) else nxt
+
+
+def _listed_thing(t: Any) -> str | None:
+    """The noun tag for ``t`` where the tagger read the last thing of a list as a verb
+    ("pancakes, bananas, and *sauce* on the table", "a suit and *tie*"): a ``conj`` of a noun
+    after a conjunction, with no subject, object or auxiliary of its own, whose noun names a
+    thing, stuff or a part ("and *smiles*" stays a verb); else None."""
+    if t.tag_ not in ("VB", "VBP", "VBZ") or t.dep_ != "conj" or t.head.tag_ not in _ANY_NOUN:
+        return None
+    if not any(c.dep_ == "cc" and c.i < t.i for c in t.head.children):
+        return None
+    if any(c.dep_ in ("nsubj", "nsubjpass", "dobj", "aux", "auxpass") for c in t.children):
+        return None
+    from knowledge import noun_synset, objecthood
+
+    if objecthood(noun_synset(t.lower_)) == "abstract":
+        return None
+    return "NNS" if t.tag_ == "VBZ" else "NN"
+
+
+def retag_listed_things(doc: Any) -> Any:
+    """Tag every listed thing the tagger read as a verb as the noun it is (module docstring), in
+    place. The participle repair (:func:`parsers.participles.repair`) calls it first, as it runs
+    first: who wears what is read from these tags."""
+    for t in doc:
+        if (tag := _listed_thing(t)) is not None:
+            t.tag_ = tag
+    return doc
 
 
 def repair(doc: Any) -> Any:

@@ -64,6 +64,7 @@ from typing import Any
 
 from spacy.language import Language
 
+from parsers.coordination import retag_listed_things
 from parsers.doers import doer_of, owner_of, regroup, relink_doer, second_object_doer
 from parsers.verb_words import doer, garment, names_one_thing, own_plural, verb_form, verb_participle
 
@@ -307,7 +308,10 @@ def _relink(n: Any, v: Any, h: Any) -> None:
 
 
 def repair(doc: Any) -> Any:
-    """Re-read every misread participle of ``doc`` (module docstring), in place."""
+    """Re-read every misread participle of ``doc`` (module docstring), in place; first the
+    things of a list read as verbs (:func:`parsers.coordination.retag_listed_things`) and the
+    things worn read as second wearers (:func:`parsers.doers.regroup`)."""
+    retag_listed_things(doc)
     regroup(doc)
     for i in range(1, len(doc)):
         found = _candidate(doc, i)

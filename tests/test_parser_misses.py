@@ -593,3 +593,24 @@ def test_a_verb_whose_noun_is_an_untagged_abstraction_stays_a_verb():
     assert ("man", "chat with", "man") in [r.triple(g) for r in g.relations]
     g = CaptionParser().parse("A sea horse floats in the water.")
     assert [r.triple(g) for r in g.relations] == [("sea horse", "float in", "water")]
+
+
+@pytest.mark.parametrize(
+    "text, things",
+    [
+        ("A white plate has pancakes, bananas, and sauce on the table.", {"sauce"}),
+        ("Waffles topped with ice cream, fruit and sauce on a plate.", {"sauce"}),
+        ("A stainless steel mixer with dial and handle on the table.", {"handle"}),
+    ],
+)
+def test_the_last_thing_of_a_list_read_as_a_verb_is_a_thing(parser, text, things):
+    # the small model tags "sauce" VB while parsing it as the list's last member: it was lost
+    assert things <= {c.lemma for c in parser.parse(text).concepts}
+
+
+def test_a_listed_thing_read_as_a_verb_is_worn_by_the_wearer(parser):
+    assert parser.parse("A man in black shirt and shades is holding a bag.").triples() == [
+        ("man", "in", "shirt"),
+        ("man", "in", "shades"),
+        ("man", "hold", "bag"),
+    ]
