@@ -364,6 +364,22 @@ REFERENCE_REWRITES = [
         ],
         "A turkey is sitting in a roasting pan on the counter.",
     ),
+    # the main subject is said as what the references see, where it could be cut: "A sofa."
+    # would drop what the caption is about
+    (
+        "A guitar on a sofa.",
+        ["A cat sleeping on a sofa.", "A cat on a couch.", "A grey cat lying on a sofa."],
+        "A cat on a sofa.",
+    ),
+    (
+        "A blue and white birthday coffee on a table.",
+        [
+            "A birthday cake with blue and white frosting on a table.",
+            "A blue and white birthday cake with candles.",
+            "A large birthday cake sits on a table.",
+        ],
+        "A blue and white birthday cake on a table.",
+    ),
     # the same wrong word said twice is mended the same way both times, not cut the second time
     (
         "One cookie is holding up a piece of paper and another cookie is drawing on a table.",

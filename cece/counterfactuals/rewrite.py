@@ -38,7 +38,7 @@ from cece.counterfactuals.words import case_like, noun_form, verb_form
 from cece.edits import Edit
 from cece.evidence import salience
 from cece.mass import uncounted
-from cece.stand_ins import stand_ins
+from cece.stand_ins import roles_of, stand_ins
 from knowledge import (
     PREPOSITIONS,
     objecthood,
@@ -154,14 +154,19 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
     if e.level == "object":
         c = ctx.caption.concepts[e.caption_index]
         if e.op == "delete":
-            # the same wrong word said again is mended as it was the first time ("another cookie")
-            again = c.lemma.lower() in ctx.used.values()
-            cut = None if again else _remove(ctx, c)
+            # a subject is said as what the image has instead, without the words that described
+            # the wrong thing ("a cooked beer" -> "a turkey"; "A yellow pineapple floating in a
+            # martini glass" -> "A drink floating ...", not "A martini glass"), and so is the same
+            # wrong word said again ("another cookie"); cut when the image side has nothing else
+            h = ctx.head(e.caption_index)
+            subject = (
+                ctx.image.kind == "references" and h is not None and h.dep_ in _SUBJECT_DEPS and h.head.dep_ == "ROOT"
+            )
+            instead = c.lemma.lower() in ctx.used.values() or subject
+            cut = None if instead else _remove(ctx, c)
             g = _stand_in(ctx, e.caption_index) if cut is None else None
-            if g is None and again:
+            if g is None and instead:
                 cut = _remove(ctx, c)
-            # a subject the sentence cannot lose is said as what the image has instead, without
-            # the words that described the wrong thing ("a cooked beer" -> "a turkey")
             return (
                 cut
                 if g is None
@@ -194,6 +199,10 @@ def _noun_changes(ctx: _Text, a: int, b: int, *, old: Any, new: Any) -> list[Cha
     return noun_changes(ctx.doc, a, b, old=old, new=new, uncounted=uncounted(ctx.image, new))
 
 
+#: What a subject is: a verb's, or the head of a caption that is one noun phrase.
+_SUBJECT_DEPS = ("nsubj", "nsubjpass", "ROOT")
+
+
 def _stand_in(ctx: _Text, i: int) -> Any | None:
     """The image concept that subject ``i`` most likely stands in for, when it is a thing the
     image side names and no caption concept speaks of (:func:`cece.stand_ins.stand_ins`). A
@@ -202,13 +211,13 @@ def _stand_in(ctx: _Text, i: int) -> Any | None:
     on the red meat"), but the same wrong word said twice is the same thing twice ("One cookie is
     holding up a paper and another cookie is drawing": another girl)."""
     heads = [ctx.head(i)] if ctx.caption.concepts[i].spans else []
-    if not heads or heads[0] is None or heads[0].dep_ not in ("nsubj", "nsubjpass", "ROOT"):
+    if not heads or heads[0] is None or heads[0].dep_ not in _SUBJECT_DEPS:
         return None
-    j = stand_ins([i], ctx.caption.concepts, ctx.image, salience(ctx.image))[i]
-    word = ctx.caption.concepts[i].lemma.lower()
-    if j is None or objecthood(ctx.image.concepts[j].synset) != "thing" or ctx.used.setdefault(j, word) != word:
+    c = ctx.caption.concepts[i]
+    j = stand_ins([i], ctx.caption.concepts, ctx.image, salience(ctx.image), roles_of(ctx.caption))[i]
+    if j is None or objecthood(ctx.image.concepts[j].synset) != "thing":
         return None
-    return ctx.image.concepts[j]
+    return ctx.image.concepts[j] if ctx.used.setdefault(j, c.lemma.lower()) == c.lemma.lower() else None
 
 
 def _attribute_words(doc: Any, a: int, b: int, value: str) -> tuple[int, int]:
