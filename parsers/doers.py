@@ -152,16 +152,22 @@ def relink_doer(v: Any, doer_: Any) -> None:
 
 def _coordinated_with(c: Any) -> Any | None:
     """The noun ``c`` is coordinated with: its head as a ``conj``, or the subject before it
-    of the same verb whose conjunction stands between them ("A woman wearing a scarf and a coat
-    is standing": "woman" and "coat" both subjects of "standing")."""
-    if c.dep_ == "conj":
-        return c.head
+    of the same verb whose conjunction, or a comma after its phrase, stands between them ("A
+    woman wearing a scarf and a coat is standing": "woman" and "coat" both subjects of
+    "standing")."""
+    if c.dep_ == "conj" or c.dep_ == "appos" and any(g.dep_ == "conj" for g in c.children):
+        return c.head  # an apposition holding a conjunct is the rest of a list ("a hat, a scarf and gloves")
     if c.dep_ != "nsubj":
         return None
     before = [t for t in c.head.children if t.dep_ == "nsubj" and t.i < c.i]
-    if before and any(t.dep_ == "cc" and before[-1].i < t.i < c.i for t in before[-1].children):
+    if not before:
+        return None
+    if any(t.dep_ == "cc" and before[-1].i < t.i < c.i for t in before[-1].children):
         return before[-1]
-    return None
+    # or a comma right after the first's phrase: "A man wearing blue jeans, a black t-shirt and
+    # glasses sits" (the t-shirt a second subject of "sits")
+    after = before[-1].right_edge.i + 1
+    return before[-1] if after < c.i and c.doc[after].text == "," else None
 
 
 def _first_object(c: Any) -> tuple[Any, Any] | None:

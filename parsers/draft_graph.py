@@ -158,12 +158,18 @@ def joins_next(doc: Any, i: int) -> bool:
     return False
 
 
+def _list_member(t: Any) -> bool:
+    """A later member of a list: a conjunct, or an apposition holding one."""
+    return t.dep_ == "conj" or t.dep_ == "appos" and any(g.dep_ == "conj" for g in t.children)
+
+
 def flatten(tok: Any) -> Iterator[Any]:
     """A token and its conjuncts ("the dog and the bird"), down the chain spaCy builds of a list
-    ("pink, white and red": "red" is a conjunct of "white")."""
+    ("pink, white and red": "red" is a conjunct of "white"), and through an apposition holding
+    one (spaCy reads "a dog, a cat and a bird" as the dog and the apposition "a cat and a bird")."""
     yield tok
     for c in tok.children:
-        if c.dep_ == "conj":
+        if _list_member(c):
             yield from flatten(c)
 
 
@@ -227,7 +233,7 @@ def with_verb(attach: Any, tokens: list[int]) -> list[int]:
 
 def _upstream_tokens(o: Any, inside: list[int]) -> list[int]:
     """The predicate tokens of an upstream relation whose object token is ``o``."""
-    while o.dep_ == "conj" and o.head.i != o.i:
+    while _list_member(o) and o.head.i != o.i:
         o = o.head  # a conjunct shares the relation of the first conjunct
     if o.dep_ == "pobj":
         found = prep_predicate(o, inside)
@@ -236,6 +242,23 @@ def _upstream_tokens(o: Any, inside: list[int]) -> list[int]:
             return with_verb(attach, tokens)
     # dobj / attr / nsubjpass: the governing verb is the predicate.
     return [o.head.i]
+
+
+def _said_with(subject: Any, tokens: tuple[int, ...]) -> list[Any]:
+    """The members of the list ``subject`` ends that what follows it is said of too: "A dog and
+    a cat *on a bed*", "A man and a woman *riding* bikes" (spaCy hangs the phrase from the last
+    member only). Not a member with a phrase of its own ("a man with a hat and a woman on a
+    bench"), nor through "of", which names a part or the contents ("a sandwich and a cup *of*
+    coffee")."""
+    if subject.dep_ != "conj" or not tokens or tokens[0] < subject.i:
+        return []
+    if subject.doc[tokens[0]].lower_ == "of":
+        return []
+    first = subject
+    while first.dep_ == "conj" and first.head.i != first.i:
+        first = first.head
+    own = ("acl", "relcl", "prep")
+    return [m for m in flatten(first) if m.i < subject.i and not any(c.dep_ in own for c in m.children)]
 
 
 def from_upstream(
@@ -265,11 +288,23 @@ def from_upstream(
                 m.end, m.tail = end + 1, end
         draft.add_mention(m)
     seen: set[tuple[int, int, tuple[int, ...]]] = set()
+    by_root = {m.root: k for k, m in enumerate(draft.mentions)}
     for rel in result["relations"]:
-        s, o = rel["subject"], rel["object"]
-        tokens = tuple(_upstream_tokens(doc[draft.mentions[o].root], tok2m))
-        key = (s, o, tokens)
-        if key not in seen:  # upstream repeats relations for coordinated words
-            seen.add(key)
-            draft.links.append(Link(s, o, tokens))
+        # upstream follows a list one conjunct deep: "a dress, a hat and sunglasses" (sunglasses
+        # a conjunct of the hat) gave the dress and the hat, not the sunglasses
+        subject = doc[draft.mentions[rel["subject"]].root]
+        objects = [by_root.get(t.i) for t in flatten(doc[draft.mentions[rel["object"]].root])]
+        for o in (k for k in objects if k is not None):
+            tokens = tuple(_upstream_tokens(doc[draft.mentions[o].root], tok2m))
+            # a list member after the predicate is none of its subjects ("A girl holding a kite,
+            # a dog and a cat": the dog holds nothing)
+            subjects = [t for t in flatten(subject) if t.i == subject.i or not tokens or t.i < tokens[0]]
+            subjects += _said_with(subject, tokens)
+            for s in (by_root.get(t.i) for t in subjects):
+                if s is None or s == o:
+                    continue
+                key = (s, o, tokens)
+                if key not in seen:  # upstream repeats relations for coordinated words
+                    seen.add(key)
+                    draft.links.append(Link(s, o, tokens))
     return draft

@@ -614,3 +614,51 @@ def test_a_listed_thing_read_as_a_verb_is_worn_by_the_wearer(parser):
         ("man", "in", "shades"),
         ("man", "hold", "bag"),
     ]
+
+
+# -- lists --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, triples",
+    [
+        # every member of a list of three or more, however deep spaCy chains it
+        (
+            "A woman wearing a dress, a hat and sunglasses is standing.",
+            {("woman", "wear", "dress"), ("woman", "wear", "hat"), ("woman", "wear", "sunglasses")},
+        ),
+        (
+            "A table with plates, cups and forks.",
+            {("table", "have", "plate"), ("table", "have", "cup"), ("table", "have", "fork")},
+        ),
+        # ... through an apposition holding the rest of the list
+        (
+            "A dog, a cat and a bird sit on a bench.",
+            {("dog", "sit on", "bench"), ("cat", "sit on", "bench"), ("bird", "sit on", "bench")},
+        ),
+        (
+            "A man wearing a hat, a scarf and gloves.",
+            {("man", "wear", "hat"), ("man", "wear", "scarf"), ("man", "wear", "glove")},
+        ),
+        (
+            "A Caucasian man wearing blue jeans, a black t-shirt and glasses sits under a couch.",
+            {
+                ("man", "wear", "jean"),
+                ("man", "wear", "t-shirt"),
+                ("man", "wear", "glasses"),
+                ("man", "sit under", "couch"),
+            },
+        ),
+        # what is hung from the last member is said of all of them
+        ("A dog and a cat on a bed.", {("dog", "on", "bed"), ("cat", "on", "bed")}),
+        ("A man and a woman riding bikes.", {("man", "ride", "bike"), ("woman", "ride", "bike")}),
+        # ... but not what follows a participle's object, nor "of" (contents, parts)
+        ("A girl holding a kite, a dog and a cat.", {("girl", "hold", "kite")}),
+        (
+            "A plate with a sandwich and a cup of coffee.",
+            {("plate", "have", "sandwich"), ("plate", "have", "cup"), ("cup", "of", "coffee")},
+        ),
+    ],
+)
+def test_a_list_relates_every_member(parser, text, triples):
+    assert set(parser.parse(text).triples()) == triples
