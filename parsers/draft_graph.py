@@ -249,7 +249,7 @@ def _said_with(subject: Any, tokens: tuple[int, ...]) -> list[Any]:
     a cat *on a bed*", "A man and a woman *riding* bikes" (spaCy hangs the phrase from the last
     member only). Not a member with a phrase of its own ("a man with a hat and a woman on a
     bench"), nor through "of", which names a part or the contents ("a sandwich and a cup *of*
-    coffee")."""
+    coffee"), and only of a list of subjects (or of a caption that is one)."""
     if subject.dep_ != "conj" or not tokens or tokens[0] < subject.i:
         return []
     if subject.doc[tokens[0]].lower_ == "of":
@@ -257,6 +257,8 @@ def _said_with(subject: Any, tokens: tuple[int, ...]) -> list[Any]:
     first = subject
     while first.dep_ == "conj" and first.head.i != first.i:
         first = first.head
+    if first.dep_ not in ("nsubj", "nsubjpass", "ROOT"):
+        return []  # a list of objects: "with peppers, potatoes and a slice *served* on a plate"
     own = ("acl", "relcl", "prep")
     return [m for m in flatten(first) if m.i < subject.i and not any(c.dep_ in own for c in m.children)]
 

@@ -652,7 +652,18 @@ def test_a_listed_thing_read_as_a_verb_is_worn_by_the_wearer(parser):
         # what is hung from the last member is said of all of them
         ("A dog and a cat on a bed.", {("dog", "on", "bed"), ("cat", "on", "bed")}),
         ("A man and a woman riding bikes.", {("man", "ride", "bike"), ("woman", "ride", "bike")}),
-        # ... but not what follows a participle's object, nor "of" (contents, parts)
+        # ... but not what follows a participle's object, nor "of" (contents, parts), nor of a
+        # list of objects
+        (
+            "An omelette with peppers, potatoes, and a slice of bread served on a plate.",
+            {
+                ("omelette", "have", "pepper"),
+                ("omelette", "have", "potato"),
+                ("omelette", "have", "slice"),
+                ("slice", "of", "bread"),
+                ("slice", "serve on", "plate"),
+            },
+        ),
         ("A girl holding a kite, a dog and a cat.", {("girl", "hold", "kite")}),
         (
             "A plate with a sandwich and a cup of coffee.",
