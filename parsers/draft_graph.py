@@ -295,14 +295,15 @@ def from_upstream(
         # upstream follows a list one conjunct deep: "a dress, a hat and sunglasses" (sunglasses
         # a conjunct of the hat) gave the dress and the hat, not the sunglasses
         subject = doc[draft.mentions[rel["subject"]].root]
-        objects = [by_root.get(t.i) for t in flatten(doc[draft.mentions[rel["object"]].root])]
+        obj = doc[draft.mentions[rel["object"]].root]
+        objects = [rel["object"], *(by_root.get(t.i) for t in flatten(obj) if t.i != obj.i)]
         for o in (k for k in objects if k is not None):
             tokens = tuple(_upstream_tokens(doc[draft.mentions[o].root], tok2m))
             # a list member after the predicate is none of its subjects ("A girl holding a kite,
             # a dog and a cat": the dog holds nothing)
-            subjects = [t for t in flatten(subject) if t.i == subject.i or not tokens or t.i < tokens[0]]
-            subjects += _said_with(subject, tokens)
-            for s in (by_root.get(t.i) for t in subjects):
+            later = [t for t in flatten(subject) if t.i != subject.i and (not tokens or t.i < tokens[0])]
+            more = [by_root.get(t.i) for t in later + _said_with(subject, tokens)]
+            for s in (rel["subject"], *more):
                 if s is None or s == o:
                     continue
                 key = (s, o, tokens)
