@@ -69,6 +69,8 @@ def lost_nouns(graph: SceneGraph) -> list[Concept]:
             name = f"{prev.group(1).lower()}_{lemma}"
             if name in get_hierarchy().lemmas("n"):
                 lemma, synset, start = name.replace("_", " "), noun_synset(name) or synset, prev.start(1)
+                # its first word, recovered on its own a moment ago, is part of the name ("a *life* saver")
+                out = [c for c in out if c.spans != [(prev.start(1), prev.end(1))]]
         # A hedge reaches to the end of its clause ("possibly other fruits or items").
         before = re.findall(r"[a-z]+", re.split(r"[,;.()]", graph.text[:start].lower())[-1])
         if any(w in NEGATIONS for w in before[-3:]):  # "a street with no cars": said to be absent

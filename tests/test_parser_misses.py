@@ -583,6 +583,10 @@ def test_a_lost_noun_takes_back_the_word_its_name_starts_with(parser):
     # an adjective before a lost noun stays out of its name
     croissant = next(c for c in parser.parse("A large croissant full of dirt.").concepts if c.recovered)
     assert croissant.text == "croissant"
+    # a first word lost on its own too is part of the name, not a thing beside it ("saver" tagged
+    # an adjective: "life" and "life saver" were both recovered, and a rewrite cut "orange life")
+    g = parser.parse("A dog near an orange life saver.")
+    assert [(c.lemma, c.text) for c in g.concepts if c.recovered] == [("life saver", "life saver")]
 
 
 def test_a_verb_whose_noun_is_an_untagged_abstraction_stays_a_verb():
