@@ -50,7 +50,8 @@ def lost_nouns(graph: SceneGraph) -> list[Concept]:
         for c in graph.concepts
         if c.phrase_span
     ]
-    out, stop = [], stop_words()
+    out: list[Concept] = []
+    stop = stop_words()
     for m in re.finditer(r"[A-Za-z][A-Za-z-]*", graph.text):
         word = m.group().lower()
         # Function words before WordNet ("may" is also a month and a hawthorn to it), and the
