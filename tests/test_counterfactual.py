@@ -326,6 +326,12 @@ REFERENCE_REWRITES = [
         ["A horse grazing in a field.", "One horse in a grassy field."],
         "A horse is grazing in a field.",
     ),
+    # a caption in capitals keeps them ("THE Sofa" was the rewrite)
+    (
+        "A MAN SITTING ON THE CHAIR.",
+        ["A man sitting on a sofa.", "A man on a couch.", "A man sits on a sofa."],
+        "A MAN SITTING ON THE SOFA.",
+    ),
     # a compound's first word is said once: the count changes the head noun alone
     (
         "Two swimming pools.",

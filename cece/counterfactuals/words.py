@@ -80,5 +80,13 @@ def article(word: str) -> str:
 
 
 def case_like(new: str, old: str) -> str:
-    """``new`` with the first letter capitalised when ``old``'s is."""
+    """``new`` in capitals when ``old`` is a word of four or more letters in capitals ("A MAN ON
+    THE *CHAIR*"; "a *TV*", "an *SUV*" are names said so), else with the first letter capitalised
+    when ``old``'s is.
+
+    >>> case_like("dinner table", "CHAIR"), case_like("dinner table", "Chair"), case_like("an", "A")
+    ('DINNER TABLE', 'Dinner table', 'An')
+    """
+    if len(old) >= 4 and old.isupper():
+        return new.upper()
     return new[:1].upper() + new[1:] if old[:1].isupper() else new
