@@ -142,6 +142,7 @@ class CaptionParser:
         repairs.split_possessives(d)
         repairs.drop_symbols(d)  # after the split: a possessor can be a symbol too ("\u200d's")
         repairs.recover_prep_relations(d)
+        repairs.recover_verb_objects(d)
         repairs.goal_objects(d)
         repairs.resolve_pronouns(d)
         repairs.fold_quantifiers(d, QUANTIFIER_NOUNS)

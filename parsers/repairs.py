@@ -115,6 +115,29 @@ def recover_prep_relations(d: Draft) -> None:
                     d.links.append(Link(s_m, o_m, toks))
 
 
+def recover_verb_objects(d: Draft) -> None:
+    """Add a relation for every direct object of a verb coordinated with an earlier one that
+    upstream left without one: "A man sits on a couch and *holds a baby*", "a woman standing in a
+    kitchen and *cutting vegetables*" -- upstream relates a verb's object only to the verb's own
+    subject, and the second verb has none of its own (:func:`verb_subject` finds the first's)."""
+    doc = d.doc
+    has_rel = {d.mentions[k.object].root for k in d.links}
+    for idx in range(len(d.mentions)):
+        o = doc[d.mentions[idx].root]
+        v = o.head
+        if o.dep_ != "dobj" or o.i in has_rel or v.dep_ != "conj" or v.pos_ != "VERB":
+            continue
+        if any(c.dep_ in ("nsubj", "nsubjpass") for c in v.children):
+            continue
+        subject = verb_subject(v)
+        s_m = d.tok2m[subject.i] if subject is not None else -1
+        tokens = (v.i, *(c.i for c in v.children if c.dep_ == "prt" and c.i < o.i))
+        for y in flatten(o):
+            o_m = d.tok2m[y.i]
+            if s_m >= 0 and o_m >= 0 and s_m != o_m:
+                d.links.append(Link(s_m, o_m, tokens))
+
+
 #: Prepositions of a goal: after a verb with a direct object they say where the object goes.
 GOAL_PREPOSITIONS = frozenset({"into", "onto"})
 

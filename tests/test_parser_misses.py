@@ -677,3 +677,24 @@ def test_a_listed_thing_read_as_a_verb_is_worn_by_the_wearer(parser):
 )
 def test_a_list_relates_every_member(parser, text, triples):
     assert set(parser.parse(text).triples()) == triples
+
+
+@pytest.mark.parametrize(
+    "text, triples",
+    [
+        # the second of two coordinated verbs has no subject of its own: its object was lost
+        ("A man sits on a couch and holds a baby.", {("man", "sit on", "couch"), ("man", "hold", "baby")}),
+        (
+            "A dog runs across the field and catches a frisbee.",
+            {("dog", "run across", "field"), ("dog", "catch", "frisbee")},
+        ),
+        (
+            "A woman standing in a kitchen and cutting vegetables.",
+            {("woman", "stand in", "kitchen"), ("woman", "cut", "vegetable")},
+        ),
+        # a verb with a subject of its own keeps it
+        ("A man holds a cup and a woman drinks tea.", {("man", "hold", "cup"), ("woman", "drink", "tea")}),
+    ],
+)
+def test_a_second_verb_relates_its_object_to_the_first_ones_subject(parser, text, triples):
+    assert set(parser.parse(text).triples()) == triples
