@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from parsers.draft_graph import list_member
 from parsers.verb_words import names_one_thing, verb_participle
 
 _NOUNS = frozenset(("NN", "NNS", "NNP"))
@@ -155,7 +156,7 @@ def _coordinated_with(c: Any) -> Any | None:
     of the same verb whose conjunction, or a comma after its phrase, stands between them ("A
     woman wearing a scarf and a coat is standing": "woman" and "coat" both subjects of
     "standing")."""
-    if c.dep_ == "conj" or c.dep_ == "appos" and any(g.dep_ == "conj" for g in c.children):
+    if list_member(c):
         return c.head  # an apposition holding a conjunct is the rest of a list ("a hat, a scarf and gloves")
     if c.dep_ != "nsubj":
         return None

@@ -158,8 +158,9 @@ def joins_next(doc: Any, i: int) -> bool:
     return False
 
 
-def _list_member(t: Any) -> bool:
-    """A later member of a list: a conjunct, or an apposition holding one."""
+def list_member(t: Any) -> bool:
+    """A later member of a list: a conjunct, or an apposition holding one (spaCy reads "taxis, a
+    cyclist and a police officer" as taxis + the apposition "a cyclist and a police officer")."""
     return t.dep_ == "conj" or t.dep_ == "appos" and any(g.dep_ == "conj" for g in t.children)
 
 
@@ -169,7 +170,7 @@ def flatten(tok: Any) -> Iterator[Any]:
     one (spaCy reads "a dog, a cat and a bird" as the dog and the apposition "a cat and a bird")."""
     yield tok
     for c in tok.children:
-        if _list_member(c):
+        if list_member(c):
             yield from flatten(c)
 
 
@@ -233,7 +234,7 @@ def with_verb(attach: Any, tokens: list[int]) -> list[int]:
 
 def _upstream_tokens(o: Any, inside: list[int]) -> list[int]:
     """The predicate tokens of an upstream relation whose object token is ``o``."""
-    while _list_member(o) and o.head.i != o.i:
+    while list_member(o) and o.head.i != o.i:
         o = o.head  # a conjunct shares the relation of the first conjunct
     if o.dep_ == "pobj":
         found = prep_predicate(o, inside)

@@ -24,6 +24,7 @@ from typing import Any
 from cece.counterfactuals.text import Change
 from cece.counterfactuals.words import case_like, verb_form
 from knowledge import PREPOSITIONS, is_hypernym, noun_senses
+from parsers.draft_graph import list_member
 
 _SUBJECTS = ("nsubj", "nsubjpass")
 _CLAUSES = ("advcl", "conj", "relcl", "acl", "ccomp", "xcomp")
@@ -152,22 +153,16 @@ def modifier_removal(doc: Any, t: Any) -> list[Change]:
     return [Change(*_own(t), "")]
 
 
-def _member(t: Any) -> bool:
-    """A later member of a list: a conjunct, or an apposition holding one (spaCy reads "taxis, a
-    cyclist and a police officer" as taxis + the apposition "a cyclist and a police officer")."""
-    return t.dep_ == "conj" or t.dep_ == "appos" and any(c.dep_ == "conj" for c in t.children)
-
-
 def members_of(noun: Any) -> list[Any]:
     """The members of the list ``noun`` is in, in order (just ``noun`` when it is in none)."""
     first = noun
-    while _member(first) and first.head.i != first.i:
+    while list_member(first) and first.head.i != first.i:
         first = first.head
     out, todo = [first], [first]
     while todo:
         t = todo.pop()
         for c in t.children:
-            if _member(c):
+            if list_member(c):
                 out.append(c)
                 todo.append(c)
     return sorted(out, key=lambda t: t.i)
