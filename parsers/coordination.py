@@ -32,6 +32,13 @@ on the tea", "a suit and *tie*"): the structure is a list's, only the tag is a v
 thing is lost; a ``conj`` of a noun after the conjunction with no subject, object or auxiliary
 of its own, whose word names a thing, is re-tagged as the noun it is.
 
+And it reads a colour before a noun that is also a past tense ("a red *rose* in a vase", "a
+grey *dove*") as the subject of that verb, or of that noun: the rose is lost, and "pink" becomes
+a thing that "rose on" a stem. A colour word that is the subject of the very next word, with
+nothing of its own but what goes before a noun, when that word is a noun, or a past tense or
+participle with no object or auxiliary whose noun names a thing, is that word's adjective, and
+the word the noun.
+
 >>> from parsers.spacy_model import load_spacy
 >>> nlp = load_spacy(exclude=("ner",), fast_attributes=True, tree_repairs=True)
 >>> doc = nlp("A man wearing a black tent and black sunglasses.")
@@ -152,6 +159,37 @@ def _listed_thing(t: Any) -> str | None:
     return "NNS" if t.tag_ == "VBZ" else "NN"
 
 
+def _coloured_subject(c: Any) -> Any | None:
+    """The thing when the colour word ``c`` was read as the subject of the thing's word ("a
+    red *rose*", module docstring), else None."""
+    if c.lower_ not in COLOURS or c.dep_ != "nsubj" or c.i + 1 >= len(c.doc) or c.head.i != c.i + 1:
+        return None
+    t = c.head
+    if any(x.i > c.i for x in c.children) or any(x.dep_ not in (*_PHRASE_WORDS, "amod", "advmod") for x in c.children):
+        return None
+    if t.tag_ not in (*_NOUNS, "VBD", "VBN"):
+        return None
+    if t.tag_ in ("VBD", "VBN"):
+        if any(x.dep_ in ("dobj", "aux", "auxpass", "nsubjpass", "ccomp", "xcomp") for x in t.children):
+            return None
+        from knowledge import noun_synset, objecthood
+
+        if objecthood(noun_synset(t.lower_)) in ("abstract", "part"):
+            return None
+    return t
+
+
+def _colour_to_adjective(c: Any, t: Any) -> None:
+    """Make the colour ``c`` the adjective of ``t`` and ``t`` the noun, with ``c``'s determiner."""
+    for x in list(c.children):
+        x.head = t
+    c.dep_, c.tag_ = "amod", "JJ"
+    if t.tag_ not in _NOUNS:
+        t.tag_ = "NN"
+    if t.dep_ == "ccomp":  # "holds a red rose upside down": the verb's clause was its object
+        t.dep_ = "dobj"
+
+
 def retag_listed_things(doc: Any) -> Any:
     """Tag every listed thing the tagger read as a verb as the noun it is (module docstring), in
     place. The participle repair (:func:`parsers.participles.repair`) calls it first, as it runs
@@ -164,7 +202,7 @@ def retag_listed_things(doc: Any) -> Any:
 
 def repair(doc: Any) -> Any:
     """Re-read every pair of objects misread as one noun phrase in ``doc``, every colour
-    misread as the noun of its phrase and every compound name misread as two arguments
+    misread as the noun of its phrase or the subject of its noun, and every compound name misread as two arguments
     (module docstring), in place."""
     for t in doc:
         if (name := _split_compound(t)) is not None:
@@ -180,6 +218,9 @@ def repair(doc: Any) -> Any:
         thing = _coloured_noun(t)
         if thing is not None:
             _colour_to_thing(t, thing)
+    for t in doc:
+        if (thing := _coloured_subject(t)) is not None:
+            _colour_to_adjective(t, thing)
     return doc
 
 

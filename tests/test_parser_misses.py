@@ -451,6 +451,12 @@ def test_the_first_of_two_colours_is_a_colour(parser, text, colours):
             ["A red fire hydrant is leaking onto a side walk.", "A red fire hydrant gushing water onto a street."] * 2,
             "A red fire hydrant opened and spilling water.",
         ),
+        # the colour read as the subject of its noun (below)
+        (
+            "A white rose in a glass vase on a table.",
+            ["A single red rose in a vase.", "A red rose sits in a clear vase.", "A red flower in a vase."],
+            "A red rose in a glass vase on a table.",
+        ),
     ],
 )
 def test_a_colour_the_parse_lost_is_judged_and_rewritten(caption, references, rewrite):
@@ -458,6 +464,26 @@ def test_a_colour_the_parse_lost_is_judged_and_rewritten(caption, references, re
     assert e.hallucinated and len([x for x in e.edits if x.hallucinated and x.level == "attribute"]) == 1
     assert [x.source for x in e.edits if x.hallucinated] == [caption.split()[1]]
     assert e.counterfactual == rewrite
+
+
+@pytest.mark.parametrize(
+    "text, colours, triples",
+    [
+        # the small model reads "rose" (a past tense) and "dove" with the colour as their subject
+        ("A red rose in a vase.", {"rose": ["red"], "vase": []}, [("rose", "in", "vase")]),
+        ("The red rose is in a vase.", {"rose": ["red"], "vase": []}, [("rose", "in", "vase")]),
+        ("A bright pink rose on a stem.", {"rose": ["bright pink"], "stem": []}, [("rose", "on", "stem")]),
+        ("A grey dove on a branch.", {"dove": ["grey"], "branch": []}, [("dove", "on", "branch")]),
+        ("A woman holds a red rose upside down.", {"woman": [], "rose": ["red"]}, [("woman", "hold", "rose")]),
+        # a colour that is no subject, or a verb with a subject of its own: nothing to re-read
+        ("The red car rose to the top.", {"car": ["red"], "top": []}, [("car", "rise to", "top")]),
+        ("A white dove sits on a branch.", {"dove": ["white"], "branch": []}, [("dove", "sit on", "branch")]),
+    ],
+)
+def test_a_colour_read_as_the_subject_of_its_noun_is_its_colour(parser, text, colours, triples):
+    g = parser.parse(text)
+    assert {c.lemma: c.attributes.get("colour", []) for c in g.concepts} == colours
+    assert g.triples() == triples
 
 
 # -- a compound name read as two arguments ----------------------------------------------------------
@@ -698,3 +724,4 @@ def test_a_list_relates_every_member(parser, text, triples):
 )
 def test_a_second_verb_relates_its_object_to_the_first_ones_subject(parser, text, triples):
     assert set(parser.parse(text).triples()) == triples
+
