@@ -23,7 +23,7 @@ from knowledge.distance import (
     wup_similarity,
 )
 from knowledge.hierarchy import Hierarchy, get_hierarchy
-from knowledge.objecthood import THINGS, is_garment, is_portion, is_thing, objecthood
+from knowledge.objecthood import THINGS, ball_of_game, is_garment, is_portion, is_thing, objecthood
 from knowledge.predicates import canonical_predicate, predicate_verb_synset
 from knowledge.provision import (
     WordNetMissingError,
@@ -58,6 +58,7 @@ __all__ = [
     "canonicals_agree",
     "canonicals_contradict",
     "another_name",
+    "ball_of_game",
     "corefer_distance",
     "distance_matrix",
     "find_wordnet",

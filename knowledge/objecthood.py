@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from knowledge.distance import is_hypernym, lexname
+from knowledge.hierarchy import get_hierarchy
 
 #: Lexicographer files of visible things.
 THINGS = frozenset({"noun.artifact", "noun.food", "noun.person", "noun.animal", "noun.plant"})
@@ -80,3 +81,19 @@ def is_portion(synset: str | None) -> bool:
     if synset in PORTIONS:
         return True
     return lexname(synset) != "noun.artifact" and any(is_hypernym(kind, synset) for kind in PORTIONS)
+
+
+@lru_cache(maxsize=8192)
+def ball_of_game(synset: str | None) -> str | None:
+    """The thing a game's name also names, when ``synset`` is a game ("baseball" is first the
+    game, then its ball); None otherwise. A caption that counts a game ("throwing *a* baseball",
+    "two footballs") means the thing: the game is never counted ("playing baseball").
+
+    >>> ball_of_game("baseball.n.01"), ball_of_game("tennis.n.01"), ball_of_game("game.n.01")
+    ('baseball.n.02', None, None)
+    """
+    if not synset or synset == "game.n.01" or not is_hypernym("game.n.01", synset):
+        return None
+    h = get_hierarchy()
+    word = synset.split(".")[0]
+    return next((n for i in h.lemmas("n").get(word, ()) if is_hypernym("game_equipment.n.01", n := h.names[i])), None)

@@ -243,6 +243,8 @@ class CaptionParser:
                     k += 1
                 sep = "" if joins_next(doc, root.i - 1) else " "
                 return run[k:] + [root.i], _surface(doc, run[k:]) + sep + base, s, _compounds(doc, run[:k])
+        if _counted(root) and (ball := knowledge.ball_of_game(base_synset)) is not None:
+            base_synset = ball  # "throwing a baseball": a game is never counted, its ball is
         return [root.i], base, base_synset, _compounds(doc, run)
 
     def _lemma(self, tok: Any, synset: str | None) -> str:
@@ -279,6 +281,13 @@ class CaptionParser:
             pair = (knowledge.canonical_predicate(text), knowledge.predicate_verb_synset(text))
             self._predicates[text] = pair
             return pair
+
+
+def _counted(root: Any) -> bool:
+    """Whether the noun ``root`` is counted: plural, numbered, or said with "a"/"an"."""
+    return root.tag_ in ("NNS", "NNPS") or any(
+        c.dep_ == "nummod" or (c.dep_ == "det" and c.lower_ in ("a", "an", "another")) for c in root.children
+    )
 
 
 def _surface(doc: Any, tokens: list[int]) -> str:

@@ -725,3 +725,28 @@ def test_a_list_relates_every_member(parser, text, triples):
 def test_a_second_verb_relates_its_object_to_the_first_ones_subject(parser, text, triples):
     assert set(parser.parse(text).triples()) == triples
 
+
+# -- a game counted is its ball ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, synset",
+    [
+        ("A boy throwing a baseball in a park.", "baseball.n.02"),
+        ("Two footballs on the grass.", "football.n.02"),
+        ("A man holding a basketball.", "basketball.n.02"),
+        # the game itself is never counted
+        ("Kids playing baseball in a park.", "baseball.n.01"),
+    ],
+)
+def test_a_counted_game_is_its_ball(parser, text, synset):
+    assert synset in {c.synset for c in parser.parse(text).concepts}
+
+
+def test_a_wrong_ball_is_judged_against_the_references():
+    # WordNet's first "baseball" is the game, an abstraction the references may leave unsaid
+    refs = ["A young boy tosses a frisbee on the grass.", "A kid playing with a frisbee in a park."]
+    refs += ["A child throws a frisbee in a field.", "A boy about to throw a frisbee."]
+    e = explain("A boy throwing a baseball in a park.", references=refs)
+    assert [(x.source, x.target) for x in e.edits if x.hallucinated] == [("baseball", "frisbee")]
+    assert e.counterfactual == "A boy throwing a frisbee in a park."
