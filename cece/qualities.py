@@ -45,6 +45,24 @@ def word_span(text: str, span: Span | None, test: Callable[[str], bool]) -> Span
     return None
 
 
+def value_span(text: str, span: Span | None, words: set[str]) -> Span | None:
+    """The first run of ``words`` inside ``span``: all the words of a value ("dark yellow"), not
+    only its first.
+
+    >>> value_span("the dark yellow gravy", (0, 21), {"dark", "yellow"})
+    (4, 15)
+    """
+    first = word_span(text, span, words.__contains__)
+    if first is None or span is None:
+        return first
+    end = first[1]
+    while m := re.match(r"\s+([\w-]+)", text[end : span[1]]):
+        if m.group(1).lower() not in words:
+            break
+        end += m.end()
+    return first[0], end
+
+
 def rest_of_sentence(text: str, span: Span | None) -> Span | None:
     """From the end of ``span`` to the end of its sentence, where a clause may say more of it."""
     if span is None:
@@ -170,8 +188,8 @@ def _quality_edit(
         said_too = {base_colour(v) for v in c.attributes.get(kind, [])}
         theirs = [v for v in theirs if base_colour(v) not in said_too] or theirs
     words = {w for v in mine for w in v.split()}
-    span = word_span(caption.text, c.phrase_span, words.__contains__) or word_span(
-        caption.text, rest_of_sentence(caption.text, c.phrase_span), words.__contains__
+    span = value_span(caption.text, c.phrase_span, words) or value_span(
+        caption.text, rest_of_sentence(caption.text, c.phrase_span), words
     )  # "a limousine that is *blue*"
     if not span:
         return None

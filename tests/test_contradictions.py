@@ -301,6 +301,14 @@ def test_colour_on_a_compound_head():
     assert explain("A yellow school bus.", references=["A yellow school bus."]).hallucinated is False
 
 
+def test_a_colour_of_two_words_is_marked_and_mended_whole():
+    refs = ["An omelette with dark brown gravy and broccoli.", "A plate with an omelet covered in brown gravy."]
+    refs += ["Eggs with brown sauce and some broccoli."]
+    e = explain("An omelette served with dark yellow gravy.", references=refs)
+    assert flagged(e) == [("attribute", ["dark yellow"])]  # was "dark" alone
+    assert e.counterfactual == "An omelette served with brown gravy."  # was "brown yellow gravy"
+
+
 def test_one_of_several_colours_is_judged_on_its_own():
     refs = ["A black and yellow spider is seen wrapped in its web.", "A black spider on top of its web outside."]
     e = explain("A large pink and yellow spider is caught in a spider web.", references=refs)
