@@ -202,8 +202,8 @@ def retag_listed_things(doc: Any) -> Any:
 
 def repair(doc: Any) -> Any:
     """Re-read every pair of objects misread as one noun phrase in ``doc``, every colour
-    misread as the noun of its phrase or the subject of its noun, and every compound name misread as two arguments
-    (module docstring), in place."""
+    misread as the noun of its phrase or as the subject of its noun, and every compound name
+    misread as two arguments (module docstring), in place."""
     for t in doc:
         if (name := _split_compound(t)) is not None:
             for c in t.lefts:
