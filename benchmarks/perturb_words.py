@@ -10,8 +10,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from cece.counterfactuals.words import article, case_like, verb_form
-from knowledge import is_animate, noun_synset
-from parsers.draft_graph import verb_subject
 
 #: Verbs of agreement, to the plural and to the singular.
 PLURAL_VERB = {"is": "are", "was": "were", "has": "have"}
@@ -136,15 +134,3 @@ def agreeing_verbs(noun: Any, plural: bool) -> list[Change] | None:
         elif v.tag_ in ("VBZ", "VBP") and v.pos_ == "VERB":
             out.append(replace_token(v, verb_form(verb_lemma(v), "VBP" if plural else "VBZ"), labelled=False))
     return out
-
-
-def holds_postures(verb: Any) -> bool:
-    """Whether the subject of ``verb`` can hold a posture or a motion of its own: a person or an
-    animal ("a dog *sits*", "he runs"). A thing "sits" or "stands" on a table only in a manner of
-    speaking, and which of the two a caption says is no fact about the image: a swap there is no
-    hallucination ("a muffin *stands* on a plate"), and one to "kneels" or "runs" is nonsense no
-    captioning model writes."""
-    s = verb_subject(verb)
-    if s is not None and s.tag_ in ("WDT", "WP") and verb.dep_ == "relcl":  # "a cat *that* is lying"
-        s = verb.head
-    return s is not None and (s.lower_ in ("he", "she", "they") or is_animate(noun_synset(s.lower_)))
