@@ -144,11 +144,12 @@ def _hedged_by_adverb(d: Draft, t: Any) -> list[Any]:
     """What a hedging adverb hedges: the noun it modifies; the phrase of the preposition it
     modifies ("possibly *in a living room with a train track*"); for a verb, the subject when the
     hedge comes first ("Maybe a dog is sleeping"), else the verb's objects, else its
-    prepositional objects ("a cat, possibly looking *at the camera*")."""
+    prepositional objects ("a cat, possibly looking *at the camera*", "possibly accompanied *by
+    other vegetables*")."""
     h = t.head
     if h.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
         return list(flatten(h))
-    if h.pos_ == "ADP":
+    if h.pos_ == "ADP" or (h.pos_ == "ADV" and any(c.dep_ == "prep" for c in h.children)):  # "possibly next to"
         return [y for y in h.subtree if y.i > t.i]
     if h.pos_ in ("VERB", "AUX"):
         subjects = [c for c in h.children if c.dep_ in ("nsubj", "nsubjpass")]
@@ -156,7 +157,14 @@ def _hedged_by_adverb(d: Draft, t: Any) -> list[Any]:
             return [y for c in subjects for y in flatten(c)]
         args = [c for c in h.children if c.dep_ in _ARG_DEPS]
         if not args:
-            args = [g for p in h.children if p.dep_ == "prep" and p.i > t.i for g in p.subtree if g.dep_ == "pobj"]
+            # a passive's agent too ("possibly accompanied *by other vegetables*")
+            args = [
+                g
+                for p in h.children
+                if p.dep_ in ("prep", "agent") and p.i > t.i
+                for g in p.subtree
+                if g.dep_ == "pobj"
+            ]
         if not args:
             args = subjects
         return [y for c in args for y in flatten(c)]

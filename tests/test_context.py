@@ -87,6 +87,9 @@ def test_sense_counts_kinds_and_plurals():
         ("A cat on a bed, possibly looking at the camera.", ["camera"], ["cat", "bed"]),
         ("A boy, possibly in a living room with a train track.", ["room", "track"], ["boy"]),
         ("A parrot, possibly with a blue mohawk on its beak.", ["mohawk", "beak"], ["parrot"]),
+        # a passive's agent, and an adverb heading a preposition
+        ("An omelette on a plate, possibly accompanied by other vegetables.", ["vegetable"], ["omelette", "plate"]),
+        ("A cat sleeping on a bed, possibly next to a dog.", ["dog"], ["cat", "bed"]),
     ],
 )
 def test_hedges_cover_prepositional_phrases(parser, caption, hedged, sure):

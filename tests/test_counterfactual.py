@@ -125,7 +125,7 @@ REWRITES = [
     ("A boy throws a frisbee to his dog.", A(["boy", "ball", "dog"]), "A boy throws a ball to his dog."),
     ("A plate with a sandwich and some fries.", A(["plate", "sandwich"]), "A plate with a sandwich."),
     (
-        "An omelette served on a plate, possibly accompanied by other vegetables.",
+        "An omelette served on a plate, accompanied by other vegetables.",
         A(["omelette", "plate"]),
         "An omelette served on a plate.",
     ),
