@@ -8,7 +8,9 @@ fitted probability that its words are wrong, from its evidence features
 (:mod:`cece.edit_features`, :mod:`cece.confidence`), and its ``evidence`` names the features that
 weighed most (``"reasons"``). A triple the references are silent on, and a claim they are split on
 (as many say otherwise as agree, :mod:`cece.agreement`), is *unverified*, whatever its confidence:
-silence is no contradiction, and a split makes no fact.
+silence is no contradiction, and a split makes no fact. So is a claim the caption hedges
+("possibly a cat", "a cat, possibly looking *at the camera*"; ``evidence["hedged"]``): the caption
+offers it as a guess, not as what the image shows, as against an annotation.
 
 An attribute, count or triple of an object that is itself hallucinated is its ``consequence``
 (``caused_by``, never hallucinated: one mistake is reported once). The record's score is the
@@ -170,6 +172,10 @@ def judge(
         e.evidence = _object_evidence(e, caption, image)
         if ctx is not None:
             e.confidence = _fitted(e, ctx, model)
+            if caption.concepts[e.caption_index].uncertain:
+                e.evidence = _hedged(e.evidence)
+                e.status = "unverified"
+                continue
         else:
             e.confidence = HEDGED if caption.concepts[e.caption_index].uncertain else 1.0
         e.hallucinated = e.confidence >= threshold
@@ -189,6 +195,8 @@ def judge(
             r = caption.relations[e.caption_index]
             e.evidence = e.evidence or _relation_evidence(image, e, caption)
             if ctx is not None:
+                if caption.concepts[r.subject].uncertain or caption.concepts[r.object].uncertain:
+                    e.evidence = _hedged(e.evidence)
                 silent = undecided(e)
                 e.confidence = _fitted(e, ctx, model)
             else:
@@ -201,6 +209,8 @@ def judge(
             e.caused_by = cause(r.subject) if state else cause(r.subject, r.object)
         else:
             if ctx is not None:
+                if caption.concepts[e.caption_index].uncertain:
+                    e.evidence = _hedged(e.evidence)
                 silent = undecided(e)
                 e.confidence = _fitted(e, ctx, model)
             else:
@@ -260,6 +270,12 @@ def _fitted(e: Edit, ctx: Context, model: ConfidenceModel) -> float:
 _WEAK = "; weak on its own, marked because the verdict rests on it with the other doubts"
 
 
+def _hedged(evidence: dict[str, Any]) -> dict[str, Any]:
+    """``evidence`` of a claim the caption hedges: a doubt, never a hallucination of its own."""
+    note = (evidence.get("note") or "") + "; the caption hedges it: a guess, not a claim"
+    return {**evidence, "hedged": True, "note": note.lstrip("; ")}
+
+
 def _outlives(e: Edit, cause_edit: Edit, *, caption: SceneGraph, cause: Callable[..., int | None]) -> bool:
     """Whether a consequence triple ``e`` stays in the caption once its cause is fixed."""
     if cause_edit.op == "replace":
@@ -269,11 +285,11 @@ def _outlives(e: Edit, cause_edit: Edit, *, caption: SceneGraph, cause: Callable
 
 
 def undecided(e: Edit) -> bool:
-    """Whether the image side leaves claim ``e`` open: a triple it says nothing about (no image
-    triple as target), or a claim the references are split on."""
+    """Whether claim ``e`` is left open: a triple the image side says nothing about (no image
+    triple as target), a claim the references are split on, or one the caption hedges."""
     agreement = e.evidence.get("agreement")
     split = isinstance(agreement, dict) and agreement.get("verdict") == "split"
-    return split or (e.level == "relation" and e.target_index is None)
+    return split or bool(e.evidence.get("hedged")) or (e.level == "relation" and e.target_index is None)
 
 
 def _silent(e: Edit) -> bool:

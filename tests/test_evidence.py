@@ -186,6 +186,24 @@ def test_silence_never_makes_a_hallucination():
     assert e.hallucinated is False and e.edits_of(status="hallucinated") == []
 
 
+def test_a_hedge_against_references_is_a_doubt_never_a_hallucination():
+    # as against an annotation: "possibly a dog" is the caption's guess, not what it says is there
+    refs = [
+        "A cat sleeping on a white bed.",
+        "A grey cat curled up on a bed.",
+        "A cat napping on the blankets of a bed.",
+    ]
+    refs += ["A cat asleep on a bed."]
+    sure = explain("A cat sleeping on a bed next to a dog.", references=refs)
+    assert [x.source for x in sure.edits if x.hallucinated] == ["dog"]
+    e = Explainer(threshold=0.0).explain("A cat sleeping on a bed, possibly next to a dog.", references=refs)
+    dog = [x for x in e.edits if x.level == "object" and x.source == "dog"]
+    assert dog and dog[0].status == "unverified" and dog[0].evidence["hedged"] is True
+    assert "hedges" in dog[0].evidence["note"] and 0 < dog[0].confidence < 1
+    assert e.hallucinated is False and e.counterfactual == e.caption
+    assert e.score < sure.score
+
+
 def test_a_weak_doubt_the_verdict_rests_on_keeps_its_weak_confidence():
     # A model that gives every claim 0.3 and scores a caption by their noisy-OR: two doubts of 0.3
     # (0.51 together) make the caption hallucinated at 0.4, and the verdict rests on one of them.
