@@ -172,7 +172,7 @@ def judge(
         e.evidence = _object_evidence(e, caption, image)
         if ctx is not None:
             e.confidence = _fitted(e, ctx, model)
-            if caption.concepts[e.caption_index].uncertain:
+            if _caption_hedges(e, caption):
                 e.evidence = _hedged(e.evidence)
                 e.status = "unverified"
                 continue
@@ -195,7 +195,7 @@ def judge(
             r = caption.relations[e.caption_index]
             e.evidence = e.evidence or _relation_evidence(image, e, caption)
             if ctx is not None:
-                if caption.concepts[r.subject].uncertain or caption.concepts[r.object].uncertain:
+                if _caption_hedges(e, caption):
                     e.evidence = _hedged(e.evidence)
                 silent = undecided(e)
                 e.confidence = _fitted(e, ctx, model)
@@ -209,7 +209,7 @@ def judge(
             e.caused_by = cause(r.subject) if state else cause(r.subject, r.object)
         else:
             if ctx is not None:
-                if caption.concepts[e.caption_index].uncertain:
+                if _caption_hedges(e, caption):
                     e.evidence = _hedged(e.evidence)
                 silent = undecided(e)
                 e.confidence = _fitted(e, ctx, model)
@@ -268,6 +268,14 @@ def _fitted(e: Edit, ctx: Context, model: ConfidenceModel) -> float:
 
 
 _WEAK = "; weak on its own, marked because the verdict rests on it with the other doubts"
+
+
+def _caption_hedges(e: Edit, caption: SceneGraph) -> bool:
+    """Whether the caption hedges what claim ``e`` is about: its concept, or an end of its triple."""
+    if e.level == "relation":
+        r = caption.relations[e.caption_index]
+        return caption.concepts[r.subject].uncertain or caption.concepts[r.object].uncertain
+    return caption.concepts[e.caption_index].uncertain
 
 
 def _hedged(evidence: dict[str, Any]) -> dict[str, Any]:
