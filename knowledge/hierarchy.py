@@ -50,7 +50,7 @@ FORMAT_VERSION = 2
 INDEX_FILENAME = f"wordnet-index-v{FORMAT_VERSION}.json"
 _MAX_HEADER = 1 << 16  # the header line holds a key and a hash: a longer one is not ours
 # Bumped whenever the Hierarchy fields change; part of the cache key, so old files rebuild.
-_SCHEMA = 6
+_SCHEMA = 7
 # Files whose size and mtime enter the cache key: a changed database rebuilds the index.
 _KEY_FILES = ("data.noun", "data.verb", "index.noun", "index.verb", "noun.exc", "verb.exc")
 
@@ -86,6 +86,9 @@ class Hierarchy:
     # SemCor corpus (WordNet's index.sense); lemmas without any tagged sense are left out, and
     # the dict is empty when the database has no index.sense.
     noun_sense_counts: dict[str, list[int]] = field(default_factory=dict)
+    # Per verb lemma, how often its senses together are tagged in SemCor (lemmas never tagged
+    # left out; empty without index.sense): whether "clings" is more often a verb than a noun.
+    verb_counts: dict[str, int] = field(default_factory=dict)
     # WordNet's lexicographer file of each synset ("noun.artifact", "noun.body"...): an index
     # into ``lexnames`` per synset id.
     lexname_of: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
@@ -167,6 +170,7 @@ class Hierarchy:
             source=str(state["source"]),
             version=str(state["version"]),
             noun_sense_counts=lemma_maps[2],
+            verb_counts={str(k): int(v) for k, v in dict(state["verb_counts"]).items()},
             lexnames=lexnames,
             adjective_lemmas=frozenset(state["adjective_lemmas"]),
         )
@@ -229,7 +233,7 @@ def build_hierarchy(reader: Any = None, source: str = "") -> Hierarchy:
     exc = reader._exception_map
     lexnames = sorted({s.lexname() for s in synsets})
     lex_index = {name: k for k, name in enumerate(lexnames)}
-    counts = _noun_sense_counts(reader)
+    counts, verb_counts = _sense_counts(reader)
     noun_counts = {}
     for lemma, ids_ in lemmas["n"].items():
         row = [counts.get((lemma, synsets[i].offset()), 0) for i in ids_]
@@ -249,6 +253,7 @@ def build_hierarchy(reader: Any = None, source: str = "") -> Hierarchy:
         source=source,
         version=str(reader.get_version()),
         noun_sense_counts=noun_counts,
+        verb_counts=verb_counts,
         lexname_of=np.array([lex_index[s.lexname()] for s in synsets], dtype=np.int8),
         lexnames=lexnames,
         adjective_lemmas=frozenset(k for k, v in lemma_map.items() if "a" in v or "s" in v),
@@ -269,23 +274,28 @@ def _somebody_only(synset: Any) -> bool:
     return bool(frames) and not frames & _THING_FRAMES
 
 
-def _noun_sense_counts(reader: Any) -> dict[tuple[str, int], int]:
-    """``(lemma, synset offset) -> tag count`` of noun senses, from index.sense (lines
-    ``lemma%1:lexfile:lexid:: offset sense_number tag_count``); empty when the file is absent."""
-    out: dict[tuple[str, int], int] = {}
+def _sense_counts(reader: Any) -> tuple[dict[tuple[str, int], int], dict[str, int]]:
+    """``(lemma, synset offset) -> tag count`` of noun senses, and ``lemma -> tag count`` of verbs
+    (summed over their senses), from index.sense (lines ``lemma%pos:lexfile:lexid:: offset
+    sense_number tag_count``, pos 1 a noun, 2 a verb); both empty when the file is absent."""
+    nouns: dict[tuple[str, int], int] = {}
+    verbs: dict[str, int] = {}
     try:
         fh = reader.open("index.sense")
     except Exception:  # optional file (wordnet-sense-index): no counts, no filtering by them
-        return out
+        return nouns, verbs
     with fh:
         for line in fh:
             parts = line.split()
-            if len(parts) < 4 or "%1:" not in parts[0]:
+            if len(parts) < 4 or not int(parts[3]):
                 continue
-            lemma = parts[0].split("%", 1)[0].lower()
-            if int(parts[3]):
-                out[(lemma, int(parts[1]))] = int(parts[3])
-    return out
+            lemma, _, key = parts[0].partition("%")
+            lemma = lemma.lower()
+            if key.startswith("1:"):
+                nouns[(lemma, int(parts[1]))] = int(parts[3])
+            elif key.startswith("2:"):
+                verbs[lemma] = verbs.get(lemma, 0) + int(parts[3])
+    return nouns, verbs
 
 
 def index_path() -> Path:

@@ -15,7 +15,9 @@ WordNet, nothing tuned to a caption):
 
 - ``v`` is an ``-ing`` form lemminflect derives from a verb WordNet knows ("playing" <- play), and
   is no thing itself: its first noun sense, if any, is not a visible thing ("building",
-  "clothing" and "filling" stay nouns);
+  "clothing" and "filling" stay nouns); a present-tense verb that also names a thing is the verb
+  when WordNet's sense-tagged corpus has the verb more often ("clings", "flies", "perches";
+  :func:`parsers.verb_words.verb_participle`);
 - ``v`` and the word after it do not name one thing WordNet knows ("swimming pool", "cutting
   board", "playing field");
 - ``n`` can be a subject that does something: a noun whose first sense is a visible thing
@@ -34,9 +36,10 @@ singular noun ("Two dogs *sleep*.", "Four deer *walk* near the stones."; "a thre
 is one table).
 
 Inside a prepositional object the tagger makes the same mistake ("A man in a helmet skiing down a
-hill": the noun "helmet skiing"; "in a black jacket and helmet skiing down"). There the
-participle says what the one wearing or holding the object does, as the parser reads "a woman in
-a coat playing harp": ``n`` stays the object (or joins the coordination before it), ``v`` modifies
+hill": the noun "helmet skiing"; "in a black jacket and helmet skiing down"; "two horses in a
+green pasture grazing on grass"). There the participle says what the one wearing or holding the
+object, or in that place, does, as the parser reads "a woman in a coat playing harp": ``n`` (a
+thing, a place or scenery) stays the object (or joins the coordination before it), ``v`` modifies
 the noun the preposition hangs from, when that noun names a person or an animal and ``v`` is
 followed by a preposition or particle or governs an object of its own ("a child in a helmet
 holding a bat": the noun "helmet holding", the bat its object). When the tagger builds the worn
@@ -66,7 +69,7 @@ from spacy.language import Language
 
 from parsers.coordination import retag_listed_things
 from parsers.doers import doer_of, owner_of, regroup, relink_doer, second_object_doer
-from parsers.verb_words import doer, garment, names_one_thing, own_plural, verb_form, verb_participle
+from parsers.verb_words import doer, garment, names_one_thing, own_plural, seen, verb_form, verb_participle
 
 _NOUN_TAGS = frozenset(("NN", "NNS", "JJ"))
 #: The deps of a phrase that holds the caption's subject: the sentence itself or its subject.
@@ -227,7 +230,7 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     owner = owner_of(place[0] if place[1] != "conj" else place[0].head)
     if owner is None:
         return None
-    if names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_, _form(v)) or not doer(n.lower_, False):
+    if names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_, _form(v)) or not seen(n.lower_):
         return None
     return n, v, place, owner
 
