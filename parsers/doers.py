@@ -76,8 +76,10 @@ def _actor(word: Any) -> bool:
 
 def owner_of(word: Any) -> Any | None:
     """The person or animal preposition or participle ``word`` hangs from ("a man *in* a helmet",
-    "a woman *wearing* a fedora"), else None."""
+    "a woman *wearing* a fedora"; "a person dressed *in* black": through the participle), else None."""
     owner = word.head
+    if word.dep_ == "prep" and owner.dep_ == "acl" and owner.tag_ == "VBN" and owner.i < word.i:
+        owner = owner.head
     if word.dep_ not in ("prep", "acl") or owner.tag_ not in _NOUNS:
         return None
     return owner if _animate(owner) else None

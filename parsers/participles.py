@@ -39,7 +39,8 @@ Inside a prepositional object the tagger makes the same mistake ("A man in a hel
 hill": the noun "helmet skiing"; "in a black jacket and helmet skiing down"; "two horses in a
 green pasture grazing on grass"). There the participle says what the one wearing or holding the
 object, or in that place, does, as the parser reads "a woman in a coat playing harp": ``n`` (a
-thing, a place or scenery) stays the object (or joins the coordination before it), ``v`` modifies
+thing, a place or scenery; or a colour said as what is worn, "a man in black *walks* by", "wearing
+black *sits*") stays the object (or joins the coordination before it), ``v`` modifies
 the noun the preposition hangs from, when that noun names a person or an animal and ``v`` is
 followed by a preposition or particle or governs an object of its own ("a child in a helmet
 holding a bat": the noun "helmet holding", the bat its object). When the tagger builds the worn
@@ -67,6 +68,7 @@ from typing import Any
 
 from spacy.language import Language
 
+from parsers.attribute_words import COLOURS
 from parsers.coordination import retag_listed_things
 from parsers.doers import doer_of, owner_of, regroup, relink_doer, second_object_doer
 from parsers.verb_words import doer, garment, names_one_thing, own_plural, seen, verb_form, verb_participle
@@ -209,30 +211,47 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     v = doc[i]
     if i == 0 or i + 1 >= len(doc):
         return None
-    if not (v.tag_ in ("NN", "VBG") and v.lower_.endswith("ing")) and not _finite(doc, i):
-        return None
     n = doc[i - 1]
-    if n.tag_ not in ("NN", "NNS", "NNP") or n.head.i != v.i or n.dep_ not in _INSIDE:
+    colour = _worn_colour(n)  # "a man in black walks by", "a woman wearing black sits"
+    participle = v.tag_ in ("NN", "VBG") and v.lower_.endswith("ing")
+    if not (participle or _finite(doc, i) or colour and v.tag_ in ("NNS", "VBZ")):
+        return None
+    if (n.tag_ not in ("NN", "NNS", "NNP") and not colour) or n.head.i != v.i or n.dep_ not in _INSIDE:
         return None
     governs = doc[i + 1].tag_ in ("IN", "RP") or any(c.dep_ == "dobj" and c.i > v.i for c in v.children)
     if not governs and not (v.tag_ in ("NNS", "VBZ") and doc[i + 1].is_punct):  # "... and a pink shirt smiles."
         return None
     before = [t for t in doc[: n.i] if t.head.i == v.i]
     cc = doc[before[0].i - 1] if before else doc[n.i - 1]
-    if v.dep_ == "pobj":
+    if v.dep_ in ("pobj", "pcomp"):  # "in black walking a dog": the participle read as the preposition's
         place: tuple[Any, str] = (v.head, "pobj")
     elif cc.dep_ == "cc" and cc.head.dep_ == "pobj":  # "in a black jacket and helmet skiing down"
         place = (cc.head, "conj")
-    elif v.tag_ in ("NNS", "VBZ") and v.dep_ == "dobj" and v.head.dep_ == "acl":  # "wearing a fedora looks at"
+    elif v.dep_ == "dobj" and v.head.dep_ == "acl":  # "wearing a fedora looks at", "wearing a dress standing in"
         place = (v.head, "dobj")
     else:
         return None
     owner = owner_of(place[0] if place[1] != "conj" else place[0].head)
     if owner is None:
         return None
-    if names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_, _form(v)) or not seen(n.lower_):
+    if names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_, _form(v)):
         return None
-    return n, v, place, owner
+    return (n, v, place, owner) if colour or seen(n.lower_) else None
+
+
+def _worn_colour(n: Any) -> bool:
+    """Whether ``n`` is a colour said as what someone wears: right after "in" or a verb of wearing
+    ("in black", "wearing white"; not "with black dots", "holding green leaves")."""
+    from knowledge import lemmatize
+
+    if n.tag_ != "JJ" or n.lower_ not in COLOURS or n.i == 0:
+        return False
+    before = n.doc[n.i - 1]
+    return before.lower_ == "in" or before.tag_ in ("VBG", "VBN") and lemmatize(before.lower_, "v") in _WEARING
+
+
+#: Verbs whose object is what is worn ("wearing black", "dressed in black", "clad in red").
+_WEARING = frozenset({"wear", "dress", "clothe", "clad"})
 
 
 def _governing_candidate(doc: Any, i: int) -> tuple[Any, Any, Any, Any] | None:

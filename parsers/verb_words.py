@@ -67,13 +67,13 @@ def doer(word: str, adjective_tag: bool) -> bool:
     >>> doer("puppy", True), doer("black", True), doer("city", False)
     (True, False, False)
     """
-    from knowledge import get_hierarchy, is_thing, lemmatize
+    from knowledge import get_hierarchy, is_thing, lemmatize, noun_synset
     from knowledge.concepts import wordnet_first_sense
 
     h = get_hierarchy()
     if adjective_tag and word in h.adjective_lemmas:
         return False
-    return lemmatize(word) in h.lemmas("n") and is_thing(wordnet_first_sense(word))
+    return lemmatize(word) in h.lemmas("n") and (is_thing(wordnet_first_sense(word)) or is_thing(noun_synset(word)))
 
 
 def seen(word: str) -> bool:

@@ -60,6 +60,8 @@ def parser():
         ("A black scorpion clings to a small brown branch.", [("scorpion", "cling to", "branch")]),
         ("A falcon flies across a field.", [("falcon", "fly across", "field")]),
         ("A raven perches on a log.", [("raven", "perch on", "log")]),
+        # a subject whose first sense is a material (the pelt) but which is read as the animal
+        ("A leopard lays on the ground.", [("leopard", "lay on", "ground")]),
     ],
 )
 def test_a_participle_read_as_a_noun_keeps_its_subject(parser, text, triples):
@@ -175,6 +177,27 @@ def test_plural_nouns_that_could_be_verbs_stay_nouns(parser, text, names):
             "A woman in a red bikini walking in the water.",
             ["woman", "bikini", "water"],
             [("woman", "in", "bikini"), ("woman", "walk in", "water")],
+        ),
+        # ... or what the one wearing it does: a worn thing read into the participle's noun
+        (
+            "A woman wearing a dress standing in a field.",
+            ["woman", "dress", "field"],
+            [("woman", "wear", "dress"), ("woman", "stand in", "field")],
+        ),
+        # a colour said as what is worn ("in black", "wearing black") is no noun of the verb's
+        ("A man in black walks by some drums.", ["man", "drum"], [("man", "walk by", "drum")]),
+        ("A woman wearing black sits at a desk.", ["woman", "desk"], [("woman", "sit at", "desk")]),
+        ("A man in black walking a dog.", ["man", "dog"], [("man", "walk", "dog")]),
+        (
+            "A person dressed in black standing in front of a swan.",
+            ["person", "swan"],
+            [("person", "stand in front of", "swan")],
+        ),
+        # a colour after another preposition describes its noun
+        (
+            "A white moth with black dots on its wings.",
+            ["moth", "dot", "wing"],
+            [("moth", "have", "dot"), ("dot", "on", "wing")],
         ),
         # before a garment the -ing word says what it is for
         ("A man in a bicycle racing suit.", ["man", "suit"], [("man", "in", "suit")]),
