@@ -40,10 +40,13 @@ hill": the noun "helmet skiing"; "in a black jacket and helmet skiing down"; "tw
 green pasture grazing on grass"). There the participle says what the one wearing or holding the
 object, or in that place, does, as the parser reads "a woman in a coat playing harp": ``n`` (a
 thing, a place or scenery; or a colour said as what is worn, "a man in black *walks* by", "wearing
-black *sits*") stays the object (or joins the coordination before it), ``v`` modifies
+black *sits*") stays the object (or joins the coordination before it: "wearing a coat and a
+scarf *standing* next to"), ``v`` modifies
 the noun the preposition hangs from, when that noun names a person or an animal and ``v`` is
-followed by a preposition or particle or governs an object of its own ("a child in a helmet
-holding a bat": the noun "helmet holding", the bat its object). When the tagger builds the worn
+followed by a preposition or particle ("next to" too) or governs an object of its own ("a child
+in a helmet holding a bat": the noun "helmet holding", the bat its object); a singular noun that is
+more often a verb is one of several when those persons are several ("men in formal dress *stand*
+in front of"). When the tagger builds the worn
 noun, the participle and its object into one prepositional object ("a man in a red shirt playing
 tennis": the noun "shirt playing tennis"), the worn noun becomes the object again, the
 participle the owner's and the last noun its object -- unless that noun is a garment, which the
@@ -71,7 +74,16 @@ from spacy.language import Language
 from parsers.attribute_words import COLOURS
 from parsers.coordination import retag_listed_things
 from parsers.doers import doer_of, owner_of, regroup, relink_doer, second_object_doer
-from parsers.verb_words import doer, garment, names_one_thing, own_plural, seen, verb_form, verb_participle
+from parsers.verb_words import (
+    doer,
+    garment,
+    more_often_a_verb,
+    names_one_thing,
+    own_plural,
+    seen,
+    verb_form,
+    verb_participle,
+)
 
 _NOUN_TAGS = frozenset(("NN", "NNS", "JJ"))
 #: The deps of a phrase that holds the caption's subject: the sentence itself or its subject.
@@ -214,29 +226,50 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     n = doc[i - 1]
     colour = _worn_colour(n)  # "a man in black walks by", "a woman wearing black sits"
     participle = v.tag_ in ("NN", "VBG") and v.lower_.endswith("ing")
-    if not (participle or _finite(doc, i) or colour and v.tag_ in ("NNS", "VBZ")):
+    finite = not participle and _finite(doc, i)
+    # a verb of several read as a singular noun: its owner, found below, must be several
+    # ("men in formal dress *stand*"), and it must be more often a verb ("men in the beach *sand*")
+    several = (
+        not participle and not finite and v.tag_ == "NN" and verb_form(v.lower_, "VBP") and more_often_a_verb(v.lower_)
+    )
+    if not (participle or finite or several or colour and v.tag_ in ("NNS", "VBZ")):
         return None
     if (n.tag_ not in ("NN", "NNS", "NNP") and not colour) or n.head.i != v.i or n.dep_ not in _INSIDE:
         return None
-    governs = doc[i + 1].tag_ in ("IN", "RP") or any(c.dep_ == "dobj" and c.i > v.i for c in v.children)
+    governs = _preposition_at(doc, i + 1) or any(c.dep_ == "dobj" and c.i > v.i for c in v.children)
     if not governs and not (v.tag_ in ("NNS", "VBZ") and doc[i + 1].is_punct):  # "... and a pink shirt smiles."
         return None
     before = [t for t in doc[: n.i] if t.head.i == v.i]
     cc = doc[before[0].i - 1] if before else doc[n.i - 1]
     if v.dep_ in ("pobj", "pcomp"):  # "in black walking a dog": the participle read as the preposition's
         place: tuple[Any, str] = (v.head, "pobj")
-    elif cc.dep_ == "cc" and cc.head.dep_ == "pobj":  # "in a black jacket and helmet skiing down"
-        place = (cc.head, "conj")
+    elif cc.dep_ == "cc" and (cc.head.dep_ == "pobj" or cc.head.dep_ == "dobj" and cc.head.head.dep_ == "acl"):
+        place = (cc.head, "conj")  # "in a black jacket and helmet skiing down", "wearing a coat and a scarf standing"
     elif v.dep_ == "dobj" and v.head.dep_ == "acl":  # "wearing a fedora looks at", "wearing a dress standing in"
         place = (v.head, "dobj")
     else:
         return None
     owner = owner_of(place[0] if place[1] != "conj" else place[0].head)
-    if owner is None:
+    if owner is None or several and not _plural(owner):
         return None
     if names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_, _form(v)):
         return None
     return (n, v, place, owner) if colour or seen(n.lower_) else None
+
+
+def _preposition_at(doc: Any, i: int) -> bool:
+    """Whether a preposition or particle starts at token ``i``, alone or after an adverb ("next
+    to", "close to")."""
+    return doc[i].tag_ in ("IN", "RP") or doc[i].tag_ == "RB" and i + 1 < len(doc) and doc[i + 1].tag_ == "IN"
+
+
+def _plural(t: Any) -> bool:
+    """Whether noun ``t`` says several ("men", "two deer", "a couple")."""
+    return t.tag_ in ("NNS", "NNPS") or _counted(t, t) or t.lower_ in _SEVERAL_NOUNS
+
+
+#: Singular nouns that name several, and take a verb of several ("a couple in black sit").
+_SEVERAL_NOUNS = frozenset({"couple", "pair", "group", "family", "team", "crowd", "herd", "flock"})
 
 
 def _worn_colour(n: Any) -> bool:

@@ -32,10 +32,10 @@ def verb_participle(word: str, tag: str = "VBG") -> bool:
         return False
     if not verb_form(word, tag):
         return False
-    return not is_thing(wordnet_first_sense(word)) or (tag == "VBZ" and _more_often_a_verb(word))
+    return not is_thing(wordnet_first_sense(word)) or (tag in ("VBZ", "VBP") and more_often_a_verb(word))
 
 
-def _more_often_a_verb(word: str) -> bool:
+def more_often_a_verb(word: str) -> bool:
     """Whether SemCor tags ``word``'s verb more often than its noun (never when it has no counts)."""
     from lemminflect import getAllLemmas
 

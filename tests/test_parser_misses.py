@@ -193,6 +193,29 @@ def test_plural_nouns_that_could_be_verbs_stay_nouns(parser, text, names):
             ["person", "swan"],
             [("person", "stand in front of", "swan")],
         ),
+        # ... also after a coordination of worn things, and before "next to"
+        (
+            "A woman wearing a coat and a scarf standing next to a harp.",
+            ["woman", "coat", "scarf", "harp"],
+            [("woman", "wear", "coat"), ("woman", "wear", "scarf"), ("woman", "stand next to", "harp")],
+        ),
+        # a verb of several read as a singular noun, when its owners are several
+        (
+            "Men and women in formal dress stand in front of a limousine.",
+            ["man", "woman", "dress", "limousine"],
+            [
+                ("man", "in", "dress"),
+                ("woman", "in", "dress"),
+                ("man", "stand in front of", "limousine"),
+                ("woman", "stand in front of", "limousine"),
+            ],
+        ),
+        # ... not a noun more often a noun than a verb ("sand", "pit")
+        (
+            "Two kids in a ball pit with a slide.",
+            ["kid", "pit", "slide"],
+            [("kid", "in", "pit"), ("kid", "have", "slide")],
+        ),
         # a colour after another preposition describes its noun
         (
             "A white moth with black dots on its wings.",
