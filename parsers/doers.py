@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from parsers.attribute_words import COLOURS
 from parsers.draft_graph import list_member
 from parsers.verb_words import names_one_thing, verb_participle
 
@@ -210,3 +211,18 @@ def regroup(doc: Any) -> Any:
             if doer_ is not None:
                 relink_doer(v, doer_)
     return doc
+
+
+#: Verbs whose object is what is worn ("wearing black", "dressed in black", "clad in red").
+WEARING = frozenset({"wear", "dress", "clothe", "clad"})
+
+
+def worn_colour(n: Any) -> bool:
+    """Whether ``n`` is a colour said as what someone wears: right after "in" or a verb of wearing
+    ("in black", "wearing white"; not "with black dots", "holding green leaves")."""
+    from knowledge import lemmatize
+
+    if n.tag_ != "JJ" or n.lower_ not in COLOURS or n.i == 0:
+        return False
+    before = n.doc[n.i - 1]
+    return before.lower_ == "in" or before.tag_ in ("VBG", "VBN") and lemmatize(before.lower_, "v") in WEARING

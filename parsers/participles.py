@@ -71,9 +71,8 @@ from typing import Any
 
 from spacy.language import Language
 
-from parsers.attribute_words import COLOURS
 from parsers.coordination import retag_listed_things
-from parsers.doers import doer_of, owner_of, regroup, relink_doer, second_object_doer
+from parsers.doers import doer_of, owner_of, regroup, relink_doer, second_object_doer, worn_colour
 from parsers.verb_words import (
     doer,
     garment,
@@ -224,7 +223,7 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     if i == 0 or i + 1 >= len(doc):
         return None
     n = doc[i - 1]
-    colour = _worn_colour(n)  # "a man in black walks by", "a woman wearing black sits"
+    colour = worn_colour(n)  # "a man in black walks by", "a woman wearing black sits"
     participle = v.tag_ in ("NN", "VBG") and v.lower_.endswith("ing")
     finite = not participle and _finite(doc, i)
     # a verb of several read as a singular noun: its owner, found below, must be several
@@ -270,21 +269,6 @@ def _plural(t: Any) -> bool:
 
 #: Singular nouns that name several, and take a verb of several ("a couple in black sit").
 _SEVERAL_NOUNS = frozenset({"couple", "pair", "group", "family", "team", "crowd", "herd", "flock"})
-
-
-def _worn_colour(n: Any) -> bool:
-    """Whether ``n`` is a colour said as what someone wears: right after "in" or a verb of wearing
-    ("in black", "wearing white"; not "with black dots", "holding green leaves")."""
-    from knowledge import lemmatize
-
-    if n.tag_ != "JJ" or n.lower_ not in COLOURS or n.i == 0:
-        return False
-    before = n.doc[n.i - 1]
-    return before.lower_ == "in" or before.tag_ in ("VBG", "VBN") and lemmatize(before.lower_, "v") in _WEARING
-
-
-#: Verbs whose object is what is worn ("wearing black", "dressed in black", "clad in red").
-_WEARING = frozenset({"wear", "dress", "clothe", "clad"})
 
 
 def _governing_candidate(doc: Any, i: int) -> tuple[Any, Any, Any, Any] | None:
