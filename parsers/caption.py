@@ -197,7 +197,7 @@ class CaptionParser:
             phrase_span=_strip_span(d.text, doc[start].idx, last.idx + len(last.text)),
             uncertain=m.uncertain,
             alternatives=[self._name(doc, d.mentions[a])[1] for a in m.alternatives],
-            plural=root.tag_ in ("NNS", "NNPS"),
+            plural=_plural(root),
         )
 
     def _name(self, doc: Any, m: Mention) -> tuple[list[int], str, str | None, list[int]]:
@@ -296,6 +296,32 @@ def _surface(doc: Any, tokens: list[int]) -> str:
     return "".join(doc[t].lower_ + ("" if joins_next(doc, t) else " ") for t in tokens).rstrip(" ")
 
 
+def _plural(root: Any) -> bool:
+    """Whether noun ``root`` is plural: tagged so, unless its own "a", "an", "another", "each" or
+    "every", with only modifiers between, says one of a word that is no other word's plural ("a
+    young kangaroo", which the tagger may call plural; not "a tank top and black pants", "a few
+    people")."""
+    if root.tag_ not in ("NNS", "NNPS"):
+        return False
+    from knowledge.concepts import morphy_forms
+
+    one = any(
+        c.dep_ == "det"
+        and c.lower_ in _OF_ONE
+        and all(
+            t.dep_ in ("amod", "compound", "advmod") and t.head.i == root.i and t.lower_ not in _MANY
+            for t in root.doc[c.i + 1 : root.i]
+        )
+        for c in root.children
+    )
+    return not (one and set(morphy_forms(root.lower_, "n")) <= {root.lower_})
+
+
+_OF_ONE = frozenset({"a", "an", "another", "each", "every"})
+#: Words after "a" that make it many ("a few people").
+_MANY = frozenset({"few", "couple", "lot", "dozen", "number", "bunch", "hundred", "thousand"})
+
+
 def _told_in(graph: SceneGraph, text: str) -> SceneGraph:
     """``graph``, parsed from the spaCy-safe copy of ``text`` (lone surrogates as U+FFFD, one char
     for one), told in ``text`` itself: the text, and each concept's and relation's surface words
@@ -336,6 +362,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _encodable(text: str) -> str:
-    """``text`` with lone surrogates (which spaCy cannot encode) as U+FFFD, one char for one, so
-    spans still index the original text."""
-    return _SURROGATE.sub("\ufffd", text)
+    """``text`` with lone surrogates (which spaCy cannot encode) as U+FFFD, and the stray "¬"
+    that a lost line break leaves in crowd-sourced captions ("in a grassy field¬", one in a
+    hundred nocaps references) as a space, one char for one, so spans still index the original
+    text; the tagger would read "field¬" as another word."""
+    return _SURROGATE.sub("\ufffd", text).replace("\u00ac", " ")

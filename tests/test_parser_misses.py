@@ -815,3 +815,26 @@ def test_a_wrong_ball_is_judged_against_the_references():
     e = explain("A boy throwing a baseball in a park.", references=refs)
     assert [(x.source, x.target) for x in e.edits if x.hallucinated] == [("baseball", "frisbee")]
     assert e.counterfactual == "A boy throwing a frisbee in a park."
+
+
+def test_a_stray_not_sign_is_a_line_break_not_part_of_a_word(parser):
+    # nocaps references end one in a hundred lines with "¬"; the tagger read "field¬" as a verb
+    g = parser.parse("A baby kangaroo standing in a grassy field¬")
+    assert g.triples() == [("kangaroo", "stand in", "field")]
+    assert g.text.endswith("field¬") and [g.text[a:b] for c in g.concepts for a, b in c.spans] == ["kangaroo", "field"]
+
+
+@pytest.mark.parametrize(
+    "text, plural",
+    [
+        # "a" says one of a word that is no other word's plural, whatever the tagger says
+        ("a young kangaroo, a joey sitting outside in the grass", {"kangaroo": False}),
+        ("A man is wearing a fedora and sunglasses in a room.", {"fedora": False, "sunglasses": True}),
+        # not across a coordination, nor in "a few"
+        ("A woman in an orange tank top and black pants.", {"pants": True}),
+        ("A boat carrying a few people.", {"people": True}),
+    ],
+)
+def test_one_of_a_thing_is_not_several(parser, text, plural):
+    g = parser.parse(text)
+    assert {c.lemma: c.plural for c in g.concepts if c.lemma in plural} == plural
