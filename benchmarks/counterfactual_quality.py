@@ -37,6 +37,7 @@ from typing import Any
 from cece.counterfactuals.grammar import new_grammar_problems
 from cece.explanation import Explanation
 from knowledge import is_hypernym, lemmatize, noun_senses
+from parsers.caption import spacy_text
 
 
 def lost_nouns(e: Explanation, nlp: Any) -> list[str]:
@@ -46,7 +47,7 @@ def lost_nouns(e: Explanation, nlp: Any) -> list[str]:
         return []
     touched = {x.source_index for x in e.edits if x.hallucinated and x.level == "object"}
     hit = [(a, b) for x in e.edits if x.hallucinated for a, b in x.spans]
-    words = {w for t in nlp(e.counterfactual) for w in (t.lower_, t.lemma_.lower())}
+    words = {w for t in nlp(spacy_text(e.counterfactual)) for w in (t.lower_, t.lemma_.lower())}
     lost = []
     for k, c in enumerate(e.caption_graph.concepts):
         if k in touched or not c.spans or any(a < cb and ca < b for ca, cb in c.spans for a, b in hit):

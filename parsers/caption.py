@@ -105,7 +105,7 @@ class CaptionParser:
     def parse_many(self, texts: Iterable[str], batch_size: int | None = None) -> Iterator[SceneGraph]:
         """Stream of SceneGraphs, one per caption, in order; spaCy parses ``batch_size`` at a time."""
         size = batch_size or self.batch_size
-        pairs = ((_encodable(self._fits(_check(t))), t) for t in texts)
+        pairs = ((spacy_text(self._fits(_check(t))), t) for t in texts)
         for doc, text in self.nlp.pipe(pairs, batch_size=size, as_tuples=True):
             self._remember(text, doc)
             graph = self.parse_doc(doc)
@@ -115,7 +115,7 @@ class CaptionParser:
         """The spaCy Doc of ``text``: one of the last parses when it was just parsed, else a new one."""
         if text in self._docs:
             return self._docs[text]
-        doc = self.nlp(_encodable(self._fits(_check(text))))
+        doc = self.nlp(spacy_text(self._fits(_check(text))))
         self._remember(text, doc)
         return doc
 
@@ -361,9 +361,13 @@ def _check(text: Any) -> str:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _encodable(text: str) -> str:
-    """``text`` with lone surrogates (which spaCy cannot encode) as U+FFFD, and the stray "¬"
-    that a lost line break leaves in crowd-sourced captions ("in a grassy field¬", one in a
-    hundred nocaps references) as a space, one char for one, so spans still index the original
-    text; the tagger would read "field¬" as another word."""
+def spacy_text(text: str) -> str:
+    """The text the parser hands spaCy for ``text``: lone surrogates (which spaCy cannot encode)
+    as U+FFFD, and the stray "¬" that a lost line break leaves in crowd-sourced captions ("in a
+    grassy field¬", one in a hundred nocaps references) as a space, one char for one, so spans
+    still index the original text; the tagger would read "field¬" as another word.
+
+    >>> spacy_text("A dog on a field¬")
+    'A dog on a field '
+    """
     return _SURROGATE.sub("\ufffd", text).replace("\u00ac", " ")
