@@ -223,6 +223,8 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     if i == 0 or i + 1 >= len(doc):
         return None
     n = doc[i - 1]
+    if n.head.i != v.i or n.dep_ not in _INSIDE or v.tag_ not in ("NN", "NNS", "VBG", "VBZ", "VBP"):
+        return None  # (cheap tests first: this runs for every word)
     colour = worn_colour(n)  # "a man in black walks by", "a woman wearing black sits"
     participle = v.tag_ in ("NN", "VBG") and v.lower_.endswith("ing")
     finite = not participle and _finite(doc, i)
@@ -233,7 +235,7 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     )
     if not (participle or finite or several or colour and v.tag_ in ("NNS", "VBZ")):
         return None
-    if (n.tag_ not in ("NN", "NNS", "NNP") and not colour) or n.head.i != v.i or n.dep_ not in _INSIDE:
+    if n.tag_ not in ("NN", "NNS", "NNP") and not colour:
         return None
     governs = _preposition_at(doc, i + 1) or any(c.dep_ == "dobj" and c.i > v.i for c in v.children)
     if not governs and not (v.tag_ in ("NNS", "VBZ") and doc[i + 1].is_punct):  # "... and a pink shirt smiles."

@@ -35,6 +35,7 @@ def verb_participle(word: str, tag: str = "VBG") -> bool:
     return not is_thing(wordnet_first_sense(word)) or (tag in ("VBZ", "VBP") and more_often_a_verb(word))
 
 
+@lru_cache(maxsize=8192)
 def more_often_a_verb(word: str) -> bool:
     """Whether SemCor tags ``word``'s verb more often than its noun (never when it has no counts)."""
     from lemminflect import getAllLemmas
