@@ -39,16 +39,15 @@ Inside a prepositional object the tagger makes the same mistake ("A man in a hel
 hill": the noun "helmet skiing"; "in a black jacket and helmet skiing down"; "two horses in a
 green pasture grazing on grass"). There the participle says what the one wearing or holding the
 object, or in that place, does, as the parser reads "a woman in a coat playing harp": ``n`` (a
-thing, a place or scenery; or a colour said as what is worn, "a man in black *walks* by", "wearing
-black *sits*") stays the object (or joins the coordination before it: "wearing a coat and a
-scarf *standing* next to"), ``v`` modifies
-the noun the preposition hangs from, when that noun names a person or an animal and ``v`` is
-followed by a preposition or particle ("next to" too) or governs an object of its own ("a child
-in a helmet holding a bat": the noun "helmet holding", the bat its object); a singular noun that is
-more often a verb is one of several when those persons are several ("men in formal dress *stand*
-in front of"). When the tagger builds the worn
-noun, the participle and its object into one prepositional object ("a man in a red shirt playing
-tennis": the noun "shirt playing tennis"), the worn noun becomes the object again, the
+thing, a place or scenery; or a colour said as what is worn, "a man in black *walks* by",
+"wearing black *sits*") stays the object (or joins the coordination before it: "wearing a coat
+and a scarf *standing* next to"), ``v`` modifies the noun the preposition hangs from, when that
+noun names a person or an animal and ``v`` is followed by a preposition or particle ("next to"
+too) or governs an object of its own ("a child in a helmet holding a bat": the noun "helmet
+holding", the bat its object); a singular noun that is more often a verb is the verb of several
+when those persons are several ("men in formal dress *stand* in front of"). When the tagger
+builds the worn noun, the participle and its object into one prepositional object ("a man in a
+red shirt playing tennis": the noun "shirt playing tennis"), the worn noun becomes the object again, the
 participle the owner's and the last noun its object -- unless that noun is a garment, which the
 ``-ing`` word says the purpose of ("a bicycle *racing suit*"). For the same reason a participle
 the parser hangs from such an object that is no person or animal is hung from the person or

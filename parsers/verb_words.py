@@ -1,7 +1,7 @@
 """Words the parser's repairs weigh (:mod:`parsers.participles`, :mod:`parsers.modifiers`):
-whether a word is a verb form, a visible thing that can do something, a garment, its own
-plural, or one thing WordNet names with the word before it. Each answer depends on the word
-alone, so each is cached.
+whether a word is a verb form (and more often a verb than a noun), a visible thing that can do
+something, a thing or place seen, a garment, its own plural, or one thing WordNet names with the
+word before it. Each answer depends on the word alone, so each is cached.
 
 >>> verb_participle("playing"), doer("puppy", False), garment("suit")
 (True, True, True)
@@ -62,8 +62,9 @@ def verb_form(word: str, tag: str) -> bool:
 
 @lru_cache(maxsize=8192)
 def doer(word: str, adjective_tag: bool) -> bool:
-    """Whether lower-case ``word`` is a noun whose first sense is a visible thing (and, when the
-    tagger called it an adjective, not also an adjective to WordNet).
+    """Whether lower-case ``word`` is a noun whose first sense is a visible thing, in WordNet's
+    order or as concepts are read ("leopard" the animal, not its pelt; :func:`knowledge.noun_synset`)
+    (and, when the tagger called it an adjective, not also an adjective to WordNet).
 
     >>> doer("puppy", True), doer("black", True), doer("city", False)
     (True, False, False)
@@ -77,6 +78,7 @@ def doer(word: str, adjective_tag: bool) -> bool:
     return lemmatize(word) in h.lemmas("n") and (is_thing(wordnet_first_sense(word)) or is_thing(noun_synset(word)))
 
 
+@lru_cache(maxsize=8192)
 def seen(word: str) -> bool:
     """Whether lower-case ``word`` is a noun whose first sense is seen: a thing, or a place,
     scenery or material ("pasture", "snow"), what a participle's doer can be in or on.
