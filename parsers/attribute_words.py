@@ -342,3 +342,17 @@ SAME_MATERIAL = {
     "tin": "metal",
     "chrome": "metal",
 }
+
+
+#: Determiners that say one of a noun ("a kangaroo", "this dog").
+ONE_DETERMINERS = frozenset({"a", "an", "this", "that", "each", "every", "another"})
+
+
+def counts_several(word: str) -> bool:
+    """Whether lower-case ``word`` counts more than one: a number above one, a vague count or a
+    quantifying noun ("two", "few", "couple", "group").
+
+    >>> counts_several("few"), counts_several("group"), counts_several("single"), counts_several("red")
+    (True, True, False, False)
+    """
+    return word in VAGUE_COUNTS or bool(QUANTIFIER_NOUNS.get(word)) or COUNT_WORDS.get(word, "1") not in ("0", "1")

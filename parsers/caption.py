@@ -23,7 +23,7 @@ from typing import Any
 
 import knowledge
 from parsers import repairs
-from parsers.attribute_words import ADJECTIVE_COMPOUNDS, COLOURS, QUANTIFIER_NOUNS
+from parsers.attribute_words import ADJECTIVE_COMPOUNDS, COLOURS, ONE_DETERMINERS, QUANTIFIER_NOUNS, counts_several
 from parsers.attributes import group_attributes
 from parsers.draft_graph import Draft, Mention, from_upstream, joins_next
 from parsers.intransitive import add_states
@@ -297,8 +297,8 @@ def _surface(doc: Any, tokens: list[int]) -> str:
 
 
 def _plural(root: Any) -> bool:
-    """Whether noun ``root`` is plural: tagged so, unless its own "a", "an", "another", "each" or
-    "every", with only modifiers between, says one of a word that is no other word's plural ("a
+    """Whether noun ``root`` is plural: tagged so, unless its own "a", "this", "each" or the like,
+    with only modifiers between that count no more than one, says one of a word that is no other word's plural ("a
     young kangaroo", which the tagger may call plural; not "a tank top and black pants", "a few
     people")."""
     if root.tag_ not in ("NNS", "NNPS"):
@@ -307,19 +307,14 @@ def _plural(root: Any) -> bool:
 
     one = any(
         c.dep_ == "det"
-        and c.lower_ in _OF_ONE
+        and c.lower_ in ONE_DETERMINERS
         and all(
-            t.dep_ in ("amod", "compound", "advmod") and t.head.i == root.i and t.lower_ not in _MANY
+            t.dep_ in ("amod", "compound", "advmod") and t.head.i == root.i and not counts_several(t.lower_)
             for t in root.doc[c.i + 1 : root.i]
         )
         for c in root.children
     )
     return not (one and set(morphy_forms(root.lower_, "n")) <= {root.lower_})
-
-
-_OF_ONE = frozenset({"a", "an", "another", "each", "every"})
-#: Words after "a" that make it many ("a few people").
-_MANY = frozenset({"few", "couple", "lot", "dozen", "number", "bunch", "hundred", "thousand"})
 
 
 def _told_in(graph: SceneGraph, text: str) -> SceneGraph:

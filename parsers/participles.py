@@ -70,6 +70,7 @@ from typing import Any
 
 from spacy.language import Language
 
+from parsers.attribute_words import ONE_DETERMINERS, counts_several
 from parsers.coordination import retag_listed_things
 from parsers.doers import doer_of, owner_of, regroup, relink_doer, second_object_doer, worn_colour
 from parsers.verb_words import (
@@ -91,7 +92,6 @@ _INSIDE = frozenset(("amod", "compound", "nmod"))
 #: What a participle can govern after it.
 _AFTER = frozenset(("prep", "dobj", "advmod", "prt", "npadvmod", "acomp", "dative", "agent"))
 #: Articles of one thing.
-_OF_ONE = frozenset(("a", "an", "this", "that", "each", "every", "another"))
 #: Tags of a finite verb: a sentence with one has its main verb.
 _FINITE = frozenset(("VBZ", "VBP", "VBD", "MD"))
 
@@ -190,7 +190,7 @@ def _several(n: Any, v: Any) -> bool:
         return False
     if _counted(n, v):
         return True
-    one = any(c.dep_ == "det" and c.lower_ in _OF_ONE for t in (n, v) for c in t.children)
+    one = any(c.dep_ == "det" and c.lower_ in ONE_DETERMINERS for t in (n, v) for c in t.children)
     return not one and animal
 
 
@@ -250,7 +250,7 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     else:
         return None
     owner = owner_of(place[0] if place[1] != "conj" else place[0].head)
-    if owner is None or several and not _plural(owner):
+    if owner is None or several and not _names_several(owner):
         return None
     if names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_, _form(v)):
         return None
@@ -263,13 +263,9 @@ def _preposition_at(doc: Any, i: int) -> bool:
     return doc[i].tag_ in ("IN", "RP") or doc[i].tag_ == "RB" and i + 1 < len(doc) and doc[i + 1].tag_ == "IN"
 
 
-def _plural(t: Any) -> bool:
-    """Whether noun ``t`` says several ("men", "two deer", "a couple")."""
-    return t.tag_ in ("NNS", "NNPS") or _counted(t, t) or t.lower_ in _SEVERAL_NOUNS
-
-
-#: Singular nouns that name several, and take a verb of several ("a couple in black sit").
-_SEVERAL_NOUNS = frozenset({"couple", "pair", "group", "family", "team", "crowd", "herd", "flock"})
+def _names_several(t: Any) -> bool:
+    """Whether noun ``t`` says several ("men", "two deer", "a couple in black sit")."""
+    return t.tag_ in ("NNS", "NNPS") or _counted(t, t) or counts_several(t.lower_)
 
 
 def _governing_candidate(doc: Any, i: int) -> tuple[Any, Any, Any, Any] | None:
