@@ -81,6 +81,9 @@ def owner_of(word: Any) -> Any | None:
     owner = word.head
     if word.dep_ == "prep" and owner.dep_ == "acl" and owner.tag_ == "VBN" and owner.i < word.i:
         owner = owner.head
+    if wears(word) and word.dep_ not in ("prep", "acl"):  # "A man is *wearing* a helmet riding": the verb's subject
+        subject = next((c for c in word.children if c.dep_ == "nsubj" and c.tag_ in _NOUNS), None)
+        return subject if subject is not None and _animate(subject) else None
     if word.dep_ not in ("prep", "acl") or owner.tag_ not in _NOUNS:
         return None
     return owner if _animate(owner) else None
@@ -220,9 +223,14 @@ WEARING = frozenset({"wear", "dress", "clothe", "clad"})
 def worn_colour(n: Any) -> bool:
     """Whether ``n`` is a colour said as what someone wears: right after "in" or a verb of wearing
     ("in black", "wearing white"; not "with black dots", "holding green leaves")."""
-    from knowledge import lemmatize
-
     if n.tag_ != "JJ" or n.lower_ not in COLOURS or n.i == 0:
         return False
     before = n.doc[n.i - 1]
-    return before.lower_ == "in" or before.tag_ in ("VBG", "VBN") and lemmatize(before.lower_, "v") in WEARING
+    return before.lower_ == "in" or wears(before)
+
+
+def wears(t: Any) -> bool:
+    """Whether token ``t`` is a participle or present-tense verb of wearing ("wearing", "dressed", "wears")."""
+    from knowledge import lemmatize
+
+    return t.tag_ in ("VBG", "VBN", "VBZ", "VBP") and lemmatize(t.lower_, "v") in WEARING

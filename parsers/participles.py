@@ -55,7 +55,9 @@ animal ("two men in wetsuits surfing on waves": the men surf), as is one read as
 the participle before it ("wearing a helmet *riding* a bike", "wearing black shirt *playing cello*"),
 or hung from a place its doer is in or on ("standing on the grass *wearing* leggings"): who does
 what is :mod:`parsers.doers`, which first regroups a worn or held thing the parser coordinated
-with its wearer ("A man wearing a hat and a jacket").
+with its wearer ("A man wearing a hat and a jacket"). After a finite verb of wearing the same holds
+("A man is wearing a helmet *riding* a bike"), and an article after the participle starts its
+object ("in a helmet riding *a segway*"). Verbs misread elsewhere: :mod:`parsers.misread_verbs`.
 
 >>> from parsers.spacy_model import load_spacy
 >>> doc = load_spacy(exclude=("ner",), fast_attributes=True, tree_repairs=True)("A kid playing baseball.")
@@ -70,9 +72,19 @@ from typing import Any
 
 from spacy.language import Language
 
-from parsers.attribute_words import ONE_DETERMINERS, counts_several
+from parsers.attribute_words import ONE_DETERMINERS
 from parsers.coordination import retag_listed_things
-from parsers.doers import doer_of, owner_of, regroup, relink_doer, second_object_doer, worn_colour
+from parsers.doers import doer_of, owner_of, regroup, relink_doer, second_object_doer, wears, worn_colour
+from parsers.misread_verbs import (
+    FINITE,
+    conjoined_candidate,
+    counted,
+    names_several,
+    of_candidate,
+    preposition_at,
+    relink_conjoined,
+    verb_tag,
+)
 from parsers.verb_words import (
     doer,
     garment,
@@ -91,9 +103,6 @@ _TOP = frozenset(("ROOT", "nsubj", "nsubjpass"))
 _INSIDE = frozenset(("amod", "compound", "nmod"))
 #: What a participle can govern after it.
 _AFTER = frozenset(("prep", "dobj", "advmod", "prt", "npadvmod", "acomp", "dative", "agent"))
-#: Articles of one thing.
-#: Tags of a finite verb: a sentence with one has its main verb.
-_FINITE = frozenset(("VBZ", "VBP", "VBD", "MD"))
 
 
 def _phrase_head(v: Any) -> Any:
@@ -115,7 +124,7 @@ def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
     if v.tag_ == "NN" and v.lower_.endswith("ing"):
         form = "VBG"
     elif _finite(doc, i):
-        form = _form(v)  # "A blue bird huddles on a branch": the noun "bird huddles", no verb
+        form = verb_tag(v)  # "A blue bird huddles on a branch": the noun "bird huddles", no verb
     else:
         return None
     if n.tag_ not in _NOUN_TAGS or n.dep_ not in _INSIDE | _TOP:
@@ -136,15 +145,6 @@ def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
     return n, v, h
 
 
-def _form(v: Any) -> str:
-    """The verb tag a misread word ``v`` gets back: a plural noun or a verb built into a noun
-    phrase is a present-tense verb ("VBZ"), a singular noun ending in -ing a participle ("VBG"),
-    another singular noun a present-tense verb of several ("two dogs *sleep*": "VBP")."""
-    if v.tag_ in ("NNS", "VBZ"):
-        return "VBZ"
-    return "VBG" if v.lower_.endswith("ing") else "VBP"
-
-
 def _finite(doc: Any, i: int) -> bool:
     """Whether token ``i``, with no finite verb before it (a participle is no main verb, a later
     one is another clause's: "a batter *swings* while people watch"), may be the sentence's verb:
@@ -159,7 +159,7 @@ def _finite(doc: Any, i: int) -> bool:
     if n is None or v.tag_ not in ("NN", "NNS", "VBZ", "VBP") or v.dep_ in ("nsubj", "nsubjpass"):
         return False  # "the bicycle pedals ... are visible": a later verb's subject
     built_in = n.dep_ in _INSIDE and n.head.i == v.i
-    after_one = n.tag_ in ("NN", "NNP")
+    after_one = n.tag_ in ("NN", "NNP", "JJ")  # "A lily *looks* around": the noun read as an adjective
     if v.tag_ == "NN":  # a verb of several: "two dogs *sleep*"
         if not (built_in and _governs_next(doc, i) and _several(n, v)):
             return False
@@ -168,14 +168,14 @@ def _finite(doc: Any, i: int) -> bool:
             return False
     elif not after_one or (v.tag_ == "VBZ" and not built_in) or any(t.tag_ == "CD" for t in doc[:i]):
         return False  # "a bird *huddles*", "a deer *walks*"; not "two coffee mugs"
-    if any(t.tag_ in _FINITE for t in doc[:i]):
+    if any(t.tag_ in FINITE for t in doc[:i]):
         return False
-    counted_many = v.tag_ == "NN" and n.tag_ == "NN" and _counted(n, v)
+    counted_many = v.tag_ == "NN" and n.tag_ == "NN" and counted(n, v)
     if names_one_thing(n.lower_, lemmatize(v.lower_)):
         return False
     # after a counted many ("four deer *stand* near the stones") a singular noun can be no thing
     # they are, whatever else it may name
-    return verb_form(v.lower_, _form(v)) if counted_many else verb_participle(v.lower_, _form(v))
+    return verb_form(v.lower_, verb_tag(v)) if counted_many else verb_participle(v.lower_, verb_tag(v))
 
 
 def _several(n: Any, v: Any) -> bool:
@@ -188,7 +188,7 @@ def _several(n: Any, v: Any) -> bool:
     zero_plural, animal = _zero_plural(n.lower_) if n.tag_ == "NN" else (False, False)
     if not zero_plural:
         return False
-    if _counted(n, v):
+    if counted(n, v):
         return True
     one = any(c.dep_ == "det" and c.lower_ in ONE_DETERMINERS for t in (n, v) for c in t.children)
     return not one and animal
@@ -201,11 +201,6 @@ def _zero_plural(word: str) -> tuple[bool, bool]:
     from knowledge import is_animate, noun_synset
 
     return bool(own_plural(word)), is_animate(noun_synset(word))
-
-
-def _counted(n: Any, v: Any) -> bool:
-    """Whether a number above one counts ``n`` (spaCy may hang it from ``v``)."""
-    return any(c.dep_ == "nummod" and c.lower_ not in ("one", "1") for t in (n, v) for c in t.children)
 
 
 def _governs_next(doc: Any, i: int) -> bool:
@@ -234,9 +229,14 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     )
     if not (participle or finite or several or colour and v.tag_ in ("NNS", "VBZ")):
         return None
-    if n.tag_ not in ("NN", "NNS", "NNP") and not colour:
-        return None
-    governs = _preposition_at(doc, i + 1) or any(c.dep_ == "dobj" and c.i > v.i for c in v.children)
+    if (
+        n.tag_ not in ("NN", "NNS", "NNP")
+        and not colour
+        and not (participle and n.tag_ in ("JJ", "JJS") and doer(n.lower_, True))
+    ):
+        return None  # (a thing the tagger called an adjective: "wearing a *vest* standing")
+    governs = preposition_at(doc, i + 1) or any(c.dep_ == "dobj" and c.i > v.i for c in v.children)
+    governs = governs or participle and doc[i + 1].tag_ in ("DT", "PRP$")  # "in a helmet riding *a* segway"
     if not governs and not (v.tag_ in ("NNS", "VBZ") and doc[i + 1].is_punct):  # "... and a pink shirt smiles."
         return None
     before = [t for t in doc[: n.i] if t.head.i == v.i]
@@ -245,27 +245,19 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
         place: tuple[Any, str] = (v.head, "pobj")
     elif cc.dep_ == "cc" and (cc.head.dep_ == "pobj" or cc.head.dep_ == "dobj" and cc.head.head.dep_ == "acl"):
         place = (cc.head, "conj")  # "in a black jacket and helmet skiing down", "wearing a coat and a scarf standing"
-    elif v.dep_ == "dobj" and v.head.dep_ == "acl":  # "wearing a fedora looks at", "wearing a dress standing in"
+    elif v.dep_ == "dobj" and (v.head.dep_ == "acl" or wears(v.head)):  # "wearing a fedora looks at",
+        # "wearing a dress standing in", "A man is wearing a helmet riding a bike"
         place = (v.head, "dobj")
     else:
         return None
     owner = owner_of(place[0] if place[1] != "conj" else place[0].head)
-    if owner is None or several and not _names_several(owner):
+    if owner is None or several and not names_several(owner):
         return None
-    if names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_, _form(v)):
+    if names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_, verb_tag(v)):
         return None
-    return (n, v, place, owner) if colour or seen(n.lower_) else None
-
-
-def _preposition_at(doc: Any, i: int) -> bool:
-    """Whether a preposition or particle starts at token ``i``, alone or after an adverb ("next
-    to", "close to")."""
-    return doc[i].tag_ in ("IN", "RP") or doc[i].tag_ == "RB" and i + 1 < len(doc) and doc[i + 1].tag_ == "IN"
-
-
-def _names_several(t: Any) -> bool:
-    """Whether noun ``t`` says several ("men", "two deer", "a couple in black sit")."""
-    return t.tag_ in ("NNS", "NNPS") or _counted(t, t) or counts_several(t.lower_)
+    compound = doc[n.i - 1] if n.i and doc[n.i - 1].dep_ == "compound" else None  # "a golf club *squats*"
+    seen_ = seen(n.lower_) or compound is not None and seen(f"{compound.lower_} {n.lower_}")
+    return (n, v, place, owner) if colour or seen_ else None
 
 
 def _governing_candidate(doc: Any, i: int) -> tuple[Any, Any, Any, Any] | None:
@@ -313,12 +305,23 @@ def _relink_object(n: Any, v: Any, place: tuple[Any, str], owner: Any) -> None:
     doc = n.doc
     movers = [t for t in doc[: n.i] if t.head.i == v.i]
     n.head, n.dep_ = place
-    v.head, v.dep_, v.tag_ = owner, "acl", _form(v)
+    if n.tag_ in ("JJ", "JJS") and not worn_colour(n):
+        n.tag_ = "NN"
+    v.head, v.dep_, v.tag_ = owner, "acl", verb_tag(v)
     for t in movers:
         t.head = n
     nxt = doc[v.i + 1]
     if nxt.head.i != v.i and nxt.dep_ in ("prep", "prt"):
         nxt.head = v
+    obj = nxt.head  # "in a helmet riding *a segway*": the noun phrase after it is its object
+    if (
+        nxt.dep_ in ("det", "poss")
+        and obj.i > v.i
+        and obj.head.i != v.i
+        and obj.dep_ != "ROOT"
+        and v not in obj.subtree
+    ):
+        obj.head, obj.dep_ = v, "dobj"
 
 
 def _relink(n: Any, v: Any, h: Any) -> None:
@@ -333,7 +336,7 @@ def _relink(n: Any, v: Any, h: Any) -> None:
     n.head, n.dep_ = (n if root else top), dep
     if n.tag_ == "JJ":
         n.tag_ = "NN"
-    v.head, v.dep_, v.tag_ = n, "acl", _form(v)
+    v.head, v.dep_, v.tag_ = n, "acl", verb_tag(v)
     if h.i != v.i:
         h.head, h.dep_ = v, "dobj"
     for t in movers:
@@ -354,9 +357,13 @@ def repair(doc: Any) -> Any:
         if found is not None:
             _relink(*found)
             continue
-        inside = _object_candidate(doc, i)
+        inside = _object_candidate(doc, i) or of_candidate(doc, i)
         if inside is not None:
             _relink_object(*inside)
+            continue
+        conjoined = conjoined_candidate(doc, i)
+        if conjoined is not None:
+            relink_conjoined(*conjoined)
             continue
         governing = _governing_candidate(doc, i)
         if governing is not None:

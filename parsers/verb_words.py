@@ -86,13 +86,14 @@ def seen(word: str) -> bool:
     >>> seen("pasture"), seen("helmet"), seen("idea")
     (True, True, False)
     """
-    from knowledge import get_hierarchy, lemmatize, objecthood
+    from knowledge import get_hierarchy, lemmatize, noun_synset, objecthood
     from knowledge.concepts import wordnet_first_sense
 
-    return lemmatize(word) in get_hierarchy().lemmas("n") and objecthood(wordnet_first_sense(word)) in (
-        "thing",
-        "stuff",
-    )
+    if " " in word:  # a compound WordNet names, read as concepts are ("golf club" the club one swings)
+        known, sense = lemmatize(word) in get_hierarchy().lemmas("n"), noun_synset(word)
+    else:
+        known, sense = lemmatize(word) in get_hierarchy().lemmas("n"), wordnet_first_sense(word)
+    return known and objecthood(sense) in ("thing", "stuff")
 
 
 @lru_cache(maxsize=8192)

@@ -62,6 +62,25 @@ def parser():
         ("A raven perches on a log.", [("raven", "perch on", "log")]),
         # a subject whose first sense is a material (the pelt) but which is read as the animal
         ("A leopard lays on the ground.", [("leopard", "lay on", "ground")]),
+        # a subject the tagger read as an adjective of the verb ("lily" JJ, "looks" its noun)
+        ("A lily looks around at some items.", [("lily", "at", "item")]),
+        ("A hummingbird hovers near some colorful flowers.", [("hummingbird", "hover next to", "flower")]),
+        # the verb of a caption with none, built into the object of "of"
+        (
+            "Several apples of varying ripeness hang on a tree.",
+            [("apple", "of", "ripeness"), ("apple", "hang on", "tree")],
+        ),
+        ("A range of veggies lays on a white cloth.", [("range", "of", "veggie"), ("range", "lay on", "cloth")]),
+        ("A bowl of french fries on a table.", [("bowl", "of", "fries"), ("bowl", "on", "table")]),
+        # a participle joined by "and" to a verb or to that verb's object
+        (
+            "A woman is wearing a red bikini and standing in the sand.",
+            [("woman", "wear", "bikini"), ("woman", "stand in", "sand")],
+        ),
+        (
+            "A red panda is looking at the camera and posing in the middle of the grass.",
+            [("panda", "look at", "camera"), ("panda", "pose in middle of", "grass")],
+        ),
     ],
 )
 def test_a_participle_read_as_a_noun_keeps_its_subject(parser, text, triples):
@@ -224,6 +243,34 @@ def test_plural_nouns_that_could_be_verbs_stay_nouns(parser, text, names):
         ),
         # before a garment the -ing word says what it is for
         ("A man in a bicycle racing suit.", ["man", "suit"], [("man", "in", "suit")]),
+        # after what is worn or held, followed by an article: the noun phrase is the participle's object
+        (
+            "A man in a helmet riding a segway with others around.",
+            ["man", "helmet", "segway", "other"],
+            [("man", "in", "helmet"), ("man", "ride", "segway"), ("segway", "have", "other")],
+        ),
+        (
+            "A man with a helmet riding a motorbike is airborne.",
+            ["man", "helmet", "motorbike"],
+            [("man", "have", "helmet"), ("man", "ride", "motorbike")],
+        ),
+        # after the object of a finite verb of wearing; a worn thing the tagger called an adjective
+        (
+            "A man is wearing a helmet riding a bike.",
+            ["man", "helmet", "bike"],
+            [("man", "wear", "helmet"), ("man", "ride", "bike")],
+        ),
+        (
+            "A dog wearing a vest sitting next to a gun.",
+            ["dog", "vest", "gun"],
+            [("dog", "wear", "vest"), ("dog", "sit next to", "gun")],
+        ),
+        # a compound WordNet names is the thing held ("club" alone is a society)
+        (
+            "A boy holding a golf club squats beside a green.",
+            ["boy", "golf club", "green"],
+            [("boy", "hold", "golf club"), ("boy", "squat next to", "green")],
+        ),
         # an animal held does things of its own; a thing held by a thing is left alone
         (
             "A woman with a dog running on the beach.",

@@ -1,0 +1,128 @@
+"""Verbs the small English model reads as nouns, and the token tests the repairs of
+:mod:`parsers.participles` share.
+
+Besides a participle right after its subject (:mod:`parsers.participles`), the tagger misreads
+a verb in two more places:
+
+- the verb of a caption with no other, built into the object of "of": "Several apples of
+  varying ripeness *hang* on a tree", "A range of veggies *lays* on a white cloth". The word is
+  the verb of the sentence's head noun when it agrees with that noun in number, SemCor has it
+  more often as a verb, a preposition follows, and the two words before it are no compound
+  WordNet lists ("a bowl of french *fries* on a table" stays a bowl of fries);
+- a participle joined by "and" to a verb or to that verb's object: "looking at the camera and
+  *posing* in the grass", "wearing a red bikini and *standing* in the sand" (not "illustrating art
+  and *engineering*", which SemCor has more often as a noun, nor "surrounded by pictures and
+  *wording*").
+
+>>> from parsers.spacy_model import load_spacy
+>>> doc = load_spacy(tree_repairs=True)("A lily is wearing a red bikini and standing in the sand.")
+>>> [(t.text, t.tag_, t.head.text) for t in doc if t.text == "standing"]
+[('standing', 'VBG', 'wearing')]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parsers.attribute_words import counts_several
+from parsers.verb_words import more_often_a_verb, names_one_thing, verb_form, verb_participle
+
+#: Tags of a finite verb: a sentence with one has its main verb.
+FINITE = frozenset(("VBZ", "VBP", "VBD", "MD"))
+
+
+def verb_tag(v: Any) -> str:
+    """The verb tag a misread word ``v`` gets back: a plural noun or a verb built into a noun
+    phrase is a present-tense verb ("VBZ"), a singular noun ending in -ing a participle ("VBG"),
+    another singular noun a present-tense verb of several ("two dogs *sleep*": "VBP")."""
+    if v.tag_ in ("NNS", "VBZ"):
+        return "VBZ"
+    return "VBG" if v.lower_.endswith("ing") else "VBP"
+
+
+def counted(n: Any, v: Any) -> bool:
+    """Whether a number above one counts ``n`` (spaCy may hang it from ``v``)."""
+    return any(c.dep_ == "nummod" and c.lower_ not in ("one", "1") for t in (n, v) for c in t.children)
+
+
+def preposition_at(doc: Any, i: int) -> bool:
+    """Whether a preposition or particle starts at token ``i``, alone or after an adverb ("next
+    to", "close to")."""
+    return doc[i].tag_ in ("IN", "RP") or doc[i].tag_ == "RB" and i + 1 < len(doc) and doc[i + 1].tag_ == "IN"
+
+
+def names_several(t: Any) -> bool:
+    """Whether noun ``t`` says several ("men", "two deer", "a couple in black sit")."""
+    return t.tag_ in ("NNS", "NNPS") or counted(t, t) or counts_several(t.lower_)
+
+
+def of_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] | None:
+    """``(noun, verb, (noun's new head, dep), subject)`` when token ``i`` is the verb of a caption
+    with none, which the tagger built into the object of "of" ("Several apples of varying ripeness
+    *hang* on a tree", "A carving of an owl *stands* on an arc"): the sentence's head noun does
+    it when the word agrees with it in number, is more often a verb, and a preposition follows."""
+    if i == 0 or i + 1 >= len(doc):
+        return None
+    v, n = doc[i], doc[i - 1]
+    if (
+        v.tag_ not in ("NN", "NNS")
+        or v.dep_ != "pobj"
+        or v.head.lower_ != "of"
+        or n.head.i != v.i
+        or n.tag_
+        not in (
+            "NN",
+            "NNS",
+        )
+    ):  # (not "glasses of a green *drink* with a straw")
+        return None
+    subject = v.head.head
+    if subject.dep_ != "ROOT" or subject.tag_ not in ("NN", "NNS") or not preposition_at(doc, i + 1):
+        return None
+    if (v.tag_ == "NNS") == names_several(subject) or any(t.tag_ in FINITE for t in doc):
+        return None
+    if not more_often_a_verb(v.lower_) or not verb_form(v.lower_, verb_tag(v)) or _compound(n.lower_, v.lower_):
+        return None
+    return n, v, (v.head, "pobj"), subject
+
+
+def _compound(first: str, second: str) -> bool:
+    """Whether "``first`` ``second``" is a compound noun WordNet lists ("french fries")."""
+    from knowledge import get_hierarchy, lemmatize
+
+    return lemmatize(f"{first} {second}") in get_hierarchy().lemmas("n")
+
+
+def conjoined_candidate(doc: Any, i: int) -> tuple[Any, Any] | None:
+    """``(participle, verb)`` when token ``i`` is a participle the tagger read as a noun joined by
+    "and" to a verb ("looking at the camera and *posing* in the grass") or to that verb's object
+    ("wearing a red bikini and *standing* in the sand"): it is the verb's second verb."""
+    v = doc[i]
+    if v.tag_ != "NN" or v.dep_ != "conj" or not v.lower_.endswith("ing") or doc[i - 1].dep_ != "cc":
+        return None
+    h = v.head
+    verb = (
+        h
+        if h.tag_.startswith("VB")
+        else h.head
+        if h.dep_ == "dobj"
+        else h.head.head
+        if h.dep_ == "pobj" and h.head.lower_ != "by"
+        else None
+    )
+    if verb is None or not verb.tag_.startswith("VB") or not verb_participle(v.lower_, "VBG"):
+        return None
+    if not more_often_a_verb(v.lower_):  # "illustrating art and *engineering*", "pictures and *wording*"
+        return None
+    if i + 1 < len(doc) and doc[i + 1].is_alpha and names_one_thing(v.lower_, doc[i + 1].lower_):
+        return None
+    return v, verb
+
+
+def relink_conjoined(v: Any, verb: Any) -> None:
+    """Make participle ``v`` the second verb of ``verb``, with the "and" before it."""
+    doc = v.doc
+    doc[v.i - 1].head = verb
+    v.head, v.dep_, v.tag_ = verb, "conj", "VBG"
+    if v.i + 1 < len(doc) and doc[v.i + 1].dep_ in ("prep", "prt") and doc[v.i + 1].head.i == verb.i:
+        doc[v.i + 1].head = v  # "and standing *in* the sand"
