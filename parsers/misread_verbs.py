@@ -12,7 +12,9 @@ a verb in two more places:
 - a participle joined by "and" to a verb or to that verb's object: "looking at the camera and
   *posing* in the grass", "wearing a red bikini and *standing* in the sand" (not "illustrating art
   and *engineering*", which SemCor has more often as a noun, nor "surrounded by pictures and
-  *wording*").
+  *wording*"); so is a present-tense verb read as a plural noun, joined to a present-tense verb
+  ("looks down and *smiles*") or, last in the sentence and naming no thing, to its object ("looks
+  in the mirror and *smiles*.", not "shines on citrus fruits and *leaves*").
 
 >>> from parsers.spacy_model import load_spacy
 >>> doc = load_spacy(tree_repairs=True)("A lily is wearing a red bikini and standing in the sand.")
@@ -25,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from parsers.attribute_words import counts_several
-from parsers.verb_words import more_often_a_verb, names_one_thing, verb_form, verb_participle
+from parsers.verb_words import more_often_a_verb, names_one_thing, seen, verb_form, verb_participle
 
 #: Tags of a finite verb: a sentence with one has its main verb.
 FINITE = frozenset(("VBZ", "VBP", "VBD", "MD"))
@@ -94,11 +96,14 @@ def _compound(first: str, second: str) -> bool:
 
 
 def conjoined_candidate(doc: Any, i: int) -> tuple[Any, Any] | None:
-    """``(participle, verb)`` when token ``i`` is a participle the tagger read as a noun joined by
-    "and" to a verb ("looking at the camera and *posing* in the grass") or to that verb's object
-    ("wearing a red bikini and *standing* in the sand"): it is the verb's second verb."""
+    """``(verb read as a noun, verb)`` when token ``i`` is a participle the tagger read as a noun
+    joined by "and" to a verb ("looking at the camera and *posing* in the grass") or to that verb's
+    object ("wearing a red bikini and *standing* in the sand"), or a present-tense verb read as a
+    plural noun joined to a present-tense verb ("looks down and *smiles*") or, at the end of the
+    sentence, to its object ("looks in the mirror and *smiles*."): it is the verb's second verb."""
     v = doc[i]
-    if v.tag_ != "NN" or v.dep_ != "conj" or not v.lower_.endswith("ing") or doc[i - 1].dep_ != "cc":
+    form = "VBG" if v.tag_ == "NN" and v.lower_.endswith("ing") else "VBZ" if v.tag_ == "NNS" else None
+    if form is None or v.dep_ != "conj" or doc[i - 1].dep_ != "cc":
         return None
     h = v.head
     verb = (
@@ -110,8 +115,11 @@ def conjoined_candidate(doc: Any, i: int) -> tuple[Any, Any] | None:
         if h.dep_ == "pobj" and h.head.lower_ != "by"
         else None
     )
-    if verb is None or not verb.tag_.startswith("VB") or not verb_participle(v.lower_, "VBG"):
+    if verb is None or not verb.tag_.startswith("VB") or not verb_participle(v.lower_, form):
         return None
+    last = i + 1 == len(doc) or doc[i + 1].is_punct
+    if form == "VBZ" and (verb.tag_ != "VBZ" or verb is not h and not (last and not seen(v.lower_))):
+        return None  # (not "holding flowers and *drinks*", "shines on citrus fruits and *leaves*")
     if not more_often_a_verb(v.lower_):  # "illustrating art and *engineering*", "pictures and *wording*"
         return None
     if i + 1 < len(doc) and doc[i + 1].is_alpha and names_one_thing(v.lower_, doc[i + 1].lower_):
@@ -123,6 +131,6 @@ def relink_conjoined(v: Any, verb: Any) -> None:
     """Make participle ``v`` the second verb of ``verb``, with the "and" before it."""
     doc = v.doc
     doc[v.i - 1].head = verb
-    v.head, v.dep_, v.tag_ = verb, "conj", "VBG"
+    v.head, v.dep_, v.tag_ = verb, "conj", "VBG" if v.tag_ == "NN" else "VBZ"
     if v.i + 1 < len(doc) and doc[v.i + 1].dep_ in ("prep", "prt") and doc[v.i + 1].head.i == verb.i:
         doc[v.i + 1].head = v  # "and standing *in* the sand"

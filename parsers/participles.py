@@ -57,7 +57,9 @@ or hung from a place its doer is in or on ("standing on the grass *wearing* legg
 what is :mod:`parsers.doers`, which first regroups a worn or held thing the parser coordinated
 with its wearer ("A man wearing a hat and a jacket"). After a finite verb of wearing the same holds
 ("A man is wearing a helmet *riding* a bike"), and an article after the participle starts its
-object ("in a helmet riding *a segway*"). Verbs misread elsewhere: :mod:`parsers.misread_verbs`.
+object ("in a helmet riding *a segway*"); after a plural worn thing a present-tense verb is the
+one wearer's ("a girl in pink sunglasses *smiles*"), and a second verb after "and" is what the
+participle governs ("with a red tie *standing* and looking"). Verbs misread elsewhere: :mod:`parsers.misread_verbs`.
 
 >>> from parsers.spacy_model import load_spacy
 >>> doc = load_spacy(exclude=("ner",), fast_attributes=True, tree_repairs=True)("A kid playing baseball.")
@@ -222,12 +224,15 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     colour = worn_colour(n)  # "a man in black walks by", "a woman wearing black sits"
     participle = v.tag_ in ("NN", "VBG") and v.lower_.endswith("ing")
     finite = not participle and _finite(doc, i)
+    # a verb after a plural worn thing is the wearer's, who is one ("in pink sunglasses *smiles*")
+    worn_plural = not participle and not finite and v.tag_ in ("NNS", "VBZ") and n.tag_ == "NNS" and not counted(n, v)
+    worn_plural = worn_plural and not any(t.tag_ in FINITE for t in doc[:i]) and verb_participle(v.lower_, "VBZ")
     # a verb of several read as a singular noun: its owner, found below, must be several
     # ("men in formal dress *stand*"), and it must be more often a verb ("men in the beach *sand*")
     several = (
         not participle and not finite and v.tag_ == "NN" and verb_form(v.lower_, "VBP") and more_often_a_verb(v.lower_)
     )
-    if not (participle or finite or several or colour and v.tag_ in ("NNS", "VBZ")):
+    if not (participle or finite or several or worn_plural or colour and v.tag_ in ("NNS", "VBZ")):
         return None
     if (
         n.tag_ not in ("NN", "NNS", "NNP")
@@ -237,6 +242,8 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
         return None  # (a thing the tagger called an adjective: "wearing a *vest* standing")
     governs = preposition_at(doc, i + 1) or any(c.dep_ == "dobj" and c.i > v.i for c in v.children)
     governs = governs or participle and doc[i + 1].tag_ in ("DT", "PRP$")  # "in a helmet riding *a* segway"
+    # or a second verb follows ("with a red tie standing *and looking*", "in pink sunglasses smiles *and looks*")
+    governs = governs or doc[i + 1].lower_ == "and" and i + 2 < len(doc) and doc[i + 2].tag_.startswith("VB")
     if not governs and not (v.tag_ in ("NNS", "VBZ") and doc[i + 1].is_punct):  # "... and a pink shirt smiles."
         return None
     before = [t for t in doc[: n.i] if t.head.i == v.i]
@@ -251,7 +258,7 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     else:
         return None
     owner = owner_of(place[0] if place[1] != "conj" else place[0].head)
-    if owner is None or several and not names_several(owner):
+    if owner is None or (several and not names_several(owner)) or (worn_plural and names_several(owner)):
         return None
     if names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_, verb_tag(v)):
         return None

@@ -77,6 +77,10 @@ def parser():
             "A woman is wearing a red bikini and standing in the sand.",
             [("woman", "wear", "bikini"), ("woman", "stand in", "sand")],
         ),
+        # a present-tense verb read as a plural noun joined to one, or at the end to its object
+        ("A woman in a white karate outfit looks down and smiles.", [("woman", "in", "outfit")]),
+        ("A baby looks in the mirror and smiles.", [("baby", "look in", "mirror")]),
+        ("The sun shines on citrus fruits and leaves.", [("sun", "shine on", "fruit"), ("sun", "shine on", "leaf")]),
         (
             "A red panda is looking at the camera and posing in the middle of the grass.",
             [("panda", "look at", "camera"), ("panda", "pose in middle of", "grass")],
@@ -264,6 +268,17 @@ def test_plural_nouns_that_could_be_verbs_stay_nouns(parser, text, names):
             "A dog wearing a vest sitting next to a gun.",
             ["dog", "vest", "gun"],
             [("dog", "wear", "vest"), ("dog", "sit next to", "gun")],
+        ),
+        # after a plural worn thing the verb is the one wearer's; a second verb after "and" is governed
+        (
+            "A little girl in pink sunglasses smiles and looks forward.",
+            ["girl", "sunglasses"],
+            [("girl", "in", "sunglasses")],
+        ),
+        (
+            "A man in a blue suit with a red tie standing and looking to the side.",
+            ["man", "suit", "tie", "side"],
+            [("man", "in", "suit"), ("man", "have", "tie")],
         ),
         # a compound WordNet names is the thing held ("club" alone is a society)
         (
