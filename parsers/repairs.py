@@ -316,7 +316,9 @@ def drop_negated(d: Draft) -> None:
 
 
 #: Nouns that name the picture itself when they frame a caption ("The image shows ...").
-FRAME_NOUNS = frozenset(["image", "picture", "photo", "photograph", "snapshot", "shot", "scene", "view", "frame"])
+FRAME_NOUNS = frozenset(
+    ["image", "picture", "photo", "photograph", "snapshot", "shot", "scene", "view", "frame", "closeup", "close-up"]
+)
 #: The ways a view looks: "a view *into* a kitchen", "the view *from* a window".
 VIEW_PREPOSITIONS = ("of", "into", "from", "through", "inside", "across", "down", "over", "out", "toward", "towards")
 #: Verbs whose subject is the picture presenting its content.
@@ -327,12 +329,14 @@ PRESENTING_VERBS = frozenset(
 
 def drop_frame_nouns(d: Draft) -> None:
     """ "The image shows a dog", "In this picture, ...", "A photo of a dog", "The view into a
-    kitchen": the picture frames the caption; it is no object in the picture (a picture *on the
-    wall* stays one)."""
+    kitchen", "A close up of a cake": the picture frames the caption; it is no object in the
+    picture (a picture *on the wall* stays one). What the caption says of the frame it says of
+    what is framed ("a close up of a cake *on a table*": the cake is on it)."""
     doc = d.doc
-    for m in d.mentions:
+    for k, m in enumerate(d.mentions):
         root = doc[m.root]
-        if (
+        close_up = _close_up(root)
+        if not close_up and (
             root.lemma_.lower() not in FRAME_NOUNS
             or root.tag_ != "NN"
             or any(c.dep_ == "nummod" for c in root.children)
@@ -347,9 +351,27 @@ def drop_frame_nouns(d: Draft) -> None:
         )
         # "a view of / into / from / over ...": a view is where the camera looks, whatever the way
         looks = ("of",) if root.lemma_.lower() != "view" else VIEW_PREPOSITIONS
-        of_what = any(c.dep_ == "prep" and c.lower_ in looks for c in root.children) and root.dep_ in ("ROOT", "nsubj")
+        ways = [c for t in (root, *(c for c in root.children if c.lower_ == "up")) for c in t.children]
+        ways = [c for c in ways if c.dep_ == "prep" and c.lower_ in looks]
+        of_what = bool(ways) and root.dep_ in ("ROOT", "nsubj")
         if presents or framing or of_what:
             m.alias = DROPPED
+            of = [w for w in ways if w.lower_ == "of"]
+            framed = next((d.tok2m[c.i] for w in of for c in w.children if c.dep_ == "pobj"), -1)
+            for link in d.links if of_what and framed >= 0 else ():
+                if link.subject == k and not any(doc[t].lower_ in ("of", "up") for t in link.tokens):
+                    link.subject = framed
+
+
+def _close_up(root: Any) -> bool:
+    """Whether noun ``root`` is a close up, the picture's framing ("a close up of", "a close-up
+    of", "a closeup of")."""
+    word = root.lower_
+    if word == "closeup":
+        return True
+    if word == "close" and root.tag_ == "NN":
+        return any(c.lower_ == "up" for c in root.children)
+    return word == "up" and any(c.lower_ == "close" for c in root.children)
 
 
 def _names_a_thing(root: Any) -> bool:

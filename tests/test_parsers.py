@@ -288,6 +288,24 @@ def test_a_frame_noun_inside_a_name_is_a_thing_and_the_name_is_the_shortest(pars
     assert "photo" not in lemmas(parser.parse("A cell phone photo of a dog."))
 
 
+@pytest.mark.parametrize(
+    "text, names, triples",
+    [
+        ("a close up of a cake on a table", ["cake", "table"], [("cake", "on", "table")]),
+        ("A close-up of a cat on a bed.", ["cat", "bed"], [("cat", "on", "bed")]),
+        ("Closeup of a bird on a branch.", ["bird", "branch"], [("bird", "on", "branch")]),
+        # what the caption says of the frame it says of what is framed, not of the others listed
+        ("A picture of a woman next to a straw hat.", ["woman", "straw hat"], [("woman", "next to", "straw hat")]),
+        ("A picture of an apple, a pear, and another apple.", ["apple", "pear", "apple"], []),
+        # a close view is no frame ("standing close up to")
+        ("A man standing close up to a fence.", ["man", "fence"], [("man", "up to", "fence")]),
+    ],
+)
+def test_a_close_up_frames_the_caption(parser, text, names, triples):
+    g = parser.parse(text)
+    assert (lemmas(g), g.triples()) == (names, triples)
+
+
 def test_scene_nouns_are_objects(parser):
     assert lemmas(parser.parse("A man walking on a street in a room.")) == ["man", "street", "room"]
 
