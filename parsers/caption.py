@@ -26,6 +26,7 @@ from parsers import repairs
 from parsers.attribute_words import ADJECTIVE_COMPOUNDS, COLOURS, ONE_DETERMINERS, QUANTIFIER_NOUNS, counts_several
 from parsers.attributes import group_attributes
 from parsers.draft_graph import Draft, Mention, from_upstream, joins_next
+from parsers.frames import drop_frame_nouns
 from parsers.intransitive import add_states
 from parsers.mentions import merge_definite_mentions
 from parsers.modifiers import mark_uncertain, modifier_values
@@ -148,7 +149,7 @@ class CaptionParser:
         repairs.fold_quantifiers(d, QUANTIFIER_NOUNS)
         repairs.merge_alternatives(d)
         repairs.drop_negated(d)
-        repairs.drop_frame_nouns(d)
+        drop_frame_nouns(d)
         repairs.drop_copulas(d)
         mark_uncertain(d)
         graph = merge_definite_mentions(self._build(d))

@@ -26,8 +26,8 @@ from functools import lru_cache
 from knowledge import THINGS, get_hierarchy, is_portion, lemmatize, lexname, noun_senses, noun_synset
 from knowledge.concepts import morphy_forms
 from parsers.attribute_words import HEDGE_ADVERBS, QUANTIFIER_NOUNS
+from parsers.frames import FRAME_NOUNS
 from parsers.language import stop_words
-from parsers.repairs import FRAME_NOUNS
 from parsers.scene_graph import Concept, SceneGraph, Span
 from parsers.verb_words import verb_form
 

@@ -19,6 +19,8 @@ things wrong. Each step fixes one of them and has its own test in ``tests/test_p
 - ``drop_negated``: "no cars", "without a hat" assert absence, not objects.
 - ``drop_copulas``: "the man is a player" is identity, not a relation between two objects.
 
+The picture framing the caption ("A photo of", "a close up of") is :mod:`parsers.frames`.
+
 >>> from parsers.caption import CaptionParser
 >>> CaptionParser().parse("A woman holding her dog.").triples()   # doctest: +SKIP
 [('woman', 'hold', 'dog')]
@@ -313,74 +315,6 @@ def drop_negated(d: Draft) -> None:
             root.dep_ == "pobj" and root.head.lower_ == "without"
         ):
             m.alias = DROPPED
-
-
-#: Nouns that name the picture itself when they frame a caption ("The image shows ...").
-FRAME_NOUNS = frozenset(
-    ["image", "picture", "photo", "photograph", "snapshot", "shot", "scene", "view", "frame", "closeup", "close-up"]
-)
-#: The ways a view looks: "a view *into* a kitchen", "the view *from* a window".
-VIEW_PREPOSITIONS = ("of", "into", "from", "through", "inside", "across", "down", "over", "out", "toward", "towards")
-#: Verbs whose subject is the picture presenting its content.
-PRESENTING_VERBS = frozenset(
-    ["show", "depict", "feature", "capture", "display", "contain", "present", "portray", "showcase", "include"]
-)
-
-
-def drop_frame_nouns(d: Draft) -> None:
-    """ "The image shows a dog", "In this picture, ...", "A photo of a dog", "The view into a
-    kitchen", "A close up of a cake": the picture frames the caption; it is no object in the
-    picture (a picture *on the wall* stays one). What the caption says of the frame it says of
-    what is framed ("a close up of a cake *on a table*": the cake is on it)."""
-    doc = d.doc
-    for k, m in enumerate(d.mentions):
-        root = doc[m.root]
-        close_up = _close_up(root)
-        if not close_up and (
-            root.lemma_.lower() not in FRAME_NOUNS
-            or root.tag_ != "NN"
-            or any(c.dep_ == "nummod" for c in root.children)
-            or _names_a_thing(root)
-        ):
-            continue  # "three photographs of people" counts pictures: they are the content
-        presents = root.dep_ in ("nsubj", "nsubjpass") and root.head.lemma_.lower() in PRESENTING_VERBS
-        framing = (
-            root.dep_ == "pobj"
-            and root.head.lower_ in ("in", "from")
-            and any(c.dep_ == "det" and c.lower_ in ("the", "this", "that") for c in root.children)
-        )
-        # "a view of / into / from / over ...": a view is where the camera looks, whatever the way
-        looks = ("of",) if root.lemma_.lower() != "view" else VIEW_PREPOSITIONS
-        ways = [c for t in (root, *(c for c in root.children if c.lower_ == "up")) for c in t.children]
-        ways = [c for c in ways if c.dep_ == "prep" and c.lower_ in looks]
-        of_what = bool(ways) and root.dep_ in ("ROOT", "nsubj")
-        if presents or framing or of_what:
-            m.alias = DROPPED
-            of = [w for w in ways if w.lower_ == "of"]
-            framed = next((d.tok2m[c.i] for w in of for c in w.children if c.dep_ == "pobj"), -1)
-            for link in d.links if of_what and framed >= 0 else ():
-                if link.subject == k and not any(doc[t].lower_ in ("of", "up") for t in link.tokens):
-                    link.subject = framed
-
-
-def _close_up(root: Any) -> bool:
-    """Whether noun ``root`` is a close up, the picture's framing ("a close up of", "a close-up
-    of", "a closeup of")."""
-    word = root.lower_
-    if word == "closeup":
-        return True
-    if word == "close" and root.tag_ == "NN":
-        return any(c.lower_ == "up" for c in root.children)
-    return word == "up" and any(c.lower_ == "close" for c in root.children)
-
-
-def _names_a_thing(root: Any) -> bool:
-    """Whether a compound before the frame noun makes it a thing WordNet knows ("a picture
-    *frame* of several men" is a frame on the wall, not the photo's frame)."""
-    return any(
-        c.dep_ == "compound" and noun_synset(f"{c.lower_} {root.lower_}") != noun_synset(root.lower_)
-        for c in root.lefts
-    )
 
 
 def drop_copulas(d: Draft) -> None:
