@@ -66,17 +66,9 @@ def of_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] | No
     if i == 0 or i + 1 >= len(doc):
         return None
     v, n = doc[i], doc[i - 1]
-    if (
-        v.tag_ not in ("NN", "NNS")
-        or v.dep_ != "pobj"
-        or v.head.lower_ != "of"
-        or n.head.i != v.i
-        or n.tag_
-        not in (
-            "NN",
-            "NNS",
-        )
-    ):  # (not "glasses of a green *drink* with a straw")
+    if v.tag_ not in ("NN", "NNS") or v.dep_ != "pobj" or v.head.lower_ != "of" or n.head.i != v.i:
+        return None
+    if n.tag_ not in ("NN", "NNS"):  # (not "glasses of a green *drink* with a straw")
         return None
     subject = v.head.head
     if subject.dep_ != "ROOT" or subject.tag_ not in ("NN", "NNS") or not preposition_at(doc, i + 1):

@@ -55,11 +55,12 @@ animal ("two men in wetsuits surfing on waves": the men surf), as is one read as
 the participle before it ("wearing a helmet *riding* a bike", "wearing black shirt *playing cello*"),
 or hung from a place its doer is in or on ("standing on the grass *wearing* leggings"): who does
 what is :mod:`parsers.doers`, which first regroups a worn or held thing the parser coordinated
-with its wearer ("A man wearing a hat and a jacket"). After a finite verb of wearing the same holds
-("A man is wearing a helmet *riding* a bike"), and an article after the participle starts its
-object ("in a helmet riding *a segway*"); after a plural worn thing a present-tense verb is the
-one wearer's ("a girl in pink sunglasses *smiles*"), and a second verb after "and" is what the
-participle governs ("with a red tie *standing* and looking"). Verbs misread elsewhere: :mod:`parsers.misread_verbs`.
+with its wearer ("A man wearing a hat and a jacket"). After a finite verb of wearing the same
+holds ("A man is wearing a helmet *riding* a bike"), and an article after the participle starts
+its object ("in a helmet riding *a segway*"); after a plural worn thing a present-tense verb is
+the one wearer's ("a girl in pink sunglasses *smiles*"), and a second verb after "and" is what
+the participle governs ("with a red tie *standing* and looking"). Verbs misread elsewhere:
+:mod:`parsers.misread_verbs`.
 
 >>> from parsers.spacy_model import load_spacy
 >>> doc = load_spacy(exclude=("ner",), fast_attributes=True, tree_repairs=True)("A kid playing baseball.")

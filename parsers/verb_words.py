@@ -81,10 +81,12 @@ def doer(word: str, adjective_tag: bool) -> bool:
 @lru_cache(maxsize=8192)
 def seen(word: str) -> bool:
     """Whether lower-case ``word`` is a noun whose first sense is seen: a thing, or a place,
-    scenery or material ("pasture", "snow"), what a participle's doer can be in or on.
+    scenery or material ("pasture", "snow"), what a participle's doer can be in or on. A compound
+    WordNet lists is read as concepts are ("golf club" is the club one swings, whose first sense
+    is a society of golfers).
 
-    >>> seen("pasture"), seen("helmet"), seen("idea")
-    (True, True, False)
+    >>> seen("pasture"), seen("helmet"), seen("idea"), seen("club"), seen("golf club")
+    (True, True, False, False, True)
     """
     from knowledge import get_hierarchy, lemmatize, noun_synset, objecthood
     from knowledge.concepts import wordnet_first_sense
