@@ -235,12 +235,9 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     )
     if not (participle or finite or several or worn_plural or colour and v.tag_ in ("NNS", "VBZ")):
         return None
-    if (
-        n.tag_ not in ("NN", "NNS", "NNP")
-        and not colour
-        and not (participle and n.tag_ in ("JJ", "JJS") and doer(n.lower_, True))
-    ):
-        return None  # (a thing the tagger called an adjective: "wearing a *vest* standing")
+    tagged_adjective = participle and n.tag_ in ("JJ", "JJS") and doer(n.lower_, True)  # "wearing a *vest* standing"
+    if n.tag_ not in ("NN", "NNS", "NNP") and not colour and not tagged_adjective:
+        return None
     governs = preposition_at(doc, i + 1) or any(c.dep_ == "dobj" and c.i > v.i for c in v.children)
     governs = governs or participle and doc[i + 1].tag_ in ("DT", "PRP$")  # "in a helmet riding *a* segway"
     # or a second verb follows ("with a red tie standing *and looking*", "in pink sunglasses smiles *and looks*")
@@ -342,7 +339,8 @@ def _relink(n: Any, v: Any, h: Any) -> None:
     dep, top = h.dep_, h.head
     movers = [t for t in doc if t.head.i in (v.i, h.i) and t.i not in (n.i, v.i, h.i)]
     n.head, n.dep_ = (n if root else top), dep
-    if n.tag_ == "JJ":
+    adjective = n.tag_ == "JJ"
+    if adjective:
         n.tag_ = "NN"
     v.head, v.dep_, v.tag_ = n, "acl", verb_tag(v)
     if h.i != v.i:
@@ -350,6 +348,10 @@ def _relink(n: Any, v: Any, h: Any) -> None:
     for t in movers:
         if t.i < n.i or t.is_punct and root and t.head.i == h.i and t.i > h.i and t.text in ".!?;":
             t.head = n
+        if adjective and t.i == n.i - 1 and t.dep_ == "nmod":  # "a small white microwave *oven* sets": one name
+            t.dep_ = "compound"
+            for c in [c for c in t.children if c.i < t.i and c.dep_ in ("amod", "det", "nummod", "poss")]:
+                c.head = n
         elif t.head.i == h.i and h.i != v.i and t.i > h.i and t.dep_ == "prep":
             t.head = v
 

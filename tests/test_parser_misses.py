@@ -65,6 +65,11 @@ def parser():
         # a subject the tagger read as an adjective of the verb ("lily" JJ, "looks" its noun)
         ("A lily looks around at some items.", [("lily", "at", "item")]),
         ("A hummingbird hovers near some colorful flowers.", [("hummingbird", "hover next to", "flower")]),
+        # and the noun before it names the thing with it, described by what described the two
+        (
+            "A small white microwave oven sets in a cabinet.",
+            [("microwave oven", "set in", "cabinet")],
+        ),
         # the verb of a caption with none, built into the object of "of"
         (
             "Several apples of varying ripeness hang on a tree.",
