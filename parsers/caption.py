@@ -299,9 +299,10 @@ def _surface(doc: Any, tokens: list[int]) -> str:
 
 def _plural(root: Any) -> bool:
     """Whether noun ``root`` is plural: tagged so, unless its own "a", "this", "each" or the like,
-    with only modifiers between that count no more than one, says one of a word that is no other word's plural ("a
-    young kangaroo", which the tagger may call plural; not "a tank top and black pants", "a few
-    people")."""
+    with only modifiers between that count no more than one, says one: of a word that is no other
+    word's plural ("a young kangaroo", which the tagger may call plural), or of another word's
+    plural with only adjectives between, outside a list ("a women standing", "a double sinks"; not
+    "a tank top and black pants", "a persons hands", "a few people")."""
     if root.tag_ not in ("NNS", "NNPS"):
         return False
     from knowledge.concepts import morphy_forms
@@ -315,7 +316,13 @@ def _plural(root: Any) -> bool:
         )
         for c in root.children
     )
-    return not (one and set(morphy_forms(root.lower_, "n")) <= {root.lower_})
+    if not one:
+        return True
+    if set(morphy_forms(root.lower_, "n")) <= {root.lower_}:
+        return False
+    listed = root.dep_ == "conj" or any(c.dep_ in ("cc", "conj") for c in root.children)
+    det = next(c for c in root.children if c.dep_ == "det" and c.lower_ in ONE_DETERMINERS)
+    return listed or any(t.dep_ != "amod" for t in root.doc[det.i + 1 : root.i])
 
 
 def _told_in(graph: SceneGraph, text: str) -> SceneGraph:

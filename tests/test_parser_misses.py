@@ -897,9 +897,13 @@ def test_a_stray_not_sign_is_a_line_break_not_part_of_a_word(parser):
         # "a" says one of a word that is no other word's plural, whatever the tagger says
         ("a young kangaroo, a joey sitting outside in the grass", {"kangaroo": False}),
         ("A man is wearing a fedora and sunglasses in a room.", {"fedora": False, "sunglasses": True}),
-        # not across a coordination, nor in "a few"
+        # nor of another word's plural with only adjectives between ("a women": one woman)
+        ("A women standing behind a white goose on grass.", {"woman": False}),
+        ("A double sinks is positioned in front of a dirty window.", {"sink": False}),
+        # not across a coordination, nor in "a few", nor after a noun ("a persons hands": a person's)
         ("A woman in an orange tank top and black pants.", {"pants": True}),
         ("A boat carrying a few people.", {"people": True}),
+        ("A close up of a persons hands while playing the saxophone.", {"hand": True}),
     ],
 )
 def test_one_of_a_thing_is_not_several(parser, text, plural):
