@@ -307,22 +307,18 @@ def _plural(root: Any) -> bool:
         return False
     from knowledge.concepts import morphy_forms
 
-    one = any(
-        c.dep_ == "det"
-        and c.lower_ in ONE_DETERMINERS
-        and all(
-            t.dep_ in ("amod", "compound", "advmod") and t.head.i == root.i and not counts_several(t.lower_)
-            for t in root.doc[c.i + 1 : root.i]
-        )
-        for c in root.children
+    det = next((c for c in root.children if c.dep_ == "det" and c.lower_ in ONE_DETERMINERS), None)
+    between = root.doc[det.i + 1 : root.i] if det is not None else ()
+    one = det is not None and all(
+        t.dep_ in ("amod", "compound", "advmod") and t.head.i == root.i and not counts_several(t.lower_)
+        for t in between
     )
     if not one:
         return True
     if set(morphy_forms(root.lower_, "n")) <= {root.lower_}:
         return False
     listed = root.dep_ == "conj" or any(c.dep_ in ("cc", "conj") for c in root.children)
-    det = next(c for c in root.children if c.dep_ == "det" and c.lower_ in ONE_DETERMINERS)
-    return listed or any(t.dep_ != "amod" for t in root.doc[det.i + 1 : root.i])
+    return listed or any(t.dep_ != "amod" for t in between)
 
 
 def _told_in(graph: SceneGraph, text: str) -> SceneGraph:

@@ -91,11 +91,11 @@ def seen(word: str) -> bool:
     from knowledge import get_hierarchy, lemmatize, noun_synset, objecthood
     from knowledge.concepts import wordnet_first_sense
 
-    if " " in word:  # a compound WordNet names, read as concepts are ("golf club" the club one swings)
-        known, sense = lemmatize(word) in get_hierarchy().lemmas("n"), noun_synset(word)
-    else:
-        known, sense = lemmatize(word) in get_hierarchy().lemmas("n"), wordnet_first_sense(word)
-    return known and objecthood(sense) in ("thing", "stuff")
+    if lemmatize(word) not in get_hierarchy().lemmas("n"):
+        return False
+    # a compound is read as concepts are ("golf club" the club one swings), a word by its first sense
+    sense = noun_synset(word) if " " in word else wordnet_first_sense(word)
+    return objecthood(sense) in ("thing", "stuff")
 
 
 @lru_cache(maxsize=8192)
