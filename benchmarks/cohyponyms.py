@@ -68,8 +68,14 @@ def familiar(words: Sequence[str], rng: random.Random) -> str:
 
 
 def thing_sense(word: str) -> str | None:
-    """The first familiar sense of noun ``word`` that names a physical thing ("table" the
-    furniture, not the table of figures), else None."""
-    from knowledge import noun_senses, objecthood
+    """The first familiar sense of noun ``word`` that names a particular physical thing ("table"
+    the furniture, not the table of figures), else None. A top concept ("person", "food") is no
+    particular thing: a caption naming one says too little to swap or add.
 
-    return next((s for s in noun_senses(word, min_count=1) if objecthood(s) == "thing"), None)
+    >>> thing_sense("person"), thing_sense("food"), thing_sense("man")
+    (None, None, 'man.n.01')
+    """
+    from knowledge import lexname, noun_senses, objecthood
+
+    senses = noun_senses(word, min_count=1)
+    return next((s for s in senses if objecthood(s) == "thing" and lexname(s) != "noun.Tops"), None)

@@ -28,6 +28,8 @@ part                   the object is a body part (there whenever its owner is; r
 stuff                  a substance, place, setting or scenery (often left unsaid), of an object or
                        of a noun modifier ("the *kitchen* counter")
 abstract               an abstraction, or a word WordNet does not know
+general                a top concept ("person", "animal", "food": WordNet's noun.Tops), which names
+                       the thing without saying what it is
 hedged                 the caption hedges it ("possibly a cat")
 stand-in salience      share of references naming the thing the object most likely stands in for
 person clash           a person where they name one of another sex or age ("a woman" where they see a
@@ -65,7 +67,7 @@ from typing import Any
 from cece.edits import Edit
 from cece.evidence import NEAR, mentioned_in, salience, type_support
 from cece.stand_ins import roles_of, uncovered_salience
-from knowledge import lemmatize, noun_synset, objecthood, people_clash
+from knowledge import lemmatize, lexname, noun_synset, objecthood, people_clash
 from knowledge.agents import can_act
 from parsers import Concept, SceneGraph
 
@@ -86,6 +88,7 @@ EVIDENCE = (
     "part",
     "stuff",
     "abstract",
+    "general",
     "hedged",
     "stand-in salience",
     "person clash",
@@ -106,7 +109,7 @@ SLOPES = tuple(f"{kind} x {evidence}" for kind in KINDS for evidence in EVIDENCE
 FEATURES = KINDS + EVIDENCE + SLOPES
 #: Features added after model files were first written: a file fitted before them loads with
 #: them at weight 0 (:class:`cece.confidence.ConfidenceModel`).
-ADDED_LATER = frozenset(SLOPES) | {"person clash", "role clash"}
+ADDED_LATER = frozenset(SLOPES) | {"person clash", "role clash", "general"} | {f"{k} x general" for k in KINDS}
 
 
 @dataclass
@@ -196,6 +199,9 @@ def _evidence(x: dict[str, float], e: Edit, ctx: Context) -> None:
         support = type_support(c, image)
         x["dissimilarity"] = 1.0 - support.wup
         x["near miss"] = float(support.kind is None and support.wup >= NEAR)
+        # a top concept ("person", "animal", "food") names the thing without saying what it is
+        if c.synset:
+            x["general"] = float(lexname(c.synset) == "noun.Tops")
         kind = objecthood(c.synset)
         if kind != "thing":
             x[kind] = 1.0

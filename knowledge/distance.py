@@ -162,6 +162,36 @@ def lexname(a: str) -> str:
     return h.lexnames[h.lexname_of[_id(a)]] if h.lexnames else ""
 
 
+@lru_cache(maxsize=1)
+def _top_files() -> dict[int, str]:
+    """Per synset filed in noun.Tops, the file most of its direct hyponyms are in (ties go to
+    the file met first). Top synsets that mostly head other top synsets ("entity.n.01",
+    "physical_entity.n.01") stay in noun.Tops."""
+    h = get_hierarchy()
+    if not h.lexnames or "noun.Tops" not in h.lexnames:
+        return {}
+    top = h.lexnames.index("noun.Tops")
+    votes: dict[int, dict[int, int]] = {}
+    for i, parents in enumerate(h.parents_of):
+        for p in parents:
+            if h.lexname_of[p] == top:
+                tally = votes.setdefault(p, {})
+                tally[int(h.lexname_of[i])] = tally.get(int(h.lexname_of[i]), 0) + 1
+    return {p: h.lexnames[max(tally, key=tally.__getitem__)] for p, tally in votes.items()}
+
+
+def filed_as(a: str) -> str:
+    """The broad kind of a synset: its lexicographer file (:func:`lexname`), except that the top
+    synsets WordNet files together in noun.Tops ("person.n.01", "animal.n.01", "food.n.01",
+    "artifact.n.01") take the file of most of their direct hyponyms, which is the kind they head.
+
+    >>> filed_as("person.n.01"), filed_as("food.n.01"), filed_as("dog.n.01"), filed_as("entity.n.01")
+    ('noun.person', 'noun.food', 'noun.animal', 'noun.Tops')
+    """
+    kind = lexname(a)
+    return _top_files().get(_id(a), kind) if kind == "noun.Tops" else kind
+
+
 def num_ancestors(a: str) -> int:
     """Number of distinct hypernym ancestors of ``a``, itself excluded.
 

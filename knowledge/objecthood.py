@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from knowledge.distance import is_hypernym, lexname
+from knowledge.distance import filed_as, is_hypernym, lexname
 from knowledge.hierarchy import get_hierarchy
 
 #: Lexicographer files of visible things.
@@ -31,7 +31,7 @@ def objecthood(synset: str | None) -> str:
     or ``"abstract"`` (acts, attributes, groups, shapes, and words WordNet lacks)."""
     if not synset:
         return "abstract"
-    kind = lexname(synset)
+    kind = filed_as(synset)
     if kind in THINGS:
         return "stuff" if any(is_hypernym(s, synset) for s in SETTINGS) else "thing"
     if kind in PARTS:
@@ -45,7 +45,7 @@ def is_thing(synset: str | None) -> bool:
     >>> is_thing("dog.n.01"), is_thing("sky.n.01")
     (True, False)
     """
-    return synset is not None and synset != "" and lexname(synset) in THINGS
+    return synset is not None and synset != "" and filed_as(synset) in THINGS
 
 
 #: What is worn: its wearer is "in" it ("a man in a suit") without its being a place.

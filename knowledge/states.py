@@ -170,9 +170,8 @@ def states_exclude(a: str | None, b: str | None, animate: bool = True) -> bool:
     return any(p is not None and q is not None and p != q for p, q in zip(x, y, strict=True))
 
 
-#: Persons and animals WordNet files elsewhere than under noun.person / noun.animal: the two
-#: top synsets themselves (noun.Tops) and "people" (noun.group).
-_ANIMATE_TOPS = frozenset(("person.n.01", "animal.n.01", "people.n.01"))
+#: People, which WordNet files as a group (noun.group) and not under noun.person.
+_ANIMATE_GROUPS = frozenset(("people.n.01",))
 
 
 def is_animate(synset: str | None) -> bool:
@@ -181,9 +180,9 @@ def is_animate(synset: str | None) -> bool:
     >>> is_animate("man.n.01"), is_animate("person.n.01"), is_animate("people.n.01"), is_animate("bench.n.01")
     (True, True, True, False)
     """
-    from knowledge.distance import lexname
+    from knowledge.distance import filed_as
 
-    return synset is not None and (synset in _ANIMATE_TOPS or lexname(synset) in ("noun.person", "noun.animal"))
+    return synset is not None and (synset in _ANIMATE_GROUPS or filed_as(synset) in ("noun.person", "noun.animal"))
 
 
 def participle_tag(state: str) -> str:

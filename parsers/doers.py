@@ -182,7 +182,7 @@ def _first_object(c: Any) -> tuple[Any, Any] | None:
     ("A man wearing a hat *and a jacket*"), or with anything after its participle ("A cookie
     wearing a blouse *and pants*"), the person (or thing) and that object, when ``c`` is another
     one of the same kind (module docstring), else None."""
-    from knowledge import lexname
+    from knowledge import filed_as
 
     person = _coordinated_with(c)
     if person is None or c.tag_ not in _NOUNS or person.tag_ not in _NOUNS:
@@ -194,7 +194,7 @@ def _first_object(c: Any) -> tuple[Any, Any] | None:
     if first is None or _acts(c):
         return None
     mine, theirs = _synset(c), _synset(first)
-    return (person, first) if mine and theirs and lexname(mine) == lexname(theirs) else None
+    return (person, first) if mine and theirs and filed_as(mine) == filed_as(theirs) else None
 
 
 def regroup(doc: Any) -> Any:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from knowledge import THINGS, get_hierarchy, is_portion, lemmatize, lexname, noun_senses, noun_synset
+from knowledge import THINGS, filed_as, get_hierarchy, is_portion, lemmatize, noun_senses, noun_synset
 from knowledge.concepts import morphy_forms
 from parsers.attribute_words import HEDGE_ADVERBS, QUANTIFIER_NOUNS
 from parsers.frames import FRAME_NOUNS
@@ -113,8 +113,8 @@ def thing_noun(word: str) -> tuple[str, str] | None:
     # Its first sense that is a visible thing (the first of "opener" is an event) -- unless
     # the word is first a material, which as a lost word was a modifier ("a wood burning stove").
     senses = noun_senses(lemma)
-    synset = next((x for x in senses if lexname(x) in THINGS), None)
-    if synset is None or lexname(senses[0]) == "noun.substance":
+    synset = next((x for x in senses if filed_as(x) in THINGS), None)
+    if synset is None or filed_as(senses[0]) == "noun.substance":
         return None
     return lemma, synset
 

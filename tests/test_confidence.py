@@ -175,6 +175,21 @@ def test_a_noun_modifier_that_names_a_place_is_marked_as_one():
     assert x["modifier unnamed"] == x["stuff"] == x["modifier unnamed x stuff"] == 1.0
 
 
+def test_a_top_concept_no_one_names_is_a_thing_and_marked_general():
+    # "person" and "food" head noun.person and noun.food: visible things, but the caption that
+    # names one says little a reference could contradict, which the model weighs on its own
+    refs = ["Peaches are cooking on a grill.", "Halved peaches on a grill."]
+    e = Explainer(counterfactuals=False).explain("A person grilling food next to a dog.", references=refs)
+    x = {
+        c.source: edit_features(c, Context.of(e.edits, e.caption_graph, e.image_graph))
+        for c in e.edits
+        if c.level == "object" and c.op == "delete"
+    }
+    assert x["person"]["general"] == x["person"]["object deleted x general"] == 1.0
+    assert x["person"]["abstract"] == 0.0
+    assert x["dog"]["general"] == 0.0 and x["dog"]["abstract"] == 0.0
+
+
 def test_record_score_grows_with_claims_and_reasons_name_the_heaviest_features():
     m = default_model()
     assert m.record_score([]) < m.record_score([0.3]) < m.record_score([0.3, 0.6]) < m.record_score([0.9, 0.6])

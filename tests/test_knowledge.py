@@ -517,3 +517,20 @@ def test_the_thing_a_noun_names_comes_first_among_its_senses():
     assert noun_senses("leopard") == ("leopard.n.02", "leopard.n.01")
     # whether a word is a verb goes by WordNet's own first sense (a chat is first a talk)
     assert wordnet_first_sense("chat") == "chat.n.01" != noun_synset("chat")
+
+
+def test_top_synsets_take_the_kind_they_head():
+    from knowledge import filed_as, is_animate, is_thing, objecthood
+
+    # WordNet files "person", "animal" and "food" in noun.Tops, beside "entity" and "abstraction"
+    assert knowledge.lexname("person.n.01") == "noun.Tops"
+    assert [filed_as(s) for s in ("person.n.01", "animal.n.01", "food.n.01", "artifact.n.01")] == [
+        "noun.person",
+        "noun.animal",
+        "noun.food",
+        "noun.artifact",
+    ]
+    assert filed_as("entity.n.01") == filed_as("abstraction.n.06") == "noun.Tops"
+    assert objecthood("person.n.01") == objecthood("food.n.01") == "thing" and is_thing("animal.n.01")
+    assert objecthood("entity.n.01") == "abstract" and objecthood("object.n.01") == "stuff"
+    assert is_animate("person.n.01") and is_animate("animal.n.01") and not is_animate("food.n.01")
