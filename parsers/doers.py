@@ -82,8 +82,10 @@ def owner_of(word: Any) -> Any | None:
     if word.dep_ == "prep" and owner.dep_ == "acl" and owner.tag_ == "VBN" and owner.i < word.i:
         owner = owner.head
     if wears(word) and word.dep_ not in ("prep", "acl"):  # "A man is *wearing* a helmet riding": the verb's subject
-        subject = next((c for c in word.children if c.dep_ == "nsubj" and c.tag_ in _NOUNS), None)
-        return subject if subject is not None and _animate(subject) else None
+        subject = next((c for c in word.children if c.dep_ == "nsubj"), None)
+        if subject is not None and subject.tag_ in ("WDT", "WP") and word.dep_ == "relcl":
+            subject = word.head  # "A girl *that* is wearing a dress kneeling": the one "that" stands for
+        return subject if subject is not None and subject.tag_ in _NOUNS and _animate(subject) else None
     if word.dep_ not in ("prep", "acl") or owner.tag_ not in _NOUNS:
         return None
     return owner if _animate(owner) else None

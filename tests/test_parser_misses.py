@@ -269,6 +269,12 @@ def test_plural_nouns_that_could_be_verbs_stay_nouns(parser, text, names):
             ["man", "helmet", "bike"],
             [("man", "wear", "helmet"), ("man", "ride", "bike")],
         ),
+        # ... and of one in a relative clause: "that" stands for the wearer
+        (
+            "A woman that is wearing a dress standing in a field.",
+            ["woman", "dress", "field"],
+            [("woman", "wear", "dress"), ("woman", "stand in", "field")],
+        ),
         (
             "A dog wearing a vest sitting next to a gun.",
             ["dog", "vest", "gun"],
