@@ -8,7 +8,12 @@ image is the context that disambiguates the caption and vice versa. Pairs are ta
 first; every concept changes sense at most once, and a concept whose first sense already has a
 close partner, or a kind of it on the other side however far below, keeps it (a word is re-read
 only when the image calls for it: the references' "food" stays the food an omelette is, three
-edges down, though "bread" beside it is nearer the sense "solid food").
+edges down, though "bread" beside it is nearer the sense "solid food"). A caption's general word
+is read in the sense that names a kind of what the references name however far above it ("a
+*plant* in a pot" where they see a tree, six edges below the plant that grows): saying less is
+not saying something else. A reference's general word is not read so far: "on a plant" beside
+the caption's rose would make the rose merely over-specific where the references' flowers show
+it was swapped.
 
 >>> from parsers import Concept, SceneGraph
 >>> cap = SceneGraph([Concept("tree branch", "tree branch", "limb.n.02")])
@@ -46,12 +51,15 @@ def _shared_sense(c: Concept, g: Concept, c_senses: list[str], g_senses: list[st
     return g.synset if g.synset in c_senses else None
 
 
-def _general_sense(above: dict[str, int], senses: list[str], max_distance: int) -> tuple[str, int] | None:
+def _general_sense(above: dict[str, int], senses: list[str], max_distance: int | None) -> tuple[str, int] | None:
     """A sense of the other word, however rare, that is a kind ``max_distance`` or fewer hypernym
-    edges above the first sense of this one (``above``: its ancestors and their distances), with
-    its distance: "monitor" read as the display a "computer monitor" is a kind of, not as its
-    first sense, a school proctor."""
-    near = [(above[s], s) for s in senses[1:] if 0 < above.get(s, max_distance + 1) <= max_distance]
+    edges above the first sense of this one (any number when None; ``above``: its ancestors and
+    their distances), with its distance: "monitor" read as the display a "computer monitor" is a
+    kind of, not as its first sense, a school proctor."""
+    if max_distance is None:
+        near = [(above[s], s) for s in senses[1:] if above.get(s, 0) > 0]
+    else:
+        near = [(above[s], s) for s in senses[1:] if 0 < above.get(s, max_distance + 1) <= max_distance]
     return (min(near)[1], min(near)[0]) if near else None
 
 
@@ -126,7 +134,7 @@ def disambiguate(
             if shared:
                 candidates.append((0.0, 0, i, j, shared, shared))
                 continue
-            general = _general_sense(img_above[j], cap_all[i], max_distance)
+            general = _general_sense(img_above[j], cap_all[i], None)  # the caption's word: however far
             if general:
                 candidates.append((general[1], 0, i, j, general[0], img_senses[j][0]))
             general = _general_sense(cap_above[i], img_all[j], max_distance)

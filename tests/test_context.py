@@ -64,6 +64,18 @@ def test_context_keeps_a_sense_a_caption_concept_is_a_kind_of_however_far_below(
     assert omelette.cls == "O" and "more general: 'food'" in omelette.evidence["note"]
 
 
+def test_a_captions_general_word_covers_what_they_name_however_far_below():
+    # the plant that grows (plant.n.02, not the factory) is six hypernym edges above a tree
+    e = Explainer().explain("A plant in a pot.", references=["A small tree in a pot.", "A bonsai tree in a pot."])
+    plant = next(x for x in e.edits_of("object") if x.source == "plant")
+    assert plant.cls == "U" and not plant.hallucinated and not e.hallucinated
+    # a reference's general word is not re-read so far: the swapped rose stays replaced
+    refs = ["An insect on a yellow flower blooming on a plant.", "A bee on a yellow flower."] * 2
+    e = Explainer().explain("An insect on the petal of a yellow rose.", references=refs)
+    rose = next(x for x in e.edits_of("object") if x.source == "rose")
+    assert rose.cls == "R" and rose.target == "flower"
+
+
 def test_explainer_senses_option():
     first = Explainer(senses="first").explain("A cat on a table.", annotation=["cat", "desk"])
     context = Explainer(senses="context").explain("A cat on a table.", annotation=["cat", "desk"])
