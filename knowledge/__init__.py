@@ -8,7 +8,7 @@ never on NLTK objects; NLTK is only used once, to build that index.
 4
 """
 
-from knowledge.concepts import CAPTION_PLURALS, lemmatize, noun_senses, noun_synset, verb_synset
+from knowledge.concepts import CAPTION_PLURALS, lemmatize, names_portion, noun_senses, noun_synset, verb_synset
 from knowledge.coreference import another_name, corefer_distance, only_people, people_clash, plain_person, sex_of
 from knowledge.distance import (
     UnknownSynsetError,
@@ -67,6 +67,7 @@ __all__ = [
     "is_animate",
     "is_garment",
     "is_portion",
+    "names_portion",
     "is_hypernym",
     "inverse_key",
     "is_thing",

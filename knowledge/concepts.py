@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from knowledge.distance import is_hypernym
 from knowledge.hierarchy import get_hierarchy
-from knowledge.objecthood import is_thing, objecthood
+from knowledge.objecthood import is_portion, is_thing, objecthood
 
 __all__ = ["CAPTION_PLURALS", "lemmatize", "noun_senses", "noun_synset", "verb_synset"]
 
@@ -356,3 +356,24 @@ def verb_synset(word: str, sense: int = 0) -> str | None:
                 return _pick(f"{first}_{rest}", "v", sense)
     forms = morphy_forms(tokens[0], "v")
     return _pick(forms[0], "v", sense) if forms else None
+
+
+@lru_cache(maxsize=8192)
+def names_portion(word: str) -> bool:
+    """Whether noun ``word`` names a piece or an amount of something (:func:`is_portion`): by its
+    first sense, or, when that sense is no visible thing, by another sense tagged in WordNet's
+    corpus -- a "slice" is first a share of something, then a piece cut off; a "bite" first the
+    act, then a morsel. Not a container whose rarer sense is its contents ("a cup of tea", "a
+    *case* of cosmetics": the cup and the case are there).
+
+    >>> [names_portion(w) for w in ("piece", "slice", "bite", "cup", "case")]
+    [True, True, True, False, False]
+    """
+    senses = noun_senses(word, min_count=1)
+    if not senses:
+        return False
+    if is_portion(senses[0]):
+        return True
+    portions = [is_portion(s) for s in senses]
+    things = [objecthood(s) == "thing" and not p for s, p in zip(senses, portions, strict=True)]
+    return objecthood(senses[0]) == "abstract" and any(portions) and not any(things)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from knowledge import THINGS, filed_as, get_hierarchy, is_portion, lemmatize, noun_senses, noun_synset
+from knowledge import THINGS, filed_as, get_hierarchy, lemmatize, names_portion, noun_senses, noun_synset
 from knowledge.concepts import morphy_forms
 from parsers.attribute_words import HEDGE_ADVERBS, QUANTIFIER_NOUNS
 from parsers.frames import FRAME_NOUNS
@@ -106,7 +106,7 @@ def thing_noun(word: str) -> tuple[str, str] | None:
         f in h.lemmas("v") or f in h.adjective_lemmas or f in QUANTIFIER_NOUNS or f in FRAME_NOUNS for f in forms
     ):
         return None
-    if is_portion(noun_synset(lemma)):  # "a carton of juice", "bits of food": the juice, the food
+    if names_portion(lemma):  # "a carton of juice", "bits of food": the juice, the food
         return None
     if word.endswith("ing") and verb_form(word, "VBG"):  # "possibly making a turn": a verb, not lost
         return None

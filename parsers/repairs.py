@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knowledge import is_animate, is_hypernym, is_portion, noun_synset
+from knowledge import is_animate, is_hypernym, names_portion, noun_synset
 from parsers.draft_graph import (
     DROPPED,
     HYPHENS,
@@ -253,14 +253,14 @@ def _like_object(verb: Any) -> Any | None:
 
 def fold_quantifiers(d: Draft, quantifiers: dict[str, str]) -> None:
     """ "a group of people": the group aliases the people, who get count "many"; "a piece of
-    cake": a piece or an amount (WordNet's first sense, :func:`knowledge.is_portion`) aliases
+    cake", "a slice of pizza": a piece or an amount (:func:`knowledge.names_portion`) aliases
     the cake, whose count it does not say ("two pieces of cake" is one cake)."""
     doc = d.doc
     for idx, m in enumerate(d.mentions):
         root = doc[m.root]
         # plural quantifiers too: "two bunches of bananas", "stacks of plates"
         value = quantifiers.get(root.lower_, quantifiers.get(root.lemma_.lower()))
-        portion = value is None and is_portion(noun_synset(root.lemma_.lower()))
+        portion = value is None and names_portion(root.lemma_.lower())
         if (value is None and not portion) or m.alias is not None:
             continue
         for p in root.children:
