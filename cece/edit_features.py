@@ -109,7 +109,7 @@ SLOPES = tuple(f"{kind} x {evidence}" for kind in KINDS for evidence in EVIDENCE
 FEATURES = KINDS + EVIDENCE + SLOPES
 #: Features added after model files were first written: a file fitted before them loads with
 #: them at weight 0 (:class:`cece.confidence.ConfidenceModel`).
-ADDED_LATER = frozenset(SLOPES) | {"person clash", "role clash", "general"} | {f"{k} x general" for k in KINDS}
+ADDED_LATER = frozenset(SLOPES) | {"person clash", "role clash", "general"}
 
 
 @dataclass
