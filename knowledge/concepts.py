@@ -370,10 +370,8 @@ def names_portion(word: str) -> bool:
     [True, True, True, False, False]
     """
     senses = noun_senses(word, min_count=1)
-    if not senses:
-        return False
-    if is_portion(senses[0]):
-        return True
     portions = [is_portion(s) for s in senses]
+    if not portions or portions[0]:
+        return bool(portions)
     things = [objecthood(s) == "thing" and not p for s, p in zip(senses, portions, strict=True)]
     return objecthood(senses[0]) == "abstract" and any(portions) and not any(things)
