@@ -82,13 +82,20 @@ def owner_of(word: Any) -> Any | None:
     if word.dep_ == "prep" and owner.dep_ == "acl" and owner.tag_ == "VBN" and owner.i < word.i:
         owner = owner.head
     if wears(word) and word.dep_ not in ("prep", "acl"):  # "A man is *wearing* a helmet riding": the verb's subject
-        subject = next((c for c in word.children if c.dep_ == "nsubj"), None)
-        if subject is not None and subject.tag_ in ("WDT", "WP") and word.dep_ == "relcl":
-            subject = word.head  # "A girl *that* is wearing a dress kneeling": the one "that" stands for
+        subject = _subject(word)
         return subject if subject is not None and subject.tag_ in _NOUNS and _animate(subject) else None
     if word.dep_ not in ("prep", "acl") or owner.tag_ not in _NOUNS:
         return None
     return owner if _animate(owner) else None
+
+
+def _subject(verb: Any) -> Any | None:
+    """The subject of ``verb``: its nsubj, or the noun a relative pronoun subject stands for ("A
+    girl *that* is wearing a dress kneeling", "a man *who* is holding a bat")."""
+    subject = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    if subject is not None and subject.tag_ in ("WDT", "WP") and verb.dep_ == "relcl":
+        return verb.head
+    return subject
 
 
 def _subject_of(prep: Any, t: Any) -> Any | None:
@@ -127,7 +134,7 @@ def doer_of(t: Any) -> Any | None:
     if x.dep_ == "pobj":
         return owner_of(x.head) or (None if _actor(t.head) else _subject_of(x.head, t))
     verb = x.head
-    doer_ = verb.head if verb.dep_ == "acl" else next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    doer_ = verb.head if verb.dep_ == "acl" else _subject(verb)
     if doer_ is None or doer_.tag_ not in _NOUNS or not _animate(doer_):
         return None
     return doer_
@@ -139,7 +146,7 @@ def second_object_doer(doc: Any, i: int) -> Any | None:
     v, n, nxt = doc[i], doc[i - 1], doc[i + 1] if i + 1 < len(doc) else None
     if nxt is None or v.tag_ not in ("NN", "VBG") or not v.lower_.endswith("ing") or v.dep_ != "dobj":
         return None
-    if n.tag_ not in ("NN", "NNS") or n.dep_ != "dobj" or n.head.i != v.head.i or v.head.dep_ != "acl":
+    if n.tag_ not in ("NN", "NNS") or n.dep_ != "dobj" or n.head.i != v.head.i or v.head.dep_ not in ("acl", "relcl"):
         return None
     governs = nxt.tag_ in ("IN", "RP") or any(c.dep_ == "dobj" and c.i > v.i for c in v.children)
     named = names_one_thing(n.lower_, v.lower_) or nxt.pos_ == "NOUN" and names_one_thing(v.lower_, nxt.lower_)

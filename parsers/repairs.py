@@ -31,7 +31,9 @@ from __future__ import annotations
 from typing import Any
 
 from knowledge import is_animate, is_hypernym, names_portion, noun_synset
+from knowledge.agents import can_act, needs_somebody
 from parsers.draft_graph import (
+    CHAIN_WORDS,
     DROPPED,
     HYPHENS,
     Draft,
@@ -43,6 +45,7 @@ from parsers.draft_graph import (
     verb_subject,
     with_verb,
 )
+from parsers.verb_words import verb_form
 
 # Indefinite pronouns that name a person: kept, and WordNet knows them (someone -> person.n.01).
 # "something" is dropped: no WordNet noun, nothing to verify ("a man holding something").
@@ -118,26 +121,49 @@ def recover_prep_relations(d: Draft) -> None:
 
 
 def recover_verb_objects(d: Draft) -> None:
-    """Add a relation for every direct object of a verb coordinated with an earlier one that
-    upstream left without one: "A man sits on a couch and *holds a baby*", "a woman standing in a
-    kitchen and *cutting vegetables*" -- upstream relates a verb's object only to the verb's own
-    subject, and the second verb has none of its own (:func:`verb_subject` finds the first's)."""
+    """Add a relation for every direct object of a verb coordinated with an earlier one, or of an
+    adverbial participle or infinitive, that upstream left without one: "A man sits on a couch and
+    *holds a baby*", "a woman standing in a kitchen and *cutting vegetables*", "a man riding a horse
+    *wearing a hat*", "sits on a couch while *playing a video game*" -- upstream relates a verb's
+    object only to the verb's own subject, and the second verb has none of its own
+    (:func:`verb_subject` finds the first's)."""
     doc = d.doc
     has_rel = {d.mentions[k.object].root for k in d.links}
     for idx in range(len(d.mentions)):
         o = doc[d.mentions[idx].root]
         v = o.head
-        if o.dep_ != "dobj" or o.i in has_rel or v.dep_ != "conj" or v.pos_ != "VERB":
+        if o.dep_ != "dobj" or o.i in has_rel or v.pos_ != "VERB":
+            continue
+        adverbial = _adverbial(v)
+        if not (v.dep_ == "conj" or adverbial):
             continue
         if any(c.dep_ in ("nsubj", "nsubjpass") for c in v.children):
             continue
         subject = verb_subject(v)
+        if adverbial and subject is not None and needs_somebody(v.lower_) and not can_act(noun_synset(subject.lemma_)):
+            continue  # "a speedway shows a person ..., *wearing* a uniform": the person wears it
         s_m = d.tok2m[subject.i] if subject is not None else -1
         tokens = (v.i, *(c.i for c in v.children if c.dep_ == "prt" and c.i < o.i))
         for y in flatten(o):
             o_m = d.tok2m[y.i]
             if s_m >= 0 and o_m >= 0 and s_m != o_m:
                 d.links.append(Link(s_m, o_m, tokens))
+
+
+def _adverbial(v: Any) -> bool:
+    """Whether ``v`` is an adverbial participle or "to" infinitive, done by the main verb's
+    subject: "riding a horse *wearing* a hat", "while *using* her laptop", "leaning forward to
+    *hit* the ball". Not a finite verb the parser gave the subject after it as an object ("to the
+    side *rests* a marker"), nor a noun or typo it read as a bare verb ("next to *train* tracks",
+    "next to *alarge* animal")."""
+    if v.dep_ != "advcl":
+        return False
+    if v.tag_ == "VBG":
+        return True
+    to = next((c for c in v.children if c.dep_ == "aux" and c.lower_ == "to"), None)
+    if v.tag_ != "VB" or to is None or to.i > 0 and v.doc[to.i - 1].lower_ in CHAIN_WORDS:
+        return False
+    return verb_form(v.lower_, "VB")
 
 
 #: Prepositions of a goal: after a verb with a direct object they say where the object goes.

@@ -275,6 +275,17 @@ def test_plural_nouns_that_could_be_verbs_stay_nouns(parser, text, names):
             ["woman", "dress", "field"],
             [("woman", "wear", "dress"), ("woman", "stand in", "field")],
         ),
+        # ... whether "who" or "that"; and a participle hung from what is worn is the wearer's
+        (
+            "A man who is wearing a helmet riding a bike.",
+            ["man", "helmet", "bike"],
+            [("man", "wear", "helmet"), ("man", "ride", "bike")],
+        ),
+        (
+            "A woman who is wearing a black shirt playing a cello.",
+            ["woman", "shirt", "cello"],
+            [("woman", "wear", "shirt"), ("woman", "play", "cello")],
+        ),
         (
             "A dog wearing a vest sitting next to a gun.",
             ["dog", "vest", "gun"],
@@ -864,6 +875,33 @@ def test_a_list_relates_every_member(parser, text, triples):
 )
 def test_a_second_verb_relates_its_object_to_the_first_ones_subject(parser, text, triples):
     assert set(parser.parse(text).triples()) == triples
+
+
+@pytest.mark.parametrize(
+    "text, triples",
+    [
+        # an adverbial participle or "to" infinitive is done by the main verb's subject
+        ("A man riding a horse wearing a hat.", {("man", "ride", "horse"), ("man", "wear", "hat")}),
+        ("A man who is riding a horse wearing a hat.", {("man", "ride", "horse"), ("man", "wear", "hat")}),
+        ("A woman drinking a beer while using her laptop.", {("woman", "drink", "beer"), ("woman", "use", "laptop")}),
+        (
+            "A baseball player has swung his bat to hit the ball.",
+            {("baseball player", "swing", "bat"), ("baseball player", "hit", "ball")},
+        ),
+        # not a noun read as a bare verb after "next to"
+        ("A red car is next to train tracks.", set()),
+    ],
+)
+def test_an_adverbial_participle_relates_its_object_to_the_main_subject(parser, text, triples):
+    assert set(parser.parse(text).triples()) == triples
+
+
+def test_a_thing_does_not_do_an_adverbial_participle_only_somebody_does(parser):
+    text = (
+        "An outdoor speedway shows a person with a helmet and visor, wearing a checkered uniform, astride a motorcycle."
+    )
+    triples = set(parser.parse(text).triples())
+    assert ("speedway", "show", "person") in triples and ("speedway", "wear", "uniform") not in triples
 
 
 # -- a game counted is its ball ---------------------------------------------------------------------
