@@ -126,11 +126,23 @@ def lemmatize(word: str, pos: str = "n") -> str:
     with underscores. A word WordNet does not know comes back normalised but otherwise unchanged
     (where NLTK's ``morphy`` returns None).
 
+    Where a verb form has several base forms WordNet knows, the one lemminflect derives it from:
+    "swinging" is "swing" (WordNet also has "swinge", and morphy tries it first), "installed" is
+    "install".
+
     >>> lemmatize("dogs"), lemmatize("glasses"), lemmatize("sitting", "v"), lemmatize("xyzzies")
     ('dog', 'glasses', 'sit', 'xyzzies')
+    >>> lemmatize("swinging", "v")
+    'swing'
     """
     form = _normalise(word)
     forms = morphy_forms(form, pos)
+    if pos == "v" and len(forms) > 1:
+        from lemminflect import getAllLemmas  # here: lemminflect loads its tables on import
+
+        derived = [v for v in getAllLemmas(form, "VERB").get("VERB", ()) if v in forms]
+        if derived:
+            return derived[0]
     return forms[0] if forms else form
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lemminflect import getAllLemmas
 
 import knowledge
 from knowledge import (
@@ -431,9 +432,15 @@ def test_lemmatize_matches_nltk_morphy(wn, h):
         words += rng.sample(sorted(h.exceptions(pos)), 200)
         for w in words:
             expected = wn.morphy(w, pos)
+            if pos == "v" and expected is not None:
+                # of several base forms, the one lemminflect derives the word from (if any)
+                forms = wn._morphy(w, pos)
+                expected = next((v for v in getAllLemmas(w, "VERB").get("VERB", ()) if v in forms), expected)
             assert lemmatize(w, pos) == (expected if expected is not None else w), (w, pos)
     assert lemmatize("glasses") == "glasses" and lemmatize("women") == "woman"
     assert lemmatize("sitting", "v") == "sit" and lemmatize("Hot Dogs") == "hot_dog"
+    # morphy tries "swinge" first; lemminflect knows "swinging" is a form of "swing"
+    assert lemmatize("swinging", "v") == "swing" and lemmatize("installed", "v") == "install"
     with pytest.raises(ValueError):
         lemmatize("red", "a")
 
