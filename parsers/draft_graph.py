@@ -64,6 +64,7 @@ _CHAIN_DEP = frozenset(("prep", "advmod", "amod", "acomp", "pcomp", "npadvmod"))
 _SPLIT_DEPS = frozenset(("amod", "compound", "appos", "npadvmod", "acl"))  # acl: a noun read as a clause
 _SPLIT_POS = frozenset(("NOUN", "ADJ", "PROPN"))
 _OBJ_DEPS = frozenset(("dobj", "attr", "oprd", "dative", "ccomp", "xcomp"))
+_CLAUSE_DEPS = frozenset(("ccomp", "xcomp"))
 
 
 @dataclass
@@ -227,7 +228,8 @@ def with_verb(attach: Any, tokens: list[int]) -> list[int]:
     # A bare base form (VB) here is usually a noun the tagger got wrong ("a bed or blanket near").
     if attach.pos_ != "VERB" or attach.tag_ == "VB" or attach.i + 1 != tokens[0]:
         return tokens
-    if any(c.dep_ in _OBJ_DEPS for c in attach.children):
+    # a clause after the phrase is no object ("sits on a bench *to eat* a sandwich")
+    if any(c.dep_ in _OBJ_DEPS and not (c.dep_ in _CLAUSE_DEPS and c.i > tokens[-1]) for c in attach.children):
         return tokens
     return [attach.i] + tokens
 

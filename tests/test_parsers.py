@@ -244,6 +244,9 @@ def test_verb_joins_its_preposition(parser):
     # a transitive verb keeps its own relation; the place is a separate one
     g = parser.parse("A man riding a horse on a beach.")
     assert [r.predicate for r in g.relations] == ["riding", "on"]
+    # a clause after the phrase is no object of the verb: "sits on" stays one predicate
+    g = parser.parse("A man sits on a bench to eat a sandwich.")
+    assert ("man", "sit on", "bench") in g.triples()
 
 
 def test_compounds_wordnet_knows_are_one_name(parser):
