@@ -142,7 +142,7 @@ def lemmatize(word: str, pos: str = "n") -> str:
 
         derived = [v for v in getAllLemmas(form, "VERB").get("VERB", ()) if v in forms]
         if derived:
-            return derived[0]
+            return str(derived[0])
     return forms[0] if forms else form
 
 
