@@ -181,7 +181,7 @@ def _pair_verdict(
         inv not in (None, key) and any(relation_key(c) == key for c in backward)
     ):
         return False, "spatial"
-    if verbs and any(canonicals_contradict(mine, c, animate) for c in forward):
+    if verbs and any(canonicals_contradict(mine, c, animate, bounded) for c in forward):
         return False, "exclusive"
     return None, ""
 
@@ -314,7 +314,7 @@ def _judge_pair(
         f
         for f in forward
         if (
-            canonicals_contradict(r.canonical, rels[f].canonical, animate)
+            canonicals_contradict(r.canonical, rels[f].canonical, animate, bounded)
             if verbs
             else predicates_contradict(key, relation_key(rels[f].canonical), bounded)
         )

@@ -164,10 +164,11 @@ def canonicals_agree(p: str, q: str, animate: bool = True) -> bool:
     return predicates_agree(relation_key(p), relation_key(q)) and not verbs_exclude(p, q, animate)
 
 
-def canonicals_contradict(p: str, q: str, animate: bool = True) -> bool:
+def canonicals_contradict(p: str, q: str, animate: bool = True, bounded: bool = True) -> bool:
     """Whether canonical predicates ``p`` and ``q`` cannot both hold of one ordered pair: their
-    keys are spatial opposites or their verbs' states exclude each other."""
-    return predicates_contradict(relation_key(p), relation_key(q)) or verbs_exclude(p, q, animate)
+    keys are spatial opposites (``bounded`` as in :func:`predicates_contradict`) or their verbs'
+    states exclude each other."""
+    return predicates_contradict(relation_key(p), relation_key(q), bounded) or verbs_exclude(p, q, animate)
 
 
 def verbs_exclude(p: str, q: str, animate: bool = True) -> bool:

@@ -9,6 +9,7 @@ import pytest
 
 from cece import Explainer, explain
 from cece.roles import through_holders
+from knowledge import predicates_contradict
 from knowledge.states import state_of_predicate, states_exclude
 from parsers import Concept, Relation, SceneGraph
 from parsers.references import from_references
@@ -220,6 +221,14 @@ def test_on_a_thing_is_not_beside_it_but_on_a_place_may_be_by_it():
     e = explain("A wooden bench sitting on the bank of a river.", references=refs)
     verdicts = [a.get("verdict") for a in agreement(e, "relation") if a]
     assert not e.hallucinated and "contradicted" not in verdicts
+
+
+def test_a_place_may_be_by_it_whether_or_not_the_caption_says_a_posture():
+    # no verb in the caption to compare: water has no edge, "next to" and "in" it both place the dog
+    refs = ["A dog in the water.", "A dog swimming in the water.", "A brown dog in the water."]
+    e = explain("A dog next to the water.", references=refs)
+    assert not e.hallucinated and flagged(e) == []
+    assert predicates_contradict("next to", "in") and not predicates_contradict("next to", "in", bounded=False)
 
 
 TURKEY = [
