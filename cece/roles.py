@@ -33,6 +33,7 @@ from knowledge import (
     is_animate,
     noun_senses,
     objecthood,
+    perceives,
     predicates_agree,
     predicates_contradict,
     relation_key,
@@ -177,13 +178,23 @@ def _pair_verdict(
         return True, ""
     if inv is not None and any(predicates_agree(inv, relation_key(c)) for c in backward):
         return True, ""
-    if any(predicates_contradict(key, relation_key(c), bounded) for c in forward) or (
+    if any(predicates_contradict(key, relation_key(c), bounded and not perceives(c)) for c in forward) or (
         inv not in (None, key) and any(relation_key(c) == key for c in backward)
     ):
         return False, "spatial"
-    if verbs and any(canonicals_contradict(mine, c, animate, bounded) for c in forward):
+    if verbs and any(canonicals_contradict(mine, c, animate, bounded and not perceives(c)) for c in forward):
         return False, "exclusive"
     return None, ""
+
+
+def _clashes(mine: str, theirs: str, verbs: bool, animate: bool, bounded: bool) -> bool:
+    """Whether canonical predicate ``theirs`` excludes ``mine`` for one ordered pair: as places
+    (``bounded``: the second is a bounded thing, and ``theirs`` is no look), or, with ``verbs``, as
+    the subject's states too."""
+    bounded = bounded and not perceives(theirs)
+    if verbs:
+        return canonicals_contradict(mine, theirs, animate, bounded)
+    return predicates_contradict(relation_key(mine), relation_key(theirs), bounded)
 
 
 def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, forward: list[int]) -> Judged | None:
@@ -269,7 +280,8 @@ def _judge_pair(
     if mine is not None:
         st, _ = state_tally(image, [s], mine, caption.concepts[r.subject])
         verbs = not st.support  # the references back the subject's state: only places can clash
-    bounded = _holds(image.concepts[o])
+    # a look's preposition places the look, not the one looking: no bounded place to clash with
+    bounded = _holds(image.concepts[o]) and not perceives(r.canonical)
     votes, holder_of = _pair_votes(image, s, o), dict[int, int]()
     if not votes and not forward and not backward and relation_key(r.canonical) in SHARED:
         # no reference relates the two: where they put the thing's holder, the thing is too,
@@ -310,15 +322,7 @@ def _judge_pair(
         return Judged(agree=agree)
     if verdict == "split":
         return Judged(tally=t, against_refs=against_refs)
-    contra = [
-        f
-        for f in forward
-        if (
-            canonicals_contradict(r.canonical, rels[f].canonical, animate, bounded)
-            if verbs
-            else predicates_contradict(key, relation_key(rels[f].canonical), bounded)
-        )
-    ]
+    contra = [f for f in forward if _clashes(r.canonical, rels[f].canonical, verbs, animate, bounded)]
     contra += [b for b in backward if key == relation_key(rels[b].canonical) and inv not in (None, key)]
     if not contra:
         return Judged(agree=agree)

@@ -27,6 +27,8 @@ True
 
 from __future__ import annotations
 
+from knowledge.concepts import verb_synset
+from knowledge.distance import lexname
 from knowledge.states import state_of_predicate, states_exclude
 
 #: Spatial prepositions that decide a relation when present.
@@ -105,6 +107,8 @@ BOUNDED_OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
         frozenset({"on", "atop", "upon", "onto", "in", "inside", "within", "into"}),
         frozenset({"next to", "near", "beside", "by", "close to"}),
     ),
+    # in a boat is not under it; in the water and under the water are one
+    (frozenset({"in", "inside", "within", "into"}), frozenset({"under", "below", "beneath", "underneath"})),
 )
 
 #: The key of the reversed pair: "a cat on a table" is "a table under a cat".
@@ -150,6 +154,22 @@ def predicates_contradict(p: str, q: str, bounded: bool = True) -> bool:
     """
     pairs = OPPOSITES + BOUNDED_OPPOSITES if bounded else OPPOSITES
     return any((p in a and q in b) or (p in b and q in a) for a, b in pairs)
+
+
+def perceives(canonical: str) -> bool:
+    """Whether canonical predicate ``canonical`` is a look ("look in", "stare at", "watch"): its
+    verb is filed under perception in WordNet, so its preposition says where the look goes, not
+    where the one looking is ("looking *inside* a hood" and "looking *under* the hood" are one
+    look; neither is standing in or beside it).
+
+    >>> perceives("look in"), perceives("sit in"), perceives("in")
+    (True, False, False)
+    """
+    words = canonical.split()
+    if not words:
+        return False
+    synset = verb_synset(words[0])
+    return synset is not None and lexname(synset) == "verb.perception"
 
 
 def inverse_key(p: str) -> str | None:

@@ -9,7 +9,7 @@ import pytest
 
 from cece import Explainer, explain
 from cece.roles import through_holders
-from knowledge import predicates_contradict
+from knowledge import perceives, predicates_contradict
 from knowledge.states import state_of_predicate, states_exclude
 from parsers import Concept, Relation, SceneGraph
 from parsers.references import from_references
@@ -229,6 +229,24 @@ def test_a_place_may_be_by_it_whether_or_not_the_caption_says_a_posture():
     e = explain("A dog next to the water.", references=refs)
     assert not e.hallucinated and flagged(e) == []
     assert predicates_contradict("next to", "in") and not predicates_contradict("next to", "in", bounded=False)
+
+
+def test_in_a_thing_is_not_under_it_but_a_look_places_only_the_look():
+    refs = [
+        "A bunch of people in a boat trying to row.",
+        "Several people in green shirts paddling a canoe.",
+        "a paddle boat with several people on it in the water",
+    ]
+    e = explain("People under a boat paddling through the water.", references=refs)
+    assert (
+        flagged(e) == [("relation", ["under"])] and e.counterfactual == "People in a boat paddling through the water."
+    )
+    # in the water and under it are one place: only a bounded thing has an inside and an underside
+    assert predicates_contradict("in", "under") and not predicates_contradict("in", "under", bounded=False)
+    # where a look goes is not where the one looking is
+    refs = ["People are looking under the hood of a car.", "Men looking under the hood at the engine of a green car."]
+    e = explain("People are looking inside the hood of a car.", references=refs)
+    assert not e.hallucinated and perceives("look in") and not perceives("sit in")
 
 
 TURKEY = [
