@@ -326,6 +326,10 @@ def _judge_pair(
     contra += [b for b in backward if key == relation_key(rels[b].canonical) and inv not in (None, key)]
     if not contra:
         return Judged(agree=agree)
+    # the rewrite takes the relation whose verb puts the subject in the state most references
+    # say ("standing on" of two, not "sitting in" of one); the first of those named as often
+    states = image.concepts[s].votes.get("state", {})
+    contra.sort(key=lambda f: -len(states.get(state_of_predicate(rels[f].canonical) or "", ())))
     if holder_of:  # the caption's two things stay; only the place changes
         place, holder = relation_key(rels[contra[0]].canonical), holder_of[contra[0]]
         contains = holder in _contents(image, s)

@@ -249,6 +249,19 @@ def test_in_a_thing_is_not_under_it_but_a_look_places_only_the_look():
     assert not e.hallucinated and perceives("look in") and not perceives("sit in")
 
 
+def test_the_relation_put_in_its_place_has_the_state_most_references_say():
+    refs = [
+        "An owl sitting in the grass with piercing amber colored eyes.",
+        "A owl with brown eyes standing on the grass,",
+        "An owl with orange eyes stands in a green field.",
+        "An owl with gold eyes is standing in the grass.",
+    ]
+    e = explain("The owl under the green grass has amber eyes.", references=refs)
+    # the first reference sits it in the grass; two stand it there
+    assert [x.target for x in e.edits if x.hallucinated] == [["owl", "stand on", "grass"]]
+    assert e.counterfactual == "The owl standing on the green grass has amber eyes."
+
+
 TURKEY = [
     "roasted turkey in a silver roast pan on a granite counter top",
     "Cooked turkey in a roasting pan with thermometer in it.",
