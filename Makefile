@@ -41,8 +41,16 @@ system-deps:
 test-deps:
 	$(call apt_install_missing,$(TEST_DEB_PACKAGES))
 
+# What a new venv takes on disk, in KB: about 2.3 GB installed, plus pip's unpacking room. A new
+# venv is refused below it with a message that says so, rather than pip's OSError halfway through.
+MIN_FREE_KB ?= 2700000
+
 $(STAMP): setup.cfg pyproject.toml
 	$(MAKE) system-deps
+	@test -d $(VENV) || { free=$$(df -Pk . | awk 'NR == 2 {print $$4}'); \
+	  if [ "$$free" -lt $(MIN_FREE_KB) ]; then \
+	    echo "make: installing into $(VENV) needs about $$(( $(MIN_FREE_KB) / 1024 )) MB free here; df says $$(( free / 1024 )) MB" >&2; \
+	    exit 1; fi; }
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	# The CPU build first: a bare torch requirement would pull a multi-GB CUDA build.
