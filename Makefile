@@ -50,8 +50,7 @@ $(STAMP): setup.cfg pyproject.toml
 	@test -d $(VENV) || { free=$$(df -Pk . | awk 'NR == 2 {print $$4}'); \
 	  if [ "$$free" -lt $(MIN_FREE_KB) ]; then \
 	    echo "make: installing into $(VENV) needs about $$(( $(MIN_FREE_KB) / 1024 )) MB free here; df says $$(( free / 1024 )) MB" >&2; \
-	    exit 1; fi; }
-	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	    exit 1; fi; echo "$(PYTHON) -m venv $(VENV)"; $(PYTHON) -m venv $(VENV); }
 	$(PIP) install -q --upgrade pip
 	# The CPU build first: a bare torch requirement would pull a multi-GB CUDA build.
 	$(PIP) install -q torch==2.13.0

@@ -178,11 +178,11 @@ def _pair_verdict(
         return True, ""
     if inv is not None and any(predicates_agree(inv, relation_key(c)) for c in backward):
         return True, ""
-    if any(predicates_contradict(key, relation_key(c), bounded and not perceives(c)) for c in forward) or (
+    if any(_clashes(mine, c, False, animate, bounded) for c in forward) or (
         inv not in (None, key) and any(relation_key(c) == key for c in backward)
     ):
         return False, "spatial"
-    if verbs and any(canonicals_contradict(mine, c, animate, bounded and not perceives(c)) for c in forward):
+    if verbs and any(_clashes(mine, c, True, animate, bounded) for c in forward):
         return False, "exclusive"
     return None, ""
 

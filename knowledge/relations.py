@@ -27,8 +27,10 @@ True
 
 from __future__ import annotations
 
-from knowledge.concepts import verb_synset
+from functools import lru_cache
+
 from knowledge.distance import lexname
+from knowledge.predicates import predicate_verb_synset
 from knowledge.states import state_of_predicate, states_exclude
 
 #: Spatial prepositions that decide a relation when present.
@@ -156,6 +158,7 @@ def predicates_contradict(p: str, q: str, bounded: bool = True) -> bool:
     return any((p in a and q in b) or (p in b and q in a) for a, b in pairs)
 
 
+@lru_cache(maxsize=4096)
 def perceives(canonical: str) -> bool:
     """Whether canonical predicate ``canonical`` is a look ("look in", "stare at", "watch"): its
     verb is filed under perception in WordNet, so its preposition says where the look goes, not
@@ -165,10 +168,7 @@ def perceives(canonical: str) -> bool:
     >>> perceives("look in"), perceives("sit in"), perceives("in")
     (True, False, False)
     """
-    words = canonical.split()
-    if not words:
-        return False
-    synset = verb_synset(words[0])
+    synset = predicate_verb_synset(canonical)
     return synset is not None and lexname(synset) == "verb.perception"
 
 
