@@ -10,9 +10,12 @@ co-hyponym the evidence does not already name, ...). The kinds:
 - ``count``: a number word becomes another, or "a dog" becomes "two dogs" or "some dogs" and
   "two dogs" "a dog", the noun and the verb of which it is the subject agreeing;
 - ``state``: the subject's pose or motion (sit / stand / lie, run / walk, parked / driving) in
-  the same verb form;
+  the same verb form; a pose or gait only of a person or animal -- a thing that sits, stands or
+  lies somewhere rests there (:mod:`knowledge.states`), so "a muffin *stands* on a plate" says
+  what "sits" does, and "a stove *kneeling*" is no sentence a captioner writes;
 - ``relation``: a spatial preposition becomes its opposite (on / under, in front of / behind,
-  above / below, inside / outside), or "riding" becomes "walking beside";
+  above / below, inside / outside) before a thing -- not a side or part of one ("on *its side*")
+  nor an idiom ("on display", "on stage") --, or "riding" becomes "walking beside";
 - ``added``: a thing the caption does not name is added ("... with a wolf", "... and a wolf");
 - ``companion``: so is a thing that other images' references name beside one the caption names,
   as captioning models hallucinate ("a dog on a bed with a blanket"; :mod:`benchmarks.companions`),
@@ -31,50 +34,31 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from benchmarks.cohyponyms import co_hyponyms, familiar, thing_sense
 from benchmarks.companions import pipeline, related
+from benchmarks.perturb_roles import swap_relation, swap_state
 from benchmarks.perturb_words import (
     NEW_COLOURS,
     NEW_MATERIALS,
     NUMBER_PRONOUNS,
-    OPPOSITES,
-    STATE_LEMMA,
-    STATES,
     Change,
+    Context,
     agreeing_verbs,
     apply,
     article_fix,
     caption_words,
     replace_token,
-    verb_lemma,
 )
-from cece.counterfactuals.words import article, noun_form, verb_form
+from cece.counterfactuals.words import article, noun_form
 from knowledge import lemmatize
 from parsers.attribute_words import COLOURS, MATERIALS, NUMBER_WORDS, SIZE_OPPOSITES
 from parsers.attributes import base_colour, materials_clash
 
 KINDS = ("object", "attribute", "count", "state", "relation", "added", "companion")
-
-
-@dataclass(frozen=True)
-class Context:
-    """What a perturbation may not say: ``words``, the words (and lemmas) of the caption and
-    the evidence; ``texts``, the evidence lowercased; ``said``, the evidence's words as written
-    (a count must not turn "two zebras" into the "a zebra" one of them says, though "zebras"
-    lemmatises to "zebra"); the ``rng`` it draws with; ``companions``, what other images have
-    beside each thing (:func:`benchmarks.companions.companions`), and ``present``, the things
-    any reference of this image names (a companion must be none of them)."""
-
-    words: frozenset[str]
-    texts: tuple[str, ...]
-    rng: random.Random
-    said: frozenset[str] = frozenset()
-    companions: Mapping[str, Counter[str]] = field(default_factory=dict)
-    present: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -237,97 +221,6 @@ def change_count(doc: Any, ctx: Context) -> list[Change] | None:
             changes.append(replace_token(t, noun))
         return changes + verbs
     return None
-
-
-# -- the subject's state and relations ---------------------------------------------------------
-def swap_state(doc: Any, ctx: Context) -> list[Change] | None:
-    """A pose or motion verb (sitting, stands, lies, running...) swapped for another of its
-    group in the same form, or "parked" / "driving" for each other before a place."""
-    options = []
-    for t in doc:
-        if not t.tag_.startswith("VB") or t.pos_ not in ("VERB", "AUX"):
-            continue
-        lemma = STATE_LEMMA.get(verb_lemma(t), verb_lemma(t))
-        nxt = doc[t.i + 1].lower_ if t.i + 1 < len(doc) else ""
-        if lemma == "park" and t.tag_ == "VBN" and nxt in ("on", "in", "at", "by", "near", "beside", "next"):
-            if "driving" not in ctx.words and "drive" not in ctx.words:
-                options.append((t, "driving"))
-            continue
-        if (
-            lemma == "drive"
-            and t.tag_ == "VBG"
-            and nxt in ("on", "in", "at", "by", "near", "beside", "next")
-            and not any(c.dep_ == "dobj" for c in t.children)
-        ):
-            if "parked" not in ctx.words and "park" not in ctx.words:
-                options.append((t, "parked"))
-            continue
-        group = next((g for g in STATES if lemma in g), None)
-        if group is None or any(c.dep_ in ("dobj", "prt") for c in t.children):  # "sit down" != "stand down"
-            continue
-        options += [(t, verb_form(g, t.tag_)) for g in group if g != lemma and g not in ctx.words]
-    if not options:
-        return None
-    t, word = ctx.rng.choice(options)
-    return [replace_token(t, word)]
-
-
-def _preposition_phrase(doc: Any, t: Any) -> tuple[str, int]:
-    """The spatial preposition phrase starting at token ``t`` ("in front of", "on top of") and
-    the index of its last token."""
-    for length in (3, 2):
-        span = doc[t.i : t.i + length]  # shorter at the end of the caption
-        phrase = " ".join(x.lower_ for x in span)
-        if len(span) == length and phrase in OPPOSITES:
-            return phrase, span.end - 1
-    return t.lower_, t.i
-
-
-def swap_relation(doc: Any, ctx: Context) -> list[Change] | None:
-    """A spatial preposition between two things made its opposite (on -> under, in front of ->
-    behind), or "riding X" made "walking beside X". "on" is swapped only after a noun or a verb
-    of being or posture (where it is spatial: "a cat on a bed", "sitting on a bench")."""
-    options = []
-    for t in doc:
-        if t.dep_ == "prep" and t.lower_ in (
-            "on",
-            "under",
-            "underneath",
-            "beneath",
-            "in",
-            "behind",
-            "above",
-            "below",
-            "over",
-            "inside",
-            "outside",
-        ):
-            phrase, last = _preposition_phrase(doc, t)
-            if phrase not in OPPOSITES:
-                continue
-            obj = next((c for c in doc[last].children if c.dep_ == "pobj"), None)
-            if obj is None or obj.pos_ != "NOUN" or not thing_sense(obj.lower_):
-                continue
-            head = t.head
-            if phrase == "on" and not (
-                head.pos_ == "NOUN"
-                or verb_lemma(head) in ("be", "sit", "stand", "lie", "lay", "perch", "rest", "sleep")
-            ):
-                continue
-            new = OPPOSITES[phrase]
-            if any(re.search(rf"\b{re.escape(new)}\b(\W+\w+){{0,3}}\W+{re.escape(obj.lower_)}", k) for k in ctx.texts):
-                continue
-            span = doc[t.i : last + 1]
-            options.append(Change(span.start_char, span.end_char, replace_token(t, new).text))
-        elif (
-            verb_lemma(t) == "ride"
-            and t.tag_.startswith("VB")
-            and any(c.dep_ == "dobj" for c in t.children)
-            and "walk" not in ctx.words
-            and "beside" not in ctx.words
-        ):
-            options.append(replace_token(t, verb_form("walk", t.tag_) + " beside"))
-    return [ctx.rng.choice(options)] if options else None
 
 
 PERTURBATIONS: dict[str, Callable[[Any, Context], list[Change] | None]] = {

@@ -1,12 +1,15 @@
 """The word-level edits the perturbations of :mod:`benchmarks.perturb` are made of: a
 :class:`Change` of the caption's characters, applying changes with a label per word, and the
-agreement they bring along (an article that fits the new word, verbs in the new number)."""
+agreement they bring along (an article that fits the new word, verbs in the new number), and the
+:class:`Context` every perturbation reads."""
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from cece.counterfactuals.words import article, case_like, verb_form
@@ -134,3 +137,20 @@ def agreeing_verbs(noun: Any, plural: bool) -> list[Change] | None:
         elif v.tag_ in ("VBZ", "VBP") and v.pos_ == "VERB":
             out.append(replace_token(v, verb_form(verb_lemma(v), "VBP" if plural else "VBZ"), labelled=False))
     return out
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a perturbation may not say: ``words``, the words (and lemmas) of the caption and
+    the evidence; ``texts``, the evidence lowercased; ``said``, the evidence's words as written
+    (a count must not turn "two zebras" into the "a zebra" one of them says, though "zebras"
+    lemmatises to "zebra"); the ``rng`` it draws with; ``companions``, what other images have
+    beside each thing (:func:`benchmarks.companions.companions`), and ``present``, the things
+    any reference of this image names (a companion must be none of them)."""
+
+    words: frozenset[str]
+    texts: tuple[str, ...]
+    rng: random.Random
+    said: frozenset[str] = frozenset()
+    companions: Mapping[str, Counter[str]] = field(default_factory=dict)
+    present: frozenset[str] = frozenset()

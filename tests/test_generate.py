@@ -93,6 +93,32 @@ def test_state_swap_keeps_the_verb_form():
     assert perturb("A man eating a sandwich.", [], "state", rng=random.Random(0)) is None
 
 
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "A muffin sits on a plate.",  # a thing that sits, stands or lies rests there: no new fact
+        "A microwave sitting on top of a refrigerator.",
+        "A red telephone booth that is standing on the sidewalk.",
+        "A stove stands next to a fireplace and a cup lies on it.",
+    ],
+)
+def test_state_swap_only_poses_a_person_or_an_animal(caption):
+    assert all(perturb(caption, [], "state", rng=random.Random(seed)) is None for seed in range(4))
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "A girl that is sitting on a bench.",  # the relative pronoun stands for the girl
+        "A herd of cows lying in a field.",  # the herd's members lie
+        "She is standing by a wall.",
+        "A man holding a baby while lying on a couch.",  # the subject of the verb it depends on
+    ],
+)
+def test_state_swap_finds_who_is_posed(caption):
+    assert changed(caption, "state")[1]
+
+
 def test_relation_swap_to_the_opposite():
     assert changed("A cat on a table.", "relation") == ("A cat under a table.", ["under"])
     assert changed("A man standing in front of a bus.", "relation") == ("A man standing behind a bus.", ["behind"])
@@ -104,6 +130,20 @@ def test_relation_swap_to_the_opposite():
     # the evidence already says it: not made; nor a preposition without its object at the end
     assert perturb("A cat on a table.", ["A cat sleeping under the table."], "relation", rng=random.Random(0)) is None
     assert perturb("A cat sitting outside of", [], "relation", rng=random.Random(0)) is None
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "A vintage car is on display in a museum.",  # an idiom, not a place: "under display" says nothing
+        "The red shopping cart is lying on its side.",  # a side of a thing, not a thing
+        "A black car parked on the side of the road.",
+        "A man in a suit sitting at a piano on stage.",
+    ],
+)
+def test_relation_swap_needs_a_thing_on_the_other_end(caption):
+    assert all(perturb(caption, [], "relation", rng=random.Random(seed)) is None for seed in range(4))
+    assert changed("A pizza on a wooden surface.", "relation")[1] == ["under"]
 
 
 def test_object_swap_is_a_co_hyponym_in_the_same_number():
