@@ -30,6 +30,7 @@ from parsers.frames import drop_frame_nouns
 from parsers.intransitive import add_states
 from parsers.mentions import merge_definite_mentions
 from parsers.modifiers import mark_uncertain, modifier_values
+from parsers.of_names import join_of_names
 from parsers.recovery import recover_nouns
 from parsers.scene_graph import Concept, Relation, SceneGraph
 from parsers.spacy_model import load_spacy
@@ -147,6 +148,7 @@ class CaptionParser:
         repairs.goal_objects(d)
         repairs.resolve_pronouns(d)
         repairs.fold_quantifiers(d, QUANTIFIER_NOUNS)
+        join_of_names(d)
         repairs.merge_alternatives(d)
         repairs.drop_negated(d)
         drop_frame_nouns(d)
@@ -206,6 +208,9 @@ class CaptionParser:
         the name ("tennis racket") only when WordNet knows it as something other than its last
         word; otherwise the last word names the object and the rest are attributes ("city")."""
         root = doc[m.root]
+        if m.tail is not None and m.tail > root.i + 1:  # "bodies of water": WordNet's name, inflected first
+            name = " ".join([root.lemma_.lower(), *(t.lower_ for t in doc[root.i + 1 : m.tail + 1])])
+            return [root.i, m.tail], name, self._synset(name), []
         if m.tail is not None:
             tail = doc[m.tail]
             surface = f"{root.lower_} {tail.lower_}"
