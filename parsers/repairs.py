@@ -10,7 +10,7 @@ things wrong. Each step fixes one of them and has its own test in ``tests/test_p
   three; ``drop_symbols``: a "noun" without a letter or digit ("-") names nothing.
 - ``split_possessives``: "a man's lap" names two objects (upstream keeps only the lap).
 - ``goal_objects``: "putting money *into* a meter" says where the money goes, not the person:
-  (money, into, meter), not (person, into, meter).
+  (money, into, meter), not (person, into, meter); so does "holding a phone *in his hand*".
 - ``resolve_pronouns``: relative pronouns stand for their noun ("a dog *that* lies..."), "*what*
   looks like a kite" for the kite; every other pronoun is dropped (upstream checks the spaCy 2
   lemma ``-PRON-``, so "her", "it", "they" become objects under spaCy 3).
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knowledge import is_animate, is_hypernym, names_portion, noun_synset
+from knowledge import is_animate, is_hypernym, names_portion, noun_synset, objecthood
 from knowledge.agents import can_act, needs_somebody
 from parsers.draft_graph import (
     CHAIN_WORDS,
@@ -172,18 +172,32 @@ GOAL_PREPOSITIONS = frozenset({"into", "onto"})
 
 def goal_objects(d: Draft) -> None:
     """A goal phrase after a verb with a direct object describes the object: "inserting coins
-    into a parking meter" is (coins, into, meter), where the verb's subject was given it."""
+    into a parking meter" is (coins, into, meter), where the verb's subject was given it; so does
+    a phrase putting it in a body part of its own ("holding a phone *in his hand*", "carrying a
+    baby *in her arms*", "in one hand"): the man is not in his hand, the phone is."""
     doc = d.doc
     for k in d.links:
         if not k.tokens:
             continue
         p = doc[k.tokens[-1]]
-        if p.lower_ not in GOAL_PREPOSITIONS or p.head.pos_ != "VERB":
+        if not (p.lower_ in GOAL_PREPOSITIONS or _in_a_body_part(p)) or p.head.pos_ != "VERB":
             continue
         objs = [c for c in p.head.children if c.dep_ == "dobj" and d.tok2m[c.i] >= 0]
         if objs and d.tok2m[objs[0].i] != k.object:
             k.subject = d.tok2m[objs[0].i]
             k.tokens = (p.i,)
+
+
+def _in_a_body_part(p: Any) -> bool:
+    """Whether preposition ``p`` puts something in or on a body part its phrase gives an owner or
+    a number ("in *his* hand", "in *one* hand", "on *her* lap"; :func:`knowledge.objecthood`).
+    Not "with", which says how ("holding a fish *with* both hands", "*with* her eyes closed")."""
+    if p.lower_ in ("with", "without", "by"):
+        return False
+    o = next((c for c in p.children if c.dep_ == "pobj"), None)
+    if o is None or not any(c.dep_ == "poss" or c.lower_ in ("one", "both") for c in o.children):
+        return False
+    return objecthood(noun_synset(o.lower_)) == "part"
 
 
 def _subject_of(attach: Any) -> Any | None:

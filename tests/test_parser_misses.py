@@ -998,3 +998,22 @@ def test_a_named_of_phrase_is_judged_as_its_thing():
     e = explain("A boat in a large body of water.", references=["A boat on a lake.", "A small boat on a lake."])
     assert [(x.cls, x.source, x.target) for x in e.edits_of("object") if x.source] == [("U", "body of water", "lake")]
     assert not e.hallucinated and e.counterfactual == e.caption
+
+
+# -- a place in a body part of the one holding it ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, triple, not_triple",
+    [
+        ("A man holding a phone in his hand.", ("phone", "in", "hand"), ("man", "in", "hand")),
+        ("A woman carrying a baby in her arms.", ("baby", "in", "arm"), ("woman", "in", "arm")),
+        ("A girl holding a basketball above her head.", ("basketball", "above", "head"), ("girl", "above", "head")),
+        # "with" says how, not where; a place that is no body part stays the holder's
+        ("A person is holding a fish with both hands.", ("person", "hold", "fish"), ("fish", "have", "hand")),
+        ("A man holding a bat in the park.", ("man", "in", "park"), ("bat", "in", "park")),
+    ],
+)
+def test_what_is_held_is_in_the_hand_not_its_holder(parser, text, triple, not_triple):
+    triples = parser.parse(text).triples()
+    assert triple in triples and not_triple not in triples
