@@ -185,10 +185,16 @@ def state_tally(image: SceneGraph, found: list[int], mine: str, caption_thing: C
     True
     >>> state_tally(image, [0, 1], "stand", Concept("people", "people", "person.n.01", plural=True))[0].verdict()
     'contradicted'
+    >>> cat = Concept("cat", "cat", votes={"state": {"sit": [0, 1], "walk": [2], "stand": [3], "lie": [4]}})
+    >>> image = SceneGraph([cat], parts=[(0, 1), (2, 3), (4, 5), (6, 7), (8, 9)])
+    >>> state_tally(image, [0], "sit", Concept("cat", "cat", "cat.n.01"))[0].verdict() is None
+    True
     """
     skip = set() if _many(caption_thing) else _only_many(image, found)
     agrees = state_agrees(mine, is_animate(caption_thing.synset))
-    return tally(image, found, ("state",), agrees=agrees, label="state", consistent=True, skip=skip)
+    # those against it may disagree among themselves: "sitting" said by two of five is not
+    # contradicted by one each saying walking, standing and lying (the plurality of the module)
+    return tally(image, found, ("state",), agrees=agrees, label="state", group=str, consistent=True, skip=skip)
 
 
 def _many(c: Concept) -> bool:

@@ -199,6 +199,23 @@ def test_one_dissenting_reference_does_not_make_a_state():
     assert explain("A man standing on a skateboard.", references=refs).hallucinated is False
 
 
+def test_references_that_disagree_among_themselves_do_not_outvote_the_likeliest_state():
+    # two say the cat sits (perched, sits); one each walks, stands, lies: three against, but no
+    # other state is said more often than sitting
+    refs = [
+        "A cat perched on top of a dresser.",
+        "A cat walks along the top of a bedroom dresser.",
+        "a cat sits on a dresser next to a rocking chair",
+        "Black cat standing on a blue dresser next to a chair.",
+        "A cat laying on top of a blue dresser near a chair.",
+    ]
+    e = explain("A cat sitting on a dresser.", references=refs)
+    assert not e.hallucinated and all(a is None or a["verdict"] != "contradicted" for a in agreement(e, "relation"))
+    # the state most of them say still contradicts one fewer of them say
+    e = explain("A cat lying on a dresser.", references=[*refs[:3], "A cat sitting on a dresser."])
+    assert flagged(e) == [("relation", ["lying on"])]
+
+
 def test_a_state_the_references_agree_with_or_leave_open_stands():
     assert explain("A man riding a skateboard.", references=["A man standing on a skateboard."]).hallucinated is False
     assert explain("A cat on a sofa.", references=["A cat sitting on a sofa."]).hallucinated is False
