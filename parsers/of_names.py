@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from knowledge import noun_synset, objecthood
+from knowledge.hierarchy import get_hierarchy
 from parsers.draft_graph import Draft
 
 
@@ -30,17 +32,11 @@ def of_name(first: str, second: str) -> str | None:
     >>> of_name("body", "water"), of_name("chest", "drawers"), of_name("cup", "tea"), of_name("cup", "coffee")
     ('body of water', 'chest of drawers', None, None)
     """
-    from knowledge.hierarchy import get_hierarchy
-    from knowledge.objecthood import objecthood
-
-    name = f"{first}_of_{second}"
-    ids = get_hierarchy().lemmas("n").get(name)
-    if not ids:
+    if f"{first}_of_{second}" not in get_hierarchy().lemmas("n"):
         return None
-    from knowledge import noun_synset
-
-    synset = noun_synset(name.replace("_", " "))
-    return name.replace("_", " ") if synset and objecthood(synset) != "abstract" else None
+    name = f"{first} of {second}"
+    synset = noun_synset(name)
+    return name if synset and objecthood(synset) != "abstract" else None
 
 
 def join_of_names(d: Draft) -> None:
