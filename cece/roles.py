@@ -174,7 +174,10 @@ def _pair_verdict(
     ``bounded``: the pair's second is a bounded thing (:func:`knowledge.predicates_contradict`)."""
     key = relation_key(mine)
     inv = inverse_key(key)
-    if any(canonicals_agree(mine, c, animate) if verbs else predicates_agree(key, relation_key(c)) for c in forward):
+    if any(
+        canonicals_agree(mine, c, animate, bounded) if verbs else predicates_agree(key, relation_key(c), bounded)
+        for c in forward
+    ):
         return True, ""
     if inv is not None and any(predicates_agree(inv, relation_key(c)) for c in backward):
         return True, ""
@@ -305,9 +308,9 @@ def _judge_pair(
         f
         for f in forward
         if (
-            canonicals_agree(r.canonical, rels[f].canonical, animate)
+            canonicals_agree(r.canonical, rels[f].canonical, animate, bounded)
             if verbs
-            else predicates_agree(key, relation_key(rels[f].canonical))
+            else predicates_agree(key, relation_key(rels[f].canonical), bounded)
         )
     ]
     agree += [b for b in backward if inv is not None and predicates_agree(inv, relation_key(rels[b].canonical))]

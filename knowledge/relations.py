@@ -91,6 +91,10 @@ AGREE: tuple[frozenset[str], ...] = (
     frozenset({"under", "below", "beneath", "underneath"}),
 )
 
+#: Keys that place a thing alike at a place or in stuff, which has no inside to tell from its top:
+#: "in the water" and "on the water", "in a field" and "on a field".
+AT_A_PLACE = frozenset({"in", "on", "at", "upon", "into", "onto"})
+
 #: Keys that cannot both hold of one ordered pair.
 OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
     (
@@ -140,9 +144,15 @@ def relation_key(canonical: str) -> str:
     return canonical
 
 
-def predicates_agree(p: str, q: str) -> bool:
-    """Whether relation keys ``p`` and ``q`` say the same about one ordered pair."""
-    return p == q or any(p in g and q in g for g in AGREE)
+def predicates_agree(p: str, q: str, bounded: bool = True) -> bool:
+    """Whether relation keys ``p`` and ``q`` say the same about one ordered pair; ``bounded``: the
+    pair's second is a bounded thing -- else "in" and "on" place a thing alike
+    (:data:`AT_A_PLACE`: "in the street" and "on the street", "in the snow" and "on the snow").
+
+    >>> predicates_agree("in", "on"), predicates_agree("in", "on", bounded=False)
+    (False, True)
+    """
+    return p == q or any(p in g and q in g for g in AGREE) or (not bounded and p in AT_A_PLACE and q in AT_A_PLACE)
 
 
 def predicates_contradict(p: str, q: str, bounded: bool = True) -> bool:
@@ -177,11 +187,11 @@ def inverse_key(p: str) -> str | None:
     return INVERSE.get(p)
 
 
-def canonicals_agree(p: str, q: str, animate: bool = True) -> bool:
+def canonicals_agree(p: str, q: str, animate: bool = True, bounded: bool = True) -> bool:
     """Whether canonical predicates ``p`` and ``q`` say the same about one ordered pair: their
-    keys agree and their verbs do not put the subject (``animate``: a person or animal) in
-    states that exclude each other."""
-    return predicates_agree(relation_key(p), relation_key(q)) and not verbs_exclude(p, q, animate)
+    keys agree (``bounded`` as in :func:`predicates_agree`) and their verbs do not put the
+    subject (``animate``: a person or animal) in states that exclude each other."""
+    return predicates_agree(relation_key(p), relation_key(q), bounded) and not verbs_exclude(p, q, animate)
 
 
 def canonicals_contradict(p: str, q: str, animate: bool = True, bounded: bool = True) -> bool:

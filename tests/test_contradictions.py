@@ -248,6 +248,17 @@ def test_a_place_may_be_by_it_whether_or_not_the_caption_says_a_posture():
     assert predicates_contradict("next to", "in") and not predicates_contradict("next to", "in", bounded=False)
 
 
+def test_in_and_on_a_place_say_the_same_but_not_of_a_bounded_thing():
+    refs = ["A man standing on the street.", "A man on a street at night."]
+    e = explain("A man standing in the street.", references=refs)
+    assert [x for x in e.edits_of("relation") if x.op != "insert"] == [] and not e.hallucinated
+    e = explain("A boat in the water.", references=["A boat on the water.", "A small boat floating on the water."])
+    assert [x for x in e.edits_of("relation") if x.op != "insert"] == []
+    # a box has an inside and a top: "in" is not what "on" says, though it is no contradiction
+    e = explain("A cat in a box.", references=["A cat on a box.", "A cat sitting on a box."])
+    assert [(x.op, x.status) for x in e.edits_of("relation") if x.op != "insert"] == [("delete", "unverified")]
+
+
 def test_in_a_thing_is_not_under_it_but_a_look_places_only_the_look():
     refs = [
         "A bunch of people in a boat trying to row.",
