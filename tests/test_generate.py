@@ -143,6 +143,9 @@ def test_relation_swap_to_the_opposite():
 )
 def test_relation_swap_needs_a_thing_on_the_other_end(caption):
     assert all(perturb(caption, [], "relation", rng=random.Random(seed)) is None for seed in range(4))
+
+
+def test_a_surface_is_a_thing_to_swap_a_relation_with():
     assert changed("A pizza on a wooden surface.", "relation")[1] == ["under"]
 
 
