@@ -37,7 +37,7 @@ from cece.edit_features import Context, edit_features
 from cece.edits import Edit
 from cece.evidence import evidence_of, type_support
 from cece.ged import Match
-from knowledge import another_name, noun_synset, only_people, plain_person
+from knowledge import another_name, lowest_common_hypernym, noun_synset, only_people, plain_person, wup_similarity
 from parsers import SceneGraph
 
 #: The score at or above which a record (and an edit) is called hallucinated: the threshold
@@ -54,7 +54,9 @@ def settle_by_support(
 ) -> tuple[list[Edit], dict[int, str | None], Match]:
     """Against references: drop the object edits of caption concepts the references support as a
     set of kinds (the one-to-one match may have paired them elsewhere), re-pointing each to its
-    supporting entity when that is free, so that its triples are judged against it."""
+    supporting entity when that is free, so that its triples are judged against it. A deleted
+    concept the references name only more generally is over-specific (class O) instead: "a boy"
+    where they say "a child", whom the match gave to the caption's "girls"."""
     mapping = list(match.mapping)
     out: list[Edit] = []
     classes = dict(classes)
@@ -66,6 +68,11 @@ def settle_by_support(
                 if support.index is not None and support.index not in mapping:
                     mapping[e.caption_index] = support.index
                 continue
+            if support.kind == "over" and e.cls == "D" and support.index is not None:
+                e = _over_specific(e, caption, image, support.index)
+                classes[e.caption_index] = "O"
+                if support.index not in mapping:
+                    mapping[e.caption_index] = support.index
         out.append(e)
     taken = set(mapping)
     inserted = [j for j in range(len(image.concepts)) if j not in taken]
@@ -77,6 +84,15 @@ def settle_by_support(
         if j not in known
     ]
     return out, classes, replace(match, mapping=mapping, inserted=inserted)
+
+
+def _over_specific(e: Edit, caption: SceneGraph, image: SceneGraph, j: int) -> Edit:
+    """Deletion ``e`` as the over-specific replacement by image concept ``j``, which names it more
+    generally."""
+    c, g = caption.concepts[e.caption_index], image.concepts[j]
+    lca = lowest_common_hypernym(c.synset, g.synset) if c.synset and g.synset else None
+    wup = wup_similarity(c.synset, g.synset) if c.synset and g.synset else None
+    return replace(e, op="replace", cls="O", target=g.lemma, target_index=j, wup=wup, lca=lca)
 
 
 def _object_evidence(e: Edit, caption: SceneGraph, image: SceneGraph) -> dict[str, Any]:

@@ -131,6 +131,27 @@ def test_an_over_specific_object_and_one_no_reference_speaks_of(parser):
     assert not undecided(cat) and dark.score == round(record_score([0.9], []), 6)
 
 
+def test_a_deleted_object_the_references_name_only_more_generally_is_over_specific(parser):
+    # The match gives the references' person to the woman, and the man was left deleted, with
+    # nothing to stand for him; but they do name him, as a person.
+    refs = ["Two people sit on a bench.", "People on a bench.", "A woman and another person on a bench."]
+    e = explain(parser, "A man and a woman on a bench.", refs)
+    (man,) = [x for x in e.edits if x.level == "object" and x.op != "insert"]
+    assert (man.cls, man.op, man.target, man.confidence, man.status) == (
+        "O",
+        "replace",
+        "people",
+        pytest.approx(0.2),
+        "unverified",
+    )
+    assert man.evidence["note"] == "the references only say something more general: 'people'"
+    assert not e.hallucinated
+    refs = ["Three children play in the sand.", "Two girls and a child digging in the sand."]
+    e = explain(parser, "A boy and two girls play in the sand.", refs)
+    (boy,) = [x for x in e.edits if x.level == "object" and x.op != "insert"]
+    assert (boy.cls, boy.target) == ("O", "child")
+
+
 def test_the_note_names_the_references_word_the_judgment_rests_on(parser):
     # The references' trousers are also called a garment; the shirt is a kind of garment, and
     # the note names that word, not the trousers the garment was merged with.
@@ -270,3 +291,22 @@ def test_settle_by_support_frees_the_image_object_it_leaves(parser):
         ("insert", "relation", "I", ["animal", "beside", "poodle"], animal),
         ("insert", "object", "I", "animal", animal),
     ]
+
+
+def test_settle_by_support_makes_a_deletion_named_more_generally_over_specific(parser):
+    caption = parser.parse("A man and a dog.")
+    image = Explainer(parser=parser).image_graph(references=["A person with a dog."])
+    names = [c.lemma for c in image.concepts]
+    person, dog = names.index("person"), names.index("dog")
+    edits = [
+        Edit("delete", "object", "D", source="man", source_index=0),
+        Edit("insert", "object", "I", target="person", target_index=person),
+    ]
+    out, classes, m = settle_by_support(
+        caption, image, edits, classes={0: "D", 1: None}, match=Match([-1, dog], [person], 2.0, 2.0, 0.0)
+    )
+    # the person is no longer missed: the caption's man is it, said too specifically
+    assert [(x.op, x.cls, x.source, x.target, x.target_index) for x in out] == [
+        ("replace", "O", "man", "person", person)
+    ]
+    assert classes == {0: "O", 1: None} and m.mapping == [person, dog] and m.inserted == []
