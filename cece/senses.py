@@ -84,24 +84,21 @@ def disambiguate(
     cols = np.cumsum([0] + [len(ss) for ss in img_senses])
     cap_above = [ancestors(c.synset) if c.synset else {} for c in caption.concepts]
     img_above = [ancestors(g.synset) if g.synset else {} for g in image.concepts]
-    settled_c = {
-        i
-        for i in range(len(cap_senses))
-        if cap_senses[i]
-        and any(
-            img_senses[j] and (d[rows[i], cols[j]] <= max_distance or caption.concepts[i].synset in img_above[j])
-            for j in range(len(img_senses))
-        )
-    }
-    settled_g = {
-        j
-        for j in range(len(img_senses))
-        if img_senses[j]
-        and any(
-            cap_senses[i] and (d[rows[i], cols[j]] <= max_distance or image.concepts[j].synset in cap_above[i])
-            for i in range(len(cap_senses))
-        )
-    }
+    # How close each word's first sense already is to a partner on the other side (0 for a kind
+    # of it, however far below): only a strictly closer reading re-reads it.
+    settled_c: dict[int, float] = {}
+    settled_g: dict[int, float] = {}
+    for i, cs in enumerate(cap_senses):
+        for j, gs in enumerate(img_senses):
+            if not cs or not gs:
+                continue
+            first = float(d[rows[i], cols[j]])
+            near_c = 0.0 if caption.concepts[i].synset in img_above[j] else first
+            near_g = 0.0 if image.concepts[j].synset in cap_above[i] else first
+            if near_c <= max_distance:
+                settled_c[i] = min(settled_c.get(i, near_c), near_c)
+            if near_g <= max_distance:
+                settled_g[j] = min(settled_g.get(j, near_g), near_g)
     # The closest pair of senses of every two words at once: most pairs have none close enough
     # to try, and those are passed over without looking at their senses one by one.
     c_with = [i for i, ss in enumerate(cap_senses) if ss]
@@ -142,10 +139,10 @@ def disambiguate(
                 candidates.append((general[1], 0, i, j, cap_senses[i][0], general[0]))
     new_c: dict[int, str] = {}
     new_g: dict[int, str] = {}
-    for _, _, i, j, sc, sg in sorted(candidates):
-        if i in new_c or i in settled_c and sc != cap_senses[i][0]:
+    for dist, _, i, j, sc, sg in sorted(candidates):
+        if i in new_c or i in settled_c and sc != cap_senses[i][0] and not dist < settled_c[i]:
             continue
-        if new_g.get(j, sg) != sg or (j in settled_g and sg != img_senses[j][0]):
+        if new_g.get(j, sg) != sg or (j in settled_g and sg != img_senses[j][0] and not dist < settled_g[j]):
             continue
         new_c[i], new_g[j] = sc, sg
     if not new_c and not new_g:

@@ -33,7 +33,7 @@ from knowledge import (
     relation_key,
     wup_similarity,
 )
-from knowledge.agents import can_act, needs_somebody
+from knowledge.agents import can_act, does_as_somebody
 from parsers import Concept, SceneGraph
 
 if TYPE_CHECKING:
@@ -150,12 +150,8 @@ def roles_of(caption: SceneGraph) -> dict[int, str]:
     >>> roles_of(SceneGraph([man, curtain], [Relation(0, "wearing", 1, "wear", "wear.v.01")]))
     {0: 'doer', 1: 'worn'}
     """
-    doers = {
-        r.subject: "doer"
-        for r in caption.relations
-        # "laying on the grill" (a preposition after the verb) has no object: it is lying
-        if r.verb_synset and needs_somebody(r.predicate.split()[0], transitive=relation_key(r.canonical) == r.canonical)
-    }
+    # "laying on the grill" (a preposition after the verb) has no object: it is lying
+    doers = {r.subject: "doer" for r in caption.relations if does_as_somebody(r.predicate, r.canonical, r.verb_synset)}
     worn = {
         r.object: "worn"
         for r in caption.relations

@@ -24,9 +24,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from knowledge.concepts import lemmatize
+from knowledge.concepts import lemmatize, noun_synset, wordnet_first_sense
 from knowledge.distance import is_hypernym
 from knowledge.hierarchy import get_hierarchy
+from knowledge.relations import relation_key
 from knowledge.states import NO_OBJECT_FORMS, is_animate
 
 #: How many of a verb's senses (most frequent first) must all be done by somebody: one sense is
@@ -64,6 +65,32 @@ def needs_somebody(verb: str, transitive: bool = True) -> bool:
     h = get_hierarchy()
     ids = h.lemmas("v").get(lemma, [])[:SENSES]
     return bool(ids) and all(bool(h.somebody_only[i]) for i in ids)
+
+
+@lru_cache(maxsize=8192)
+def may_be_somebody(word: str) -> bool:
+    """Whether noun ``word`` may name a person or an animal: as it is read, or in WordNet's own
+    first sense, which the reading passes over for the thing a caption more likely means ("a
+    racer" is a racing car unless the sentence has it act, and then it is the one who races).
+
+    >>> may_be_somebody("racer"), may_be_somebody("dog"), may_be_somebody("toaster"), may_be_somebody("car")
+    (True, True, True, False)
+    """
+    return is_animate(noun_synset(word)) or is_animate(wordnet_first_sense(word))
+
+
+def does_as_somebody(predicate: str, canonical: str | None, verb_synset: str | None) -> bool:
+    """Whether a relation -- its ``predicate`` as written, its ``canonical`` form and its verb's
+    synset -- has its subject do what only somebody does (:func:`needs_somebody`; a verb with a
+    preposition and no object, "laying *on* the grill", is intransitive).
+
+    >>> does_as_somebody("wearing", "wear", "wear.v.01"), does_as_somebody("on", "on", None)
+    (True, False)
+    """
+    if not verb_synset or not predicate.split():
+        return False
+    key = relation_key(canonical or predicate)
+    return needs_somebody(predicate.split()[0], transitive=key == (canonical or predicate))
 
 
 @lru_cache(maxsize=8192)

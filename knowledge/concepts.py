@@ -172,7 +172,11 @@ def _senses_in_order(lemma: str, pos: str) -> tuple[int, ...]:
     captions name most often (:data:`_READ_AS`: a "mug" is the cup before it is a chump).
     And a noun whose first sense is what is made of an animal ("leopard" and "mink" first the
     pelt, "alligator" the leather, "alpaca" the wool) is read as the animal it also names: a
-    caption calls the pelt "leopard skin" or "fur"."""
+    caption calls the pelt "leopard skin" or "fur". A never-tagged noun whose first sense is a
+    person -- the one who does what the thing is for ("toaster", "stroller": a saunterer,
+    "monitor": a proctor) or slang ("shrimp", "taco") -- is read as the thing it also names;
+    where its sentence has it do what only somebody does, the parser reads it as the person
+    again (:mod:`parsers.person_readings`: "a racer *riding* a bike")."""
     h = get_hierarchy()
     ids = tuple(h.lemmas(pos)[lemma])
     if pos != "n" or len(ids) < 2:
@@ -184,6 +188,9 @@ def _senses_in_order(lemma: str, pos: str) -> tuple[int, ...]:
     kinds = [h.lexnames[h.lexname_of[i]] for i in ids]
     if not h.noun_sense_counts or lemma in h.noun_sense_counts:
         return ids
+    if kinds[0] == "noun.person":
+        things = sorted((_READ_AS.index(k), n) for n, k in enumerate(kinds) if k in _READ_AS and k != kinds[0])
+        return _first(ids, things[0][1]) if things else ids
     if kinds[0] in _READ_AS or objecthood(h.names[ids[0]]) != "abstract":
         return ids
     things = sorted((_READ_AS.index(k), n) for n, k in enumerate(kinds) if k in _READ_AS)
@@ -274,7 +281,7 @@ def noun_synset(phrase: str, sense: int = 0) -> str | None:
     >>> noun_synset("red double decker bus"), noun_synset("people"), noun_synset("dog.n.01")
     ('bus.n.01', 'person.n.01', 'dog.n.01')
     >>> noun_synset("hot dogs"), noun_synset("dog", sense=99), noun_synset("the")
-    ('hotdog.n.01', 'andiron.n.01', None)
+    ('hotdog.n.02', 'andiron.n.01', None)
     """
     text = phrase.strip().lower()
     if _SYNSET_NAME.match(text):

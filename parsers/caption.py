@@ -22,15 +22,17 @@ from dataclasses import replace
 from typing import Any
 
 import knowledge
+from knowledge.concepts import wordnet_first_sense
 from parsers import repairs
-from parsers.attribute_words import ADJECTIVE_COMPOUNDS, COLOURS, ONE_DETERMINERS, QUANTIFIER_NOUNS, counts_several
+from parsers.attribute_words import ADJECTIVE_COMPOUNDS, COLOURS, QUANTIFIER_NOUNS
 from parsers.attributes import group_attributes
 from parsers.draft_graph import Draft, Mention, from_upstream, joins_next
 from parsers.frames import drop_frame_nouns
 from parsers.intransitive import add_states
 from parsers.mentions import merge_definite_mentions
-from parsers.modifiers import mark_uncertain, modifier_values
+from parsers.modifiers import is_plural, mark_uncertain, modifier_values
 from parsers.of_names import join_of_names
+from parsers.person_readings import read_doers_as_people
 from parsers.recovery import recover_nouns
 from parsers.scene_graph import Concept, Relation, SceneGraph
 from parsers.spacy_model import load_spacy
@@ -156,7 +158,7 @@ class CaptionParser:
         mark_uncertain(d)
         graph = merge_definite_mentions(self._build(d))
         graph = recover_nouns(graph) if self.recover else graph
-        return add_states(graph, doc)
+        return read_doers_as_people(add_states(graph, doc))
 
     # -- building ----------------------------------------------------------------------------
     def _build(self, d: Draft) -> SceneGraph:
@@ -200,7 +202,7 @@ class CaptionParser:
             phrase_span=_strip_span(d.text, doc[start].idx, last.idx + len(last.text)),
             uncertain=m.uncertain,
             alternatives=[self._name(doc, d.mentions[a])[1] for a in m.alternatives],
-            plural=_plural(root),
+            plural=is_plural(root),
         )
 
     def _name(self, doc: Any, m: Mention) -> tuple[list[int], str, str | None, list[int]]:
@@ -237,8 +239,9 @@ class CaptionParser:
         for k in range(len(run)):
             if k and joins_next(doc, run[k - 1]):
                 continue  # a name never starts inside a hyphenated word ("-ray")
-            s = self._synset(_surface(doc, run[k:] + [root.i]))
-            if s is not None and s != base_synset:
+            phrase = _surface(doc, run[k:] + [root.i])
+            s = self._synset(phrase)
+            if self._names_more(phrase, s, root.lower_):
                 # the shortest name for it: "a bronze *picture frame*" (WordNet reads the longer
                 # phrase by its last words), the rest are modifiers
                 while (
@@ -255,23 +258,38 @@ class CaptionParser:
 
     def _lemma(self, tok: Any, synset: str | None) -> str:
         """spaCy's lemma (men -> man, shoes -> shoe), unless WordNet reads the surface form as
-        another thing (glasses -> spectacles, not glass; fries -> french fries, not fry)."""
+        another thing (glasses -> spectacles, not glass; fries -> french fries, not fry), or
+        WordNet's own base form is first that thing where spaCy's is first another (cookies ->
+        cookie, not spaCy's "cooky", first a cook)."""
         surface: str = tok.lower_
         if tok.pos_ in ("PROPN", "PRON"):
             return surface
         lemma: str = tok.lemma_.lower() or surface
         if lemma != surface and self._synset(lemma) != synset:
             return surface
+        base = knowledge.lemmatize(surface)
+        if base != lemma and wordnet_first_sense(lemma) != synset and wordnet_first_sense(base) == synset:
+            return base
         return lemma
 
     def _joins(self, word: str, next_word: str) -> bool:
         """Do two words name one thing WordNet knows ("fire hydrant") other than the last word?
         It may be the first word's thing when WordNet has the pair as a name of its own ("teddy
-        bear" is a teddy). (A lookup that falls back to the last word answers with its synset.)"""
+        bear" is a teddy). (A lookup that falls back to the last word answers with its synset.)
+        A pair WordNet has as a name is one name even where the last word alone is read as that
+        thing for want of a likelier sense ("life preserver": a "preserver" is first a person)."""
         s = self._synset(f"{word} {next_word}")
-        if s is None or s == self._synset(next_word):
+        if not self._names_more(f"{word} {next_word}", s, next_word):
             return False
-        return s != self._synset(word) or f"{word}_{next_word}" in knowledge.get_hierarchy().lemmas("n")
+        return s != self._synset(word) or _listed(f"{word} {next_word}")
+
+    def _names_more(self, phrase: str, s: str | None, head: str) -> bool:
+        """Whether ``phrase``, read as ``s``, names something other than its last word ``head``
+        alone: another synset, or one WordNet lists the phrase for that ``head`` is read as only
+        for want of a likelier sense ("life preserver": a "preserver" is first a person)."""
+        if s is None:
+            return False
+        return s != self._synset(head) or (_listed(phrase) and s != wordnet_first_sense(head))
 
     def _synset(self, phrase: str) -> str | None:
         try:
@@ -289,6 +307,13 @@ class CaptionParser:
             return pair
 
 
+def _listed(phrase: str) -> bool:
+    """Whether WordNet lists ``phrase`` (its last word in a base form) as a noun of its own."""
+    words = phrase.split()
+    lemmas = knowledge.get_hierarchy().lemmas("n")
+    return "_".join(words) in lemmas or "_".join([*words[:-1], knowledge.lemmatize(words[-1])]) in lemmas
+
+
 def _counted(root: Any) -> bool:
     """Whether the noun ``root`` is counted: plural, numbered, or said with "a"/"an"."""
     return root.tag_ in ("NNS", "NNPS") or any(
@@ -300,30 +325,6 @@ def _surface(doc: Any, tokens: list[int]) -> str:
     """The lower-cased words of ``tokens`` as one name, a hyphenated word closed up ("x- ray" ->
     "x-ray"), other words one space apart."""
     return "".join(doc[t].lower_ + ("" if joins_next(doc, t) else " ") for t in tokens).rstrip(" ")
-
-
-def _plural(root: Any) -> bool:
-    """Whether noun ``root`` is plural: tagged so, unless its own "a", "this", "each" or the like,
-    with only modifiers between that count no more than one, says one: of a word that is no other
-    word's plural ("a young kangaroo", which the tagger may call plural), or of another word's
-    plural with only adjectives between, outside a list ("a women standing", "a double sinks"; not
-    "a tank top and black pants", "a persons hands", "a few people")."""
-    if root.tag_ not in ("NNS", "NNPS"):
-        return False
-    from knowledge.concepts import morphy_forms
-
-    det = next((c for c in root.children if c.dep_ == "det" and c.lower_ in ONE_DETERMINERS), None)
-    between = root.doc[det.i + 1 : root.i] if det is not None else ()
-    one = det is not None and all(
-        t.dep_ in ("amod", "compound", "advmod") and t.head.i == root.i and not counts_several(t.lower_)
-        for t in between
-    )
-    if not one:
-        return True
-    if set(morphy_forms(root.lower_, "n")) <= {root.lower_}:
-        return False
-    listed = root.dep_ == "conj" or any(c.dep_ in ("cc", "conj") for c in root.children)
-    return listed or any(t.dep_ != "amod" for t in between)
 
 
 def _told_in(graph: SceneGraph, text: str) -> SceneGraph:

@@ -52,9 +52,9 @@ def _synset(word: Any) -> str | None:
 
 
 def _animate(word: Any) -> bool:
-    from knowledge import is_animate
+    from knowledge.agents import may_be_somebody
 
-    return is_animate(_synset(word))
+    return may_be_somebody(word.lower_)
 
 
 def _acts(word: Any) -> bool:

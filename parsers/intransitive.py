@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from knowledge import is_animate, noun_synset
+from knowledge import is_animate
+from knowledge.agents import may_be_somebody
 from knowledge.states import state_of_verb
 from parsers.scene_graph import SceneGraph
 
@@ -63,7 +64,7 @@ def _antecedent(graph: SceneGraph, at: int) -> int | None:
 
 
 def _animate(token: Any) -> bool:
-    return is_animate(noun_synset(token.lower_))
+    return may_be_somebody(token.lower_)
 
 
 def add_states(graph: SceneGraph, doc: Any) -> SceneGraph:

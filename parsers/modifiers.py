@@ -16,8 +16,10 @@ from parsers.attribute_words import (
     HEDGE_ADVERBS,
     HEDGE_MODALS,
     HEDGE_VERBS,
+    ONE_DETERMINERS,
     TONES,
     VAGUE_COUNTS,
+    counts_several,
 )
 from parsers.attributes import count_value
 from parsers.draft_graph import CHAIN_WORDS, Draft, Mention, flatten
@@ -181,3 +183,27 @@ def _hedged_by_verb(v: Any) -> list[Any]:
         elif c.dep_ == "dobj" and v.lemma_ == "resemble":
             out.extend(flatten(c))
     return out
+
+
+def is_plural(root: Any) -> bool:
+    """Whether noun ``root`` is plural: tagged so, unless its own "a", "this", "each" or the like,
+    with only modifiers between that count no more than one, says one: of a word that is no other
+    word's plural ("a young kangaroo", which the tagger may call plural), or of another word's
+    plural with only adjectives between, outside a list ("a women standing", "a double sinks"; not
+    "a tank top and black pants", "a persons hands", "a few people")."""
+    if root.tag_ not in ("NNS", "NNPS"):
+        return False
+    from knowledge.concepts import morphy_forms
+
+    det = next((c for c in root.children if c.dep_ == "det" and c.lower_ in ONE_DETERMINERS), None)
+    between = root.doc[det.i + 1 : root.i] if det is not None else ()
+    one = det is not None and all(
+        t.dep_ in ("amod", "compound", "advmod") and t.head.i == root.i and not counts_several(t.lower_)
+        for t in between
+    )
+    if not one:
+        return True
+    if set(morphy_forms(root.lower_, "n")) <= {root.lower_}:
+        return False
+    listed = root.dep_ == "conj" or any(c.dep_ in ("cc", "conj") for c in root.children)
+    return listed or any(t.dep_ != "amod" for t in between)

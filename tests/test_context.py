@@ -48,6 +48,17 @@ def test_context_reads_a_word_as_the_kind_the_other_word_is():
     assert cap.concepts[0].synset == "monitor.n.04"
 
 
+def test_context_reads_a_word_as_the_other_words_meaning_ahead_of_a_kin_one():
+    # a shrimp read as a runt has a kin partner in the references' person, but the prawns they
+    # name are one of its senses exactly: that is what it means
+    cap, img = disambiguate(graph(("shrimp", "runt.n.01")), graph(("person", "person.n.01"), ("prawn", "prawn.n.01")))
+    assert cap.concepts[0].synset == "prawn.n.01" and img.concepts[1].synset == "prawn.n.01"
+    refs = ["A man with a plate of seafood.", "A person holds a dish of prawns.", "A man holding a plate of food."]
+    e = Explainer().explain("A man holding a plate of shrimp.", references=refs)
+    assert not e.hallucinated and e.counterfactual == "A man holding a plate of shrimp."
+    assert all(x.cls in ("I", "U") for x in e.edits_of("object"))
+
+
 def test_context_keeps_a_first_sense_that_already_fits():
     cap, img = disambiguate(graph(("dog", "dog.n.01")), graph(("cat", "cat.n.01"), ("dog", "dog.n.01")))
     assert [c.synset for c in cap.concepts + img.concepts] == ["dog.n.01", "cat.n.01", "dog.n.01"]

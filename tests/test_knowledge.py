@@ -388,7 +388,7 @@ def test_distance_properties(data, nouns):
         ("windows", "window.n.01"),  # not the operating system
         ("fungi", "fungus.n.01"),  # not the kingdom
         ("lei", "wreath.n.01"),  # a thing already: kept
-        ("hot dogs", "hotdog.n.01"),  # WordNet's first sense of hot_dog
+        ("hot dogs", "hotdog.n.02"),  # the food: WordNet's first sense is a show-off
         ("red double decker bus", "bus.n.01"),
         ("a man", "man.n.01"),
         ("Dog", "dog.n.01"),
@@ -501,8 +501,14 @@ def test_canonical_predicate_with_verbs(text, canon, verb):
         ("lettuce", "lettuce.n.03"),
         ("kite", "kite.n.03"),
         ("donkey", "domestic_ass.n.01"),
+        # nor is a person a caption's "stroller" (a saunterer), "toaster" or "shrimp" (a runt)
+        ("stroller", "baby_buggy.n.01"),
+        ("toaster", "toaster.n.02"),
+        ("shrimp", "prawn.n.01"),
+        ("taco", "taco.n.02"),
         # a tagged word keeps WordNet's order, however odd ("plate" is first home plate)
         ("plate", "home_plate.n.01"),
+        ("man", "man.n.01"),
         # what is made of an animal is named for it ("leopard skin" is the pelt, "alligator"
         # leather is "alligator leather"); a "fur" stays the fur, a "fox" the fox
         ("leopard", "leopard.n.02"),

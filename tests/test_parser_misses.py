@@ -1017,3 +1017,20 @@ def test_a_named_of_phrase_is_judged_as_its_thing():
 def test_what_is_held_is_in_the_hand_not_its_holder(parser, text, triple, not_triple):
     triples = parser.parse(text).triples()
     assert triple in triples and not_triple not in triples
+
+
+@pytest.mark.parametrize(
+    "text, word, synset",
+    [
+        # a never-tagged noun whose first sense is a person is read as the thing it names ...
+        ("A woman pushing a stroller down the street.", "stroller", "baby_buggy.n.01"),
+        ("A racer parked in a garage.", "racer", "racer.n.02"),
+        # ... unless the sentence has it do what only somebody does
+        ("A bicycle racer riding past a field.", "racer", "racer.n.01"),
+        ("A racer wearing a helmet.", "racer", "racer.n.01"),
+        # a word read as a person already stays one
+        ("A man riding a horse.", "man", "man.n.01"),
+    ],
+)
+def test_a_word_that_is_first_a_person_is_one_where_it_acts(parser, text, word, synset):
+    assert {c.lemma: c.synset for c in parser.parse(text).concepts}[word] == synset
