@@ -54,7 +54,7 @@ from benchmarks.perturb_words import (
     replace_token,
 )
 from cece.counterfactuals.words import article, noun_form
-from knowledge import lemmatize
+from knowledge import is_hypernym, lemmatize, noun_synset
 from parsers.attribute_words import COLOURS, MATERIALS, NUMBER_WORDS, SIZE_OPPOSITES
 from parsers.attributes import base_colour, materials_clash
 
@@ -98,9 +98,26 @@ def swap_object(doc: Any, ctx: Context) -> list[Change] | None:
 def add_object(doc: Any, ctx: Context) -> list[Change] | None:
     """ "with a X" or "and a X" at the end of the first sentence when it ends on a noun, X a
     co-hyponym of a thing the caption names (a plausible companion) that neither the caption nor
-    the evidence names."""
-    new = sorted({w for t in doc if (s := _thing(t)) for w in co_hyponyms(s) if w not in ctx.words})
+    the evidence names, nor any reference names a kind of (or a kind of it: "and a man" where
+    they see people may be one of them; no reference could tell it is not there)."""
+    there = {*(lemmatize(t.lower_, "n") for t in doc if _thing(t)), *ctx.present}
+    new = sorted(
+        {
+            w
+            for t in doc
+            if (s := _thing(t))
+            for w in co_hyponyms(s)
+            if w not in ctx.words and not any(related(w, x) for x in there) and not _named_generally(w, ctx.words)
+        }
+    )
     return _added(doc, ctx, lambda: familiar(new, ctx.rng)) if new else None
+
+
+def _named_generally(word: str, words: frozenset[str]) -> bool:
+    """Whether one of ``words`` names a kind of thing ``word`` is ("people" for a man, "animal"
+    for a dog), top concepts included."""
+    synset = thing_sense(word)
+    return synset is not None and any((s := noun_synset(w)) is not None and is_hypernym(s, synset) for w in words)
 
 
 def add_companion(doc: Any, ctx: Context) -> list[Change] | None:

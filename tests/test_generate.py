@@ -21,7 +21,7 @@ from benchmarks.loaders import hat
 from benchmarks.perturb import KINDS, perturb
 from benchmarks.perturb_words import Change, apply
 from detectors.base import Detection, SpanScore
-from knowledge import noun_synset, path_distance
+from knowledge import is_hypernym, noun_synset, path_distance
 
 EVIDENCE = ["A photo of an animal outside.", "Something in a picture."]
 
@@ -175,6 +175,17 @@ def test_added_object_is_labelled_in_full_and_absent_from_the_evidence():
     noun = words[2].rstrip(".")
     assert noun not in ("man", "bench", "woman") and noun in co_hyponyms("man.n.01") + co_hyponyms(noun_synset("bench"))
     assert perturb("A man is walking slowly.", [], "added", rng=random.Random(0)) is None  # ends on no noun
+
+
+def test_an_added_object_is_none_the_references_name_a_kind_of():
+    # "and a man" where a reference sees people may be one of them: no reference could tell
+    image = ["A woman sitting on a bench.", "People on a bench in a park.", "Two persons sit."]
+    there = frozenset(w for w, _ in nouns(image))
+    for seed in range(8):
+        p = perturb(image[0], image[1:], "added", rng=random.Random(seed), present=there)
+        noun = p.caption.split()[-1].rstrip(".")
+        synset = noun_synset(noun)
+        assert synset is not None and not is_hypernym("person.n.01", synset), p.caption
 
 
 def test_a_companion_is_what_other_images_have_beside_a_thing_the_caption_names():
