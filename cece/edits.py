@@ -204,6 +204,14 @@ def object_class(a: Concept, b: Concept) -> EditClass | None:
     return "R"
 
 
+def kinship(c: Concept, g: Concept) -> tuple[float | None, str | None]:
+    """The Wu-Palmer similarity and lowest common hypernym of two concepts' synsets (None, None
+    when either has none): what a replacement edit records of how close the pair is."""
+    if not (c.synset and g.synset):
+        return None, None
+    return wup_similarity(c.synset, g.synset), lowest_common_hypernym(c.synset, g.synset)
+
+
 def _spans(text: str, c: Concept) -> list[Span]:
     """The first mention's phrase, then the head of every re-mention ("the dog")."""
     span = phrase_span(text, c)
@@ -241,8 +249,7 @@ def object_edits(
         classes[i] = cls
         if cls is None:
             continue
-        wup = wup_similarity(c.synset, g.synset) if c.synset and g.synset else None
-        lca = lowest_common_hypernym(c.synset, g.synset) if c.synset and g.synset else None
+        wup, lca = kinship(c, g)
         edits.append(
             Edit(
                 "replace",

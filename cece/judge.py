@@ -34,10 +34,10 @@ from typing import Any
 
 from cece.confidence import ConfidenceModel, default_model, noisy_or
 from cece.edit_features import Context, edit_features
-from cece.edits import Edit
+from cece.edits import Edit, kinship
 from cece.evidence import evidence_of, type_support
 from cece.ged import Match
-from knowledge import another_name, lowest_common_hypernym, noun_synset, only_people, plain_person, wup_similarity
+from knowledge import another_name, noun_synset, only_people, plain_person
 from parsers import SceneGraph
 
 #: The score at or above which a record (and an edit) is called hallucinated: the threshold
@@ -89,9 +89,8 @@ def settle_by_support(
 def _over_specific(e: Edit, caption: SceneGraph, image: SceneGraph, j: int) -> Edit:
     """Deletion ``e`` as the over-specific replacement by image concept ``j``, which names it more
     generally."""
-    c, g = caption.concepts[e.caption_index], image.concepts[j]
-    lca = lowest_common_hypernym(c.synset, g.synset) if c.synset and g.synset else None
-    wup = wup_similarity(c.synset, g.synset) if c.synset and g.synset else None
+    g = image.concepts[j]
+    wup, lca = kinship(caption.concepts[e.caption_index], g)
     return replace(e, op="replace", cls="O", target=g.lemma, target_index=j, wup=wup, lca=lca)
 
 
