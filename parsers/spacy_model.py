@@ -96,10 +96,11 @@ def _load(name: str, exclude: tuple[str, ...], fast_attributes: bool, tree_repai
         lemma_memo.install(nlp)
         _numpy_blas(nlp)
     if tree_repairs:
-        from parsers import coordination, participles
+        from parsers import coordination, misread_nouns, participles
 
         coordination.install(nlp)
         participles.install(nlp)
+        misread_nouns.install(nlp)  # last installed, so first after the parser
     return nlp
 
 

@@ -1,0 +1,67 @@
+"""A two-noun name whose head noun the tagger read as a verb ("A bathroom *counter* with a
+sink"): the head noun is put back, so the caption's thing is judged, not a relation "counter
+with" (:mod:`parsers.misread_nouns`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cece import explain
+from parsers import CaptionParser
+
+
+@pytest.fixture(scope="module")
+def parser():
+    return CaptionParser()
+
+
+@pytest.mark.parametrize(
+    "text, triples",
+    [
+        # a present-tense verb of several cannot have one bathroom as its subject
+        ("A bathroom counter with a sink and a mirror.", [("counter", "have", "mirror"), ("counter", "have", "sink")]),
+        ("Waffle cone with ice cream in a hand.", [("cone", "have", "ice cream"), ("cone", "in", "hand")]),
+        ("Black cologne bottle with a flower pattern.", [("bottle", "have", "pattern")]),
+        # a word more often a verb: the first noun is no one who could sink, and only "with" follows
+        ("A bathroom sink with a mirror.", [("sink", "have", "mirror")]),
+        # no verb at all, read as a past form: "oven", "salad"
+        ("An antique oven with chrome handles.", [("oven", "have", "handle")]),
+        ("Potato salad with broccoli.", [("potato salad", "have", "broccoli")]),
+        # a part of something
+        ("A doll head with blonde hair.", [("head", "have", "hair")]),
+        # a name WordNet lists, with the sentence's verb later
+        (
+            "A teddy bear along with some toys is on the bed.",
+            [("teddy bear", "along with", "toy"), ("teddy bear", "on", "bed")],
+        ),
+    ],
+)
+def test_a_head_noun_read_as_a_verb_is_the_noun(parser, text, triples):
+    assert sorted(parser.parse(text).triples()) == sorted(triples)
+
+
+@pytest.mark.parametrize(
+    "text, triple",
+    [
+        ("A man face the camera.", ("man", "face", "camera")),  # it governs an object
+        ("A woman stand in line.", ("woman", "stand in", "line")),  # somebody who stands
+        ("Two people fence in a gym.", ("people", "fence in", "gym")),  # several agree with the verb
+        ("White deer walk on the dirt.", ("deer", "walk on", "dirt")),  # "deer" is its own plural
+        ("A bowl and a cup sit on a table.", ("cup", "sit on", "table")),  # joined by "and": several
+    ],
+)
+def test_a_verb_that_agrees_or_acts_stays_the_verb(parser, text, triple):
+    assert triple in parser.parse(text).triples()
+
+
+def test_the_head_noun_is_judged_and_rewritten():
+    refs = [
+        "A white bathtub below a large mirror.",
+        "A bathroom with a bathtub and a mirror.",
+        "A bathtub in a bathroom with a mirror on the wall.",
+    ]
+    e = explain("A bathroom sink with a mirror.", references=refs)
+    assert e.hallucinated
+    [edit] = [x for x in e.edits if x.hallucinated]
+    assert edit.cls == "R" and e.caption[slice(*edit.spans[0])] == "bathroom sink"
+    assert e.counterfactual == "A bathtub with a mirror."
