@@ -27,7 +27,7 @@ from parsers import repairs
 from parsers.attribute_words import ADJECTIVE_COMPOUNDS, COLOURS, QUANTIFIER_NOUNS
 from parsers.attributes import group_attributes
 from parsers.draft_graph import Draft, Mention, from_upstream, joins_next
-from parsers.frames import drop_frame_nouns
+from parsers.frames import drop_frame_nouns, drop_the_camera
 from parsers.intransitive import add_states
 from parsers.mentions import merge_definite_mentions
 from parsers.modifiers import is_plural, mark_uncertain, modifier_values
@@ -154,10 +154,11 @@ class CaptionParser:
         repairs.merge_alternatives(d)
         repairs.drop_negated(d)
         drop_frame_nouns(d)
+        aimed_at = drop_the_camera(d)
         repairs.drop_copulas(d)
         mark_uncertain(d)
         graph = merge_definite_mentions(self._build(d))
-        graph = recover_nouns(graph) if self.recover else graph
+        graph = recover_nouns(graph, aimed_at) if self.recover else graph
         return read_doers_as_people(add_states(graph, doc))
 
     # -- building ----------------------------------------------------------------------------

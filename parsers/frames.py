@@ -1,5 +1,7 @@
 """The picture framing a caption, which names no object in it: "The image shows a dog", "In
-this picture, ...", "A photo of a dog", "The view into a kitchen", "A close up of a cake".
+this picture, ...", "A photo of a dog", "The view into a kitchen", "A close up of a cake"; and
+the camera taking it, which is where a pose or a look is aimed ("smiling *at the camera*",
+"posing *for the camera*"), not a thing in the picture.
 
 :func:`drop_frame_nouns` is one of the repairs of SceneGraphParser's output (:mod:`parsers.repairs`),
 run on a :class:`~parsers.draft_graph.Draft`; what the caption says of the frame it says of what is
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knowledge import noun_synset
+from knowledge import lemmatize, noun_synset
 from parsers.draft_graph import DROPPED, Draft
 
 #: Nouns that name the picture itself when they frame a caption ("The image shows ...").
@@ -27,6 +29,11 @@ VIEW_PREPOSITIONS = ("of", "into", "from", "through", "inside", "across", "down"
 PRESENTING_VERBS = frozenset(
     ["show", "depict", "feature", "capture", "display", "contain", "present", "portray", "showcase", "include"]
 )
+#: Who takes or sees the picture, named as where a look or a pose is aimed.
+BEHIND_THE_PICTURE = frozenset(["camera", "photographer", "viewer"])
+#: Verbs aimed at someone, and the prepositions that aim them ("looking *into* the camera").
+AIMED_VERBS = frozenset(["look", "stare", "gaze", "glance", "peer", "smile", "grin", "pose", "mug", "wave", "point"])
+AIMS = frozenset(["at", "for", "into", "in", "to", "toward", "towards"])
 
 
 def drop_frame_nouns(d: Draft) -> None:
@@ -63,6 +70,42 @@ def drop_frame_nouns(d: Draft) -> None:
             for link in d.links if of_what and framed >= 0 else ():
                 if link.subject == k and not any(doc[t].lower_ in ("of", "up") for t in link.tokens):
                     link.subject = framed
+
+
+def drop_the_camera(d: Draft) -> tuple[tuple[int, int], ...]:
+    """Drop "the camera" a look or a pose is aimed at (:func:`behind_the_picture`) with its
+    relations; returns the char spans of its words, which name no lost thing either
+    (:func:`parsers.recovery.recover_nouns`).
+
+    >>> from parsers.caption import CaptionParser
+    >>> CaptionParser().parse("A dog in a room staring at the camera.").triples()
+    [('dog', 'in', 'room')]
+    """
+    spans = []
+    for m in d.mentions:
+        root = d.doc[m.root]
+        if m.alias is None and behind_the_picture(root):
+            m.alias = DROPPED
+            spans.append((root.idx, root.idx + len(root)))
+    return tuple(spans)
+
+
+def behind_the_picture(root: Any) -> bool:
+    """Whether noun ``root`` is "the camera" (or photographer, viewer) a look or a pose is aimed
+    at ("smiling at the camera", "looking up into the camera", "facing the camera"); "a man
+    holding *the camera*", "looking into the camera *on a tripod*" are things in the picture."""
+    if root.lemma_.lower() not in BEHIND_THE_PICTURE or not any(c.lower_ == "the" for c in root.children):
+        return False
+    if any(c.dep_ in ("prep", "relcl", "acl") for c in root.children):  # "the camera *on a tripod*": in it
+        return False
+    if root.dep_ == "dobj":
+        return lemmatize(root.head.lower_, "v") == "face"
+    if root.dep_ != "pobj" or root.head.lower_ not in AIMS:
+        return False
+    verb = root.head.head
+    while verb.dep_ in ("advmod", "prt") and verb.head.i != verb.i:  # "looking *up* at", "*directly* at"
+        verb = verb.head
+    return lemmatize(verb.lower_, "v") in AIMED_VERBS  # (spaCy's lemma of a retagged "stares" is "star")
 
 
 def _close_up(root: Any) -> bool:

@@ -309,6 +309,23 @@ def test_a_close_up_frames_the_caption(parser, text, names, triples):
     assert (lemmas(g), g.triples()) == (names, triples)
 
 
+@pytest.mark.parametrize(
+    "text, names, triples",
+    [
+        ("A dog in a room staring directly at the camera.", ["dog", "room"], [("dog", "in", "room")]),
+        ("A boy wearing a cap smiles for the camera.", ["boy", "cap"], [("boy", "wear", "cap")]),
+        ("A red fox stares at the camera.", ["fox"], []),
+        ("A cat facing the camera.", ["cat"], []),
+        # a camera someone holds, or "a" camera looked at, is in the picture
+        ("A man holding the camera.", ["man", "camera"], [("man", "hold", "camera")]),
+        ("A man looking at a camera.", ["man", "camera"], [("man", "look at", "camera")]),
+    ],
+)
+def test_the_camera_a_look_is_aimed_at_is_no_thing_in_the_picture(parser, text, names, triples):
+    g = parser.parse(text)
+    assert (lemmas(g), g.triples()) == (names, triples)
+
+
 def test_scene_nouns_are_objects(parser):
     assert lemmas(parser.parse("A man walking on a street in a room.")) == ["man", "street", "room"]
 
