@@ -13,11 +13,15 @@ hold (English agreement and WordNet, nothing tuned to a caption):
   plural, and not joined to another by "and"): a present-tense verb of several cannot have it as
   its subject, and a past form must be a verb's ("set", "parked" stay verbs);
 - the second word ``v`` names something seen (:func:`parsers.verb_words.seen`) or a part of
-  something ("doll *head*", "man *face*"), and governs no object of its own ("A man *face* the camera" keeps its verb);
+  something ("doll *head*", "man *face*"), and governs no object of its own ("A man *face* the
+  camera" keeps its verb);
 - ``v`` is more often a noun in WordNet's sense-tagged corpus ("counter", "bottle", "face"), or,
   when it is more often a verb, the two words are a name WordNet lists ("teddy bear") or the
   first is no one who could do it and only a "with" phrase follows ("A bathroom *sink* with
   ...": a sink; "A woman *stand* in line" keeps her verb).
+
+The same holds of the second word of a name WordNet lists that the tagger reads as an adjective
+hung from another word ("a close up of a pink fire *hydrant*": "hydrant" an adjective of "close").
 
 >>> from parsers.spacy_model import load_spacy
 >>> doc = load_spacy(tree_repairs=True)("A bathroom counter with a sink.")
@@ -43,9 +47,14 @@ _OBJECTS = frozenset(("dobj", "ccomp", "xcomp", "aux", "auxpass", "neg", "prt", 
 def misread_head(v: Any) -> Any | None:
     """The first noun ``n`` when token ``v`` is the head noun of "``n`` ``v``" misread as a verb
     (module docstring), else None."""
-    if v.i == 0 or v.tag_ not in _VERB_TAGS or v.dep_ not in ("ROOT", "acl"):
+    if v.i == 0:
         return None
     n = v.doc[v.i - 1]
+    if v.tag_ == "JJ" and n.tag_ == "NN" and n.head.i != v.i and v.head.i != n.i:
+        # the second word of a listed name, read as an adjective hung elsewhere ("a pink fire *hydrant*")
+        return n if _listed(n.lower_, v.lower_) and not _adjective(v.lower_) else None
+    if v.tag_ not in _VERB_TAGS or v.dep_ not in ("ROOT", "acl"):
+        return None
     if not (n.head.i == v.i and n.dep_ in ("nsubj", "nsubjpass") or v.head.i == n.i and v.dep_ == "acl"):
         return None
     if n.tag_ not in ("NN", "NNP") or n.dep_ == "conj" or any(c.dep_ == "conj" for c in n.children):
@@ -70,6 +79,13 @@ def _part(word: str) -> bool:
     return objecthood(wordnet_first_sense(word)) == "part"
 
 
+def _adjective(word: str) -> bool:
+    """Whether WordNet knows ``word`` as an adjective."""
+    from knowledge import get_hierarchy
+
+    return word in get_hierarchy().adjective_lemmas
+
+
 def _listed(first: str, second: str) -> bool:
     """Whether "``first`` ``second``" is a name WordNet lists ("teddy bear")."""
     from knowledge import get_hierarchy, lemmatize
@@ -88,7 +104,7 @@ def _only_with(n: Any, v: Any) -> bool:
 def relink(n: Any, v: Any) -> None:
     """Make ``v`` the noun ``n`` was (its head and dependency when ``v`` hung from it), ``n`` its
     compound, and what hung from ``n`` hang from ``v``."""
-    if v.head.i == n.i:
+    if n.head.i != v.i:
         root = n.head.i == n.i
         v.head, v.dep_ = (v if root else n.head), n.dep_
     for t in list(n.children):

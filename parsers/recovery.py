@@ -39,11 +39,11 @@ def _covered(a: int, b: int, spans: list[Span]) -> bool:
     return any(s < b and a < e for s, e in spans)
 
 
-def lost_nouns(graph: SceneGraph, read: tuple[Span, ...] = ()) -> list[Concept]:
+def lost_nouns(graph: SceneGraph, no_things: tuple[Span, ...] = ()) -> list[Concept]:
     """Concepts for the noun-only thing words of ``graph.text`` that the graph reads as no
-    concept head, modifier or predicate, nor the parser as no thing (``read``: "smiling at *the
-    camera*", :mod:`parsers.frames`); see the module docstring."""
-    taken = [s for c in graph.concepts for s in c.spans] + [r.span for r in graph.relations if r.span] + list(read)
+    concept head, modifier or predicate, nor the parser as no thing (``no_things``: "smiling at
+    *the camera*", :mod:`parsers.frames`); see the module docstring."""
+    taken = [s for c in graph.concepts for s in c.spans] + [r.span for r in graph.relations if r.span] + list(no_things)
     # Inside a concept's phrase its modifiers are read as its attributes; any other word there
     # was swallowed by a misparse ("a *tent* and black sunglasses" as one phrase).
     read = [
@@ -120,9 +120,9 @@ def thing_noun(word: str) -> tuple[str, str] | None:
     return lemma, synset
 
 
-def recover_nouns(graph: SceneGraph, read: tuple[Span, ...] = ()) -> SceneGraph:
-    """Append the :func:`lost_nouns` of ``graph`` to it as concepts (not the words in ``read``
-    spans, which the parser read as no thing); returns the same graph."""
-    for c in lost_nouns(graph, read):
+def recover_nouns(graph: SceneGraph, no_things: tuple[Span, ...] = ()) -> SceneGraph:
+    """Append the :func:`lost_nouns` of ``graph`` to it as concepts (not the words in the
+    ``no_things`` spans, which the parser read as no thing); returns the same graph."""
+    for c in lost_nouns(graph, no_things):
         graph.add_concept(c)
     return graph
