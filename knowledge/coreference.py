@@ -29,6 +29,7 @@ PERSON = "person.n.01"
 _MALE, _FEMALE = "male.n.02", "female.n.02"
 _YOUNG = ("juvenile.n.01", "male_child.n.01", "female_child.n.01", "baby.n.01")
 _ADULT = "adult.n.01"
+_PHYSICAL = "physical_entity.n.01"
 #: WordNet's first "girl" is a young woman, but captions say it of children as often.
 _AGELESS = frozenset({"girl.n.01"})
 
@@ -75,15 +76,16 @@ def plain_person(name: str | None) -> bool:
 
 @lru_cache(maxsize=4096)
 def only_people(lemma: str) -> bool:
-    """Whether every visible thing noun ``lemma`` can name is a person.
+    """Whether every visible thing noun ``lemma`` can name is a person. A sense WordNet files
+    under abstraction is none, though filed with people: "father" and "son" as God.
 
-    >>> only_people("rider"), only_people("toaster"), only_people("bull")
-    (True, False, False)
+    >>> only_people("rider"), only_people("toaster"), only_people("bull"), only_people("father")
+    (True, False, False, True)
     """
     from knowledge.concepts import noun_senses
     from knowledge.objecthood import is_thing
 
-    things = [s for s in noun_senses(lemma) if is_thing(s)]
+    things = [s for s in noun_senses(lemma) if is_thing(s) and _PHYSICAL in ancestors(s)]
     return bool(things) and all(PERSON in ancestors(s) for s in things)
 
 

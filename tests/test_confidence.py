@@ -111,6 +111,11 @@ def test_a_person_of_another_sex_is_a_clash_another_name_for_one_is_not():
     e = ex.explain("A rider on a brown horse on the beach.", references=men)
     (rider,) = [x for x in e.edits if x.level == "object" and x.source == "rider"]
     assert (rider.status, rider.confidence, e.hallucinated) == ("suggestion", 0.0, False)
+    # so is "father", though WordNet also files God under it (an abstraction, no visible thing)
+    older = ["A young boy standing next to an older man.", "An older man and a little boy side by side."]
+    e = ex.explain("A young boy is smiling next to his father.", references=older)
+    (father,) = [x for x in e.edits if x.level == "object" and x.source == "father"]
+    assert (father.status, e.hallucinated) == ("suggestion", False)
     # ... but a word that is a person only in a rare sense is no other name for one
     boys = ["A boy in a green shirt next to a soccer ball.", "A young boy standing by a ball."]
     e = ex.explain("A bull in a green shirt is next to a soccer ball.", references=boys)
