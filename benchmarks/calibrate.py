@@ -64,13 +64,15 @@ class Row:
 
 @dataclass
 class Record:
-    """One labelled caption, the indices of its claim rows and its image (captions of one image
-    share their references, so cross-validation keeps them in one fold)."""
+    """One labelled caption, the indices of its claim rows, its image (captions of one image
+    share their references, so cross-validation keeps them in one fold) and how many references
+    it was judged against."""
 
     id: str
     label: int
     rows: list[int] = field(default_factory=list)
     image: str | None = None
+    references: int = 10
 
 
 #: The claims each format labels (level, or level and op): HAT and generated files label every word.
@@ -125,7 +127,7 @@ def collect(
         if isinstance(e, RecordError) or e.mode != "references":
             continue
         g = gold[samples[k]["id"]]
-        rec = Record(str(samples[k]["id"]), g.label, image=g.image)
+        rec = Record(str(samples[k]["id"]), g.label, image=g.image, references=len(e.image_graph.parts) or 1)
         ctx = Context.of(e.edits, e.caption_graph, e.image_graph)
         for x in claims(e):
             label = int(any(spans_overlap(s, t) for s in x.spans for t in g.spans))
@@ -145,7 +147,7 @@ def _record_matrix(records: Sequence[Record], rows: Sequence[Row], conf: np.ndar
     for rec in records:
         claim = [conf[i] for i in rec.rows if not rows[i].silent]
         silent = [conf[i] for i in rec.rows if rows[i].silent]
-        out.append(record_terms(claim, silent))
+        out.append(record_terms(claim, silent, rec.references))
     return np.array(out, dtype=float).reshape(-1, len(RECORD_TERMS) - 1)
 
 

@@ -6,11 +6,14 @@ count edit) is a logistic model of its evidence features ``x(e)`` (:mod:`cece.ed
     confidence(e) = sigmoid(b + sum_f w_f * x_f(e))
 
 and the record's score combines its claims' confidences, the triples the references are silent on
-apart (silence is no contradiction, but many silent triples are weak evidence), and what a caption
-without any claim is worth::
+apart (silence is no contradiction, but many silent triples are weak evidence), what a caption
+without any claim is worth, and how much the references leave unsaid (fewer references, more
+room for a wrong word none of them contradicts)::
 
     s_claims = 1 - prod_{claims} (1 - confidence)          s_silent = 1 - prod_{silent} (1 - confidence)
-    score    = sigmoid(a_0 + a_1 * logit(s_claims) + a_2 * s_silent + a_3 * [no claim])
+    unsaid   = 1 - min(references, 10) / 10
+    score    = sigmoid(a_0 + a_1 * logit(s_claims) + a_2 * s_silent + a_3 * [no claim]
+                       + a_4 * unsaid + a_5 * [no claim] * unsaid)
 
 (``logit(s_claims)`` taken as 0 when there is no claim.)
 
@@ -47,7 +50,9 @@ DEFAULT_MODEL_PATH = Path(__file__).with_name("data") / "confidence.json"
 FORMAT = "halcece-confidence/1"
 _CLIP = 1e-4
 #: The record model's terms (see the module docstring).
-RECORD_TERMS = ("intercept", "claims", "silent", "none")
+RECORD_TERMS = ("intercept", "claims", "silent", "none", "unsaid", "none x unsaid")
+#: Record terms a model file fitted before them lacks: they weigh nothing in it.
+RECORD_ADDED_LATER = ("unsaid", "none x unsaid")
 
 
 def sigmoid(z: float) -> float:
@@ -76,11 +81,18 @@ def noisy_or(confidences: Iterable[float]) -> float:
     return 1.0 - keep
 
 
-def record_terms(claims: Sequence[float], silent: Sequence[float]) -> list[float]:
-    """The record model's inputs: logit(s_claims) (0 without claims), s_silent, [no claim]. Only
+def record_terms(claims: Sequence[float], silent: Sequence[float], references: int = 10) -> list[float]:
+    """The record model's inputs: logit(s_claims) (0 without claims), s_silent, [no claim], unsaid
+    and [no claim] x unsaid, for a caption judged against ``references`` reference captions. Only
     the claims count, not the caption's length: a rewrite that drops a wrong word is not scored up
-    for being shorter."""
-    return [logit(noisy_or(claims)) if claims else 0.0, noisy_or(silent), float(not claims)]
+    for being shorter.
+
+    >>> record_terms([], [], references=5)
+    [0.0, 0.0, 1.0, 0.5, 0.5]
+    """
+    none = float(not claims)
+    unsaid = 1.0 - min(max(references, 1), 10) / 10
+    return [logit(noisy_or(claims)) if claims else 0.0, noisy_or(silent), none, unsaid, none * unsaid]
 
 
 @dataclass(frozen=True)
@@ -99,6 +111,8 @@ class ConfidenceModel:
     def __post_init__(self) -> None:
         if any(f not in self.coef for f in ADDED_LATER):  # fitted before they existed: they weigh nothing
             object.__setattr__(self, "coef", self.coef | {f: 0.0 for f in ADDED_LATER if f not in self.coef})
+        if any(k not in self.record for k in RECORD_ADDED_LATER):
+            object.__setattr__(self, "record", {k: 0.0 for k in RECORD_ADDED_LATER} | self.record)
         missing = [f for f in FEATURES if f not in self.coef]
         unknown = [f for f in self.coef if f not in FEATURES]
         if missing or unknown:
@@ -123,11 +137,12 @@ class ConfidenceModel:
         parts.sort(key=lambda p: -abs(p[1]))
         return [[f, round(c, 3)] for f, c in parts[:top]]
 
-    def record_score(self, claims: Sequence[float], silent: Sequence[float] = ()) -> float:
-        """The probability that a caption with these claim and silent-triple confidences is
-        hallucinated."""
+    def record_score(self, claims: Sequence[float], silent: Sequence[float] = (), references: int = 10) -> float:
+        """The probability that a caption with these claim and silent-triple confidences, judged
+        against ``references`` reference captions, is hallucinated."""
         r = self.record
-        z = r["intercept"] + sum(r[k] * v for k, v in zip(RECORD_TERMS[1:], record_terms(claims, silent), strict=True))
+        terms = record_terms(claims, silent, references)
+        z = r["intercept"] + sum(r[k] * v for k, v in zip(RECORD_TERMS[1:], terms, strict=True))
         return sigmoid(z)
 
     def to_dict(self) -> dict[str, Any]:

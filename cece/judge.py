@@ -241,8 +241,9 @@ def judge(
     open_ = [e for e in edits if e.status in ("hallucinated", "unverified")]
     claims = sorted((e for e in open_ if not _silent(e)), key=lambda e: -e.confidence)
     silent_ = [e.confidence for e in open_ if _silent(e)]
+    references = len(image.parts) or 1
     if partial:
-        score = round(model.record_score([e.confidence for e in claims], silent_), 6)
+        score = round(model.record_score([e.confidence for e in claims], silent_, references), 6)
     else:
         # The paper's setting: every D/R/O edit is certain, so the score is their noisy-OR.
         score = round(noisy_or([e.confidence for e in claims] + silent_), 6)
@@ -264,7 +265,7 @@ def judge(
         def left_over(rest: list[Edit]) -> float:
             doubts = [e.confidence for e in rest]
             if partial:
-                return model.record_score(doubts, silent_ + kept)
+                return model.record_score(doubts, silent_ + kept, references)
             return noisy_or(doubts + silent_ + [DOUBT] * len(kept))
 
         rest = [e for e in claims if not e.hallucinated]

@@ -667,8 +667,9 @@ def test_the_verdict_rests_on_enough_edits_that_fixing_them_settles_it():
         left = [x for x in e.edits if x.status == "unverified"]
         silent = [x.confidence for x in left if _silent(x)]
         claims = [x.confidence for x in left if not _silent(x)]
-        score = model.record_score(claims, silent) if e.mode == "references" else noisy_or(claims + silent)
-        assert score < e.threshold or model.record_score([], silent) >= e.threshold, (e.caption, left)
+        n = len(e.image_graph.parts) or 1
+        score = model.record_score(claims, silent, n) if e.mode == "references" else noisy_or(claims + silent)
+        assert score < e.threshold or model.record_score([], silent, n) >= e.threshold, (e.caption, left)
 
 
 def test_most_bundled_rewrites_are_fixed_points():
