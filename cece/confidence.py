@@ -8,12 +8,12 @@ count edit) is a logistic model of its evidence features ``x(e)`` (:mod:`cece.ed
 and the record's score combines its claims' confidences, the triples the references are silent on
 apart (silence is no contradiction, but many silent triples are weak evidence), what a caption
 without any claim is worth, and how much the references leave unsaid (fewer references, more
-room for a wrong word none of them contradicts)::
+room for a wrong word none of them contradicts, and less weight in what they do contradict)::
 
     s_claims = 1 - prod_{claims} (1 - confidence)          s_silent = 1 - prod_{silent} (1 - confidence)
     unsaid   = 1 - min(references, 10) / 10
     score    = sigmoid(a_0 + a_1 * logit(s_claims) + a_2 * s_silent + a_3 * [no claim]
-                       + a_4 * unsaid + a_5 * [no claim] * unsaid)
+                       + a_4 * unsaid + a_5 * [no claim] * unsaid + a_6 * logit(s_claims) * unsaid)
 
 (``logit(s_claims)`` taken as 0 when there is no claim.)
 
@@ -50,9 +50,9 @@ DEFAULT_MODEL_PATH = Path(__file__).with_name("data") / "confidence.json"
 FORMAT = "halcece-confidence/1"
 _CLIP = 1e-4
 #: The record model's terms (see the module docstring).
-RECORD_TERMS = ("intercept", "claims", "silent", "none", "unsaid", "none x unsaid")
+RECORD_TERMS = ("intercept", "claims", "silent", "none", "unsaid", "none x unsaid", "claims x unsaid")
 #: Record terms a model file fitted before them lacks: they weigh nothing in it.
-RECORD_ADDED_LATER = ("unsaid", "none x unsaid")
+RECORD_ADDED_LATER = ("unsaid", "none x unsaid", "claims x unsaid")
 
 
 def sigmoid(z: float) -> float:
@@ -82,17 +82,18 @@ def noisy_or(confidences: Iterable[float]) -> float:
 
 
 def record_terms(claims: Sequence[float], silent: Sequence[float], references: int = 10) -> list[float]:
-    """The record model's inputs: logit(s_claims) (0 without claims), s_silent, [no claim], unsaid
-    and [no claim] x unsaid, for a caption judged against ``references`` reference captions. Only
-    the claims count, not the caption's length: a rewrite that drops a wrong word is not scored up
-    for being shorter.
+    """The record model's inputs: logit(s_claims) (0 without claims), s_silent, [no claim], unsaid,
+    [no claim] x unsaid and logit(s_claims) x unsaid, for a caption judged against ``references``
+    reference captions. Only the claims count, not the caption's length: a rewrite that drops a
+    wrong word is not scored up for being shorter.
 
     >>> record_terms([], [], references=5)
-    [0.0, 0.0, 1.0, 0.5, 0.5]
+    [0.0, 0.0, 1.0, 0.5, 0.5, 0.0]
     """
     none = float(not claims)
     unsaid = 1.0 - min(max(references, 1), 10) / 10
-    return [logit(noisy_or(claims)) if claims else 0.0, noisy_or(silent), none, unsaid, none * unsaid]
+    claimed = logit(noisy_or(claims)) if claims else 0.0
+    return [claimed, noisy_or(silent), none, unsaid, none * unsaid, claimed * unsaid]
 
 
 @dataclass(frozen=True)
