@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from benchmarks.calibrate import Record, Row, _folds, best_threshold, fit, read_labelled, strongest_within_se
 from benchmarks.metrics import expected_calibration_error
 from cece import Explainer
-from cece.confidence import FORMAT, ConfidenceModel, default_model, load_model, noisy_or
+from cece.confidence import FORMAT, RECORD_ADDED_LATER, ConfidenceModel, default_model, load_model, noisy_or
 from cece.edit_features import ADDED_LATER, EVIDENCE, FEATURES, KINDS, SLOPES, Context, edit_features
 from halcece import main
 
@@ -84,6 +84,21 @@ def test_each_kind_has_its_own_slope_and_a_file_without_slopes_still_loads(tmp_p
     flat = {f: w for f, w in default_model().coef.items() if f not in ADDED_LATER}
     expected = 1 / (1 + math.exp(-(old.intercept + sum(w * x[f] for f, w in flat.items()))))
     assert old.confidence(x) == pytest.approx(expected)
+
+
+def test_fewer_references_leave_more_unsaid_and_an_older_file_weighs_that_nothing(tmp_path):
+    m = default_model()
+    # a caption none of three references contradicts is likelier wrong than one ten leave alone,
+    # and what three references contradict is less sure than what ten do
+    assert m.record_score([], [], references=3) > m.record_score([], [], references=10)
+    assert m.record_score([0.9], [], references=3) < m.record_score([0.9], [], references=10)
+    d = m.to_dict()
+    d["record"] = {k: w for k, w in d["record"].items() if k not in RECORD_ADDED_LATER}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(d))
+    old = load_model(path)
+    assert all(old.record[k] == 0.0 for k in RECORD_ADDED_LATER)
+    assert old.record_score([0.4], [], references=3) == old.record_score([0.4], [], references=10)
 
 
 def test_a_person_of_another_sex_is_a_clash_another_name_for_one_is_not():
