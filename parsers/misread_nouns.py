@@ -14,7 +14,7 @@ hold (English agreement and WordNet, nothing tuned to a caption):
   its subject, and a past form must be a verb's ("set", "parked" stay verbs);
 - the second word ``v`` names something seen (:func:`parsers.verb_words.seen`) or a part of
   something ("doll *head*", "man *face*"), and governs no object of its own ("A man *face* the
-  camera" keeps its verb);
+  wall" keeps its verb);
 - ``v`` is more often a noun in WordNet's sense-tagged corpus ("counter", "bottle", "face"), or,
   when it is more often a verb, the two words are a name WordNet lists ("teddy bear") or the
   first is no one who could do it and only a "with" phrase follows ("A bathroom *sink* with
@@ -36,7 +36,7 @@ from typing import Any
 from spacy.language import Language
 
 from parsers.misread_verbs import names_several
-from parsers.verb_words import more_often_a_verb, own_plural, seen, verb_form
+from parsers.verb_words import listed_name, more_often_a_verb, own_plural, seen, verb_form
 
 #: Tags the tagger gives a noun it reads as a verb after another noun.
 _VERB_TAGS = frozenset(("VBP", "VB", "VBD", "VBN"))
@@ -52,7 +52,7 @@ def misread_head(v: Any) -> Any | None:
     n = v.doc[v.i - 1]
     if v.tag_ == "JJ" and n.tag_ == "NN" and n.head.i != v.i and v.head.i != n.i:
         # the second word of a listed name, read as an adjective hung elsewhere ("a pink fire *hydrant*")
-        return n if _listed(n.lower_, v.lower_) and not _adjective(v.lower_) else None
+        return n if listed_name(n.lower_, v.lower_) and not _adjective(v.lower_) else None
     if v.tag_ not in _VERB_TAGS or v.dep_ not in ("ROOT", "acl"):
         return None
     if not (n.head.i == v.i and n.dep_ in ("nsubj", "nsubjpass") or v.head.i == n.i and v.dep_ == "acl"):
@@ -66,7 +66,7 @@ def misread_head(v: Any) -> Any | None:
         return None
     if v.tag_ in ("VBD", "VBN") and verb_form(word, v.tag_):
         return None
-    if more_often_a_verb(word) and not _listed(n.lower_, word) and not _only_with(n, v):
+    if more_often_a_verb(word) and not listed_name(n.lower_, word) and not _only_with(n, v):
         return None
     return n
 
@@ -84,13 +84,6 @@ def _adjective(word: str) -> bool:
     from knowledge import get_hierarchy
 
     return word in get_hierarchy().adjective_lemmas
-
-
-def _listed(first: str, second: str) -> bool:
-    """Whether "``first`` ``second``" is a name WordNet lists ("teddy bear")."""
-    from knowledge import get_hierarchy, lemmatize
-
-    return lemmatize(f"{first} {second}") in get_hierarchy().lemmas("n")
 
 
 def _only_with(n: Any, v: Any) -> bool:

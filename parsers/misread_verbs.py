@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from parsers.attribute_words import counts_several
-from parsers.verb_words import more_often_a_verb, names_one_thing, seen, verb_form, verb_participle
+from parsers.verb_words import listed_name, more_often_a_verb, names_one_thing, seen, verb_form, verb_participle
 
 #: Tags of a finite verb: a sentence with one has its main verb.
 FINITE = frozenset(("VBZ", "VBP", "VBD", "MD"))
@@ -75,16 +75,9 @@ def of_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] | No
         return None
     if (v.tag_ == "NNS") == names_several(subject) or any(t.tag_ in FINITE for t in doc):
         return None
-    if not more_often_a_verb(v.lower_) or not verb_form(v.lower_, verb_tag(v)) or _compound(n.lower_, v.lower_):
+    if not more_often_a_verb(v.lower_) or not verb_form(v.lower_, verb_tag(v)) or listed_name(n.lower_, v.lower_):
         return None
     return n, v, (v.head, "pobj"), subject
-
-
-def _compound(first: str, second: str) -> bool:
-    """Whether "``first`` ``second``" is a compound noun WordNet lists ("french fries")."""
-    from knowledge import get_hierarchy, lemmatize
-
-    return lemmatize(f"{first} {second}") in get_hierarchy().lemmas("n")
 
 
 def conjoined_candidate(doc: Any, i: int) -> tuple[Any, Any] | None:

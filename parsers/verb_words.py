@@ -99,6 +99,17 @@ def seen(word: str) -> bool:
 
 
 @lru_cache(maxsize=8192)
+def listed_name(first: str, second: str) -> bool:
+    """Whether "``first`` ``second``" is a noun WordNet lists ("french fries", "teddy bear").
+
+    >>> listed_name("teddy", "bear"), listed_name("bathroom", "sink")
+    (True, False)
+    """
+    from knowledge import get_hierarchy, lemmatize
+
+    return lemmatize(f"{first} {second}") in get_hierarchy().lemmas("n")
+
+
 def names_one_thing(first: str, second: str) -> bool:
     """Whether "``first`` ``second``" is a thing WordNet names apart from what ``second`` names
     ("swimming pool"; "deer walk" is none).
