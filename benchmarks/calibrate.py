@@ -318,7 +318,7 @@ def top_features(model: ConfidenceModel, k: int = 8) -> list[tuple[str, float]]:
 
 def describe(model: ConfidenceModel) -> str:
     """A few lines on a fitted model: what it was fitted on, its cross-validated figures, its
-    strongest features."""
+    strongest features and its record model's weights."""
     p = model.provenance
     cv = p.get("cross_validated", {})
     lines = [
@@ -329,5 +329,6 @@ def describe(model: ConfidenceModel) -> str:
         f"threshold {model.threshold} (the middle of the cuts within one standard error of the best out-of-fold "
         "balanced accuracy)",
         "strongest features: " + ", ".join(f"{f} {w:+.2f}" for f, w in top_features(model)),
+        "record model: " + ", ".join(f"{k} {w:+.2f}" for k, w in model.record.items()),
     ]
     return "\n".join(lines)

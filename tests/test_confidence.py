@@ -336,7 +336,7 @@ def test_cece_calibrate_fits_a_users_labels_and_weights_uses_them(tmp_path):
     weights = tmp_path / "w.json"
     r = CliRunner().invoke(main, ["calibrate", str(labelled), str(foil), "-o", str(weights), "-q"])
     assert r.exit_code == 0, r.output
-    assert "cross-validated" in r.output and "strongest features" in r.output
+    assert "cross-validated" in r.output and "strongest features" in r.output and "record model: " in r.output
     m = load_model(weights)
     assert m.provenance["fitted_on"] == ["labelled.json", "foil.json"]
     assert json.loads(weights.read_text())["format"] == FORMAT
