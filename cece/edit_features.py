@@ -25,6 +25,8 @@ dissimilarity          1 - Wu-Palmer similarity to the closest thing the referen
 near miss              that closest thing is close kin (Wu-Palmer >= 0.8): a sibling, as in a swapped
                        object ("cat" where they all see a dog), rather than something unrelated
 part                   the object is a body part (there whenever its owner is; rarely said)
+part of named          the object is a part of a thing the references name (a wheel where they see a
+                       car, a roof where they see a house: WordNet's meronymy, :mod:`knowledge.meronymy`)
 stuff                  a substance, place, setting or scenery (often left unsaid), of an object or
                        of a noun modifier ("the *kitchen* counter")
 abstract               an abstraction, or a word WordNet does not know
@@ -69,6 +71,7 @@ from cece.evidence import NEAR, mentioned_in, salience, type_support
 from cece.stand_ins import roles_of, uncovered_salience
 from knowledge import lemmatize, lexname, noun_synset, objecthood, people_clash
 from knowledge.agents import can_act
+from knowledge.meronymy import part_of_any
 from parsers import Concept, SceneGraph
 
 KINDS = (
@@ -86,6 +89,7 @@ EVIDENCE = (
     "dissimilarity",
     "near miss",
     "part",
+    "part of named",
     "stuff",
     "abstract",
     "general",
@@ -109,14 +113,15 @@ SLOPES = tuple(f"{kind} x {evidence}" for kind in KINDS for evidence in EVIDENCE
 FEATURES = KINDS + EVIDENCE + SLOPES
 #: Features added after model files were first written: a file fitted before them loads with
 #: them at weight 0 (:class:`cece.confidence.ConfidenceModel`).
-ADDED_LATER = frozenset(SLOPES) | {"person clash", "role clash", "general"}
+ADDED_LATER = frozenset(SLOPES) | {"person clash", "role clash", "general", "part of named"}
 
 
 @dataclass
 class Context:
     """What the features of one record's edits share: both graphs, the salience of each image
     concept, the stand-in salience of each unsupported caption concept, the caption concepts
-    that have an object edit and the roles the caption gives its concepts (:func:`roles_of`)."""
+    that have an object edit, the roles the caption gives its concepts (:func:`roles_of`) and the
+    synsets the image side names."""
 
     caption: SceneGraph
     image: SceneGraph
@@ -125,6 +130,7 @@ class Context:
     doubted: set[int] = field(default_factory=set)
     reference_words: frozenset[str] = frozenset()
     roles: dict[int, str] = field(default_factory=dict)
+    named: tuple[str, ...] = ()  # the synsets the references name
 
     @classmethod
     def of(cls, edits: list[Edit], caption: SceneGraph, image: SceneGraph) -> Context:
@@ -135,7 +141,8 @@ class Context:
         )
         roles = roles_of(caption) if bad else {}  # only object claims weigh a role, and each is in bad
         standing = uncovered_salience(bad, caption.concepts, image, sal, roles) if bad else {}
-        return cls(caption, image, sal, standing, set(bad), _lemmas(image.text), roles)
+        named = tuple(sorted({g.synset for g in image.concepts if g.synset}))
+        return cls(caption, image, sal, standing, set(bad), _lemmas(image.text), roles, named)
 
 
 @lru_cache(maxsize=4096)
@@ -206,6 +213,7 @@ def _evidence(x: dict[str, float], e: Edit, ctx: Context) -> None:
         if kind != "thing":
             x[kind] = 1.0
         x["stand-in salience"] = ctx.standing.get(owner, 0.0)
+        x["part of named"] = float(part_of_any(c.synset, ctx.named))
         if e.target_index is not None:
             x["person clash"] = float(_person_clash(c.synset, image.concepts[e.target_index].synset))
         x["word in references"] = float(c.lemma.lower() in ctx.reference_words or c.text.lower() in ctx.reference_words)

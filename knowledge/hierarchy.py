@@ -50,7 +50,7 @@ FORMAT_VERSION = 2
 INDEX_FILENAME = f"wordnet-index-v{FORMAT_VERSION}.json"
 _MAX_HEADER = 1 << 16  # the header line holds a key and a hash: a longer one is not ours
 # Bumped whenever the Hierarchy fields change; part of the cache key, so old files rebuild.
-_SCHEMA = 7
+_SCHEMA = 8
 # Files whose size and mtime enter the cache key: a changed database rebuilds the index.
 _KEY_FILES = ("data.noun", "data.verb", "index.noun", "index.verb", "noun.exc", "verb.exc")
 
@@ -99,6 +99,8 @@ class Hierarchy:
     # Per synset, whether it is a verb every sentence frame of which has a person doing it
     # ("Somebody ----s something": wear, smile), none a thing ("Something ----s": sit, hang).
     somebody_only: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    # Per noun synset that WordNet files as a part of others, their names ("trunk.n.01": the tree).
+    part_of: dict[str, list[str]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.names)
@@ -173,6 +175,7 @@ class Hierarchy:
             verb_counts={str(k): int(v) for k, v in dict(state["verb_counts"]).items()},
             lexnames=lexnames,
             adjective_lemmas=frozenset(state["adjective_lemmas"]),
+            part_of={str(k): [str(x) for x in v] for k, v in dict(state["part_of"]).items()},
         )
 
 
@@ -258,6 +261,7 @@ def build_hierarchy(reader: Any = None, source: str = "") -> Hierarchy:
         lexnames=lexnames,
         adjective_lemmas=frozenset(k for k, v in lemma_map.items() if "a" in v or "s" in v),
         somebody_only=np.array([_somebody_only(s) for s in synsets], dtype=bool),
+        part_of={s.name(): sorted(h.name() for h in s.part_holonyms()) for s in synsets if s.part_holonyms()},
     )
 
 

@@ -1,0 +1,49 @@
+"""What a thing is a part of, by WordNet's part meronymy: a wheel of a wheeled vehicle, a roof of
+a building, the trunk of a tree, the wall of a room.
+
+A part is there whenever its whole is, and is rarely said: references that name a car seldom
+name its wheels. WordNet files parts against a general whole ("wheel" against "wheeled
+vehicle"), and often files the general word of a part ("door" against "doorway", but a kind of
+door, a "car door", against nothing), so a synset's wholes are those of it and of its hypernyms
+a few levels up, and anything that is a kind of one of them (a car, a bus) has the part.
+
+>>> sorted(wholes("trunk.n.01"))
+['tree.n.01']
+>>> part_of_any("wheel.n.01", ["car.n.01"]), part_of_any("wheel.n.01", ["dog.n.01"])
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+
+from knowledge.distance import is_hypernym
+from knowledge.hierarchy import get_hierarchy
+
+#: How many hypernym levels up a part's wholes are looked for ("sedan door" -> "car door" -> "door").
+LEVELS = 2
+
+
+@lru_cache(maxsize=8192)
+def wholes(synset: str) -> frozenset[str]:
+    """The synsets WordNet files ``synset``, or a hypernym of it up to :data:`LEVELS` levels
+    above, as a part of."""
+    h = get_hierarchy()
+    if synset not in h.ids:
+        return frozenset()
+    found: set[str] = set()
+    level = {h.ids[synset]}
+    for _ in range(LEVELS + 1):
+        found.update(w for i in level for w in h.part_of.get(h.names[i], ()))
+        level = {p for i in level for p in h.parents(i)}
+    return frozenset(found)
+
+
+def part_of_any(synset: str | None, others: Iterable[str | None]) -> bool:
+    """Whether ``synset`` names a part of a thing one of ``others`` names (a kind of one of its
+    :func:`wholes`)."""
+    if synset is None:
+        return False
+    ws = wholes(synset)
+    return bool(ws) and any(o is not None and any(is_hypernym(w, o) for w in ws) for o in others)
