@@ -101,6 +101,20 @@ def test_fewer_references_leave_more_unsaid_and_an_older_file_weighs_that_nothin
     assert old.record_score([0.4], [], references=3) == old.record_score([0.4], [], references=10)
 
 
+def test_a_part_of_a_thing_they_name_is_evidence_of_its_own():
+    # the references see a car and never its wheel: a part is there whenever its whole is
+    cars = ["A red car parked on a street.", "A small red car by the curb.", "A car on the road."]
+    ex = Explainer(counterfactuals=False)
+
+    def part_of_named(caption: str, word: str) -> float:
+        e = ex.explain(caption, references=cars)
+        edit = next(x for x in e.edits if x.level == "object" and x.source == word)
+        return edit_features(edit, Context.of(e.edits, e.caption_graph, e.image_graph))["part of named"]
+
+    assert part_of_named("A red car with a flat wheel on a street.", "wheel") == 1.0
+    assert part_of_named("A red car with a dog on a street.", "dog") == 0.0
+
+
 def test_a_person_of_another_sex_is_a_clash_another_name_for_one_is_not():
     ex = Explainer(counterfactuals=False)
 
