@@ -441,9 +441,8 @@ def test_a_plurality_of_references_contradicts_a_count():
         "refs": 4,
         "verdict": "contradicted",
     }
-    # a plurality is a claim the caption is called hallucinated for (with the shipped model the
-    # count weighs 0.40 and the caption scores 0.54 against the threshold 0.49), the same count
-    # the references are split on a doubt far below it (0.08) and the caption clean
+    # a plurality is a claim the caption is called hallucinated for, the same count the
+    # references are split on a doubt far below it and the caption clean
     split = explain("Two dogs in a field.", references=[*refs[:2], "Two dogs run.", refs[3]])
     assert agreement(split, "count")[0]["verdict"] == "split"
     plurality, halves = e.edits_of("count")[0], split.edits_of("count")[0]
