@@ -100,7 +100,7 @@ class Hierarchy:
     # ("Somebody ----s something": wear, smile), none a thing ("Something ----s": sit, hang).
     somebody_only: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     # Per noun synset that WordNet files as a part of others, their names ("trunk.n.01": the tree).
-    part_of: dict[str, list[str]] = field(default_factory=dict)
+    part_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.names)
@@ -175,7 +175,7 @@ class Hierarchy:
             verb_counts={str(k): int(v) for k, v in dict(state["verb_counts"]).items()},
             lexnames=lexnames,
             adjective_lemmas=frozenset(state["adjective_lemmas"]),
-            part_of={str(k): [str(x) for x in v] for k, v in dict(state["part_of"]).items()},
+            part_of={str(k): tuple(str(x) for x in v) for k, v in dict(state["part_of"]).items()},
         )
 
 
@@ -261,7 +261,7 @@ def build_hierarchy(reader: Any = None, source: str = "") -> Hierarchy:
         lexnames=lexnames,
         adjective_lemmas=frozenset(k for k, v in lemma_map.items() if "a" in v or "s" in v),
         somebody_only=np.array([_somebody_only(s) for s in synsets], dtype=bool),
-        part_of={s.name(): sorted(h.name() for h in s.part_holonyms()) for s in synsets if s.part_holonyms()},
+        part_of={s.name(): tuple(sorted(h.name() for h in s.part_holonyms())) for s in synsets if s.part_holonyms()},
     )
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from knowledge.distance import is_hypernym
+from knowledge.distance import ancestors
 from knowledge.hierarchy import get_hierarchy
 
 #: How many hypernym levels up a part's wholes are looked for ("sedan door" -> "car door" -> "door").
@@ -43,7 +43,11 @@ def wholes(synset: str) -> frozenset[str]:
 def part_of_any(synset: str | None, others: Iterable[str | None]) -> bool:
     """Whether ``synset`` names a part of a thing one of ``others`` names (a kind of one of its
     :func:`wholes`)."""
-    if synset is None:
-        return False
-    ws = wholes(synset)
-    return bool(ws) and any(o is not None and any(is_hypernym(w, o) for w in ws) for o in others)
+    ws = wholes(synset) if synset is not None else frozenset()
+    return bool(ws) and any(o is not None and not ws.isdisjoint(_kinds(o)) for o in others)
+
+
+@lru_cache(maxsize=16384)
+def _kinds(synset: str) -> frozenset[str]:
+    """``synset`` and every hypernym above it: what it is a kind of."""
+    return frozenset(ancestors(synset)) if synset in get_hierarchy().ids else frozenset()
