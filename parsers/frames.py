@@ -93,7 +93,8 @@ def drop_the_camera(d: Draft) -> tuple[tuple[int, int], ...]:
 def behind_the_picture(root: Any) -> bool:
     """Whether noun ``root`` is "the camera" (or photographer, viewer) a look or a pose is aimed
     at ("smiling at the camera", "looking up into the camera", "facing the camera"); "a man
-    holding *the camera*", "looking into the camera *on a tripod*" are things in the picture."""
+    holding *the camera*", and a camera with a phrase of its own ("the camera *on its tripod*",
+    where the parse hangs the phrase from it), are things in the picture."""
     if root.lemma_.lower() not in BEHIND_THE_PICTURE or not any(c.lower_ == "the" for c in root.children):
         return False
     if any(c.dep_ in ("prep", "relcl", "acl") for c in root.children):  # "the camera *on a tripod*": in it
