@@ -54,8 +54,10 @@ def preposition_at(doc: Any, i: int) -> bool:
 
 
 def names_several(t: Any) -> bool:
-    """Whether noun ``t`` says several ("men", "two deer", "a couple in black sit")."""
-    return t.tag_ in ("NNS", "NNPS") or counted(t, t) or counts_several(t.lower_)
+    """Whether noun ``t`` says several ("men", "two deer", "a couple in black sit"), or is
+    joined to another by "and", which makes the two several ("a woman and a man ... *stand*")."""
+    joined = any(c.dep_ == "conj" and c.tag_.startswith("NN") for c in t.children)
+    return t.tag_ in ("NNS", "NNPS") or counted(t, t) or counts_several(t.lower_) or joined
 
 
 def of_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] | None:

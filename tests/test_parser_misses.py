@@ -239,6 +239,17 @@ def test_plural_nouns_that_could_be_verbs_stay_nouns(parser, text, names):
                 ("woman", "stand in front of", "limousine"),
             ],
         ),
+        # ... and when one owner is joined to another by "and"
+        (
+            "A woman and man in formal attire stand in front of a yard.",
+            ["woman", "man", "attire", "yard"],
+            [
+                ("woman", "in", "attire"),
+                ("man", "in", "attire"),
+                ("woman", "stand in front of", "yard"),
+                ("man", "stand in front of", "yard"),
+            ],
+        ),
         # ... not a noun more often a noun than a verb ("sand", "pit")
         (
             "Two kids in a ball pit with a slide.",
