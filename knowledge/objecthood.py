@@ -26,9 +26,26 @@ STUFF = frozenset({"noun.substance", "noun.location", "noun.phenomenon", "noun.o
 SETTINGS = ("way.n.06", "room.n.01", "area.n.05", "location.n.01")
 
 
+#: What a thing one can see and touch is, whatever file WordNet keeps it in; and what it is not.
+PHYSICAL_OBJECT, ABSTRACTION = "object.n.01", "abstraction.n.06"
+#: A signal made to be seen is a thing seen, though WordNet files it with communication: a
+#: traffic light, a flag, a windsock, a beacon, a barber's pole.
+VISUAL_SIGNAL = "visual_signal.n.01"
+
+
+@lru_cache(maxsize=16384)
 def objecthood(synset: str | None) -> str:
     """``"thing"``, ``"part"``, ``"stuff"`` (substances, places, phenomena, scenery and settings)
-    or ``"abstract"`` (acts, attributes, groups, shapes, and words WordNet lacks)."""
+    or ``"abstract"`` (acts, attributes, groups, shapes, and words WordNet lacks).
+
+    A synset filed with the abstractions that WordNet's hypernyms nonetheless make a physical
+    object, and only that, is a thing: a book (a written work, and a publication, which is an
+    artifact), a television set, a magazine, a diamond; a movie, also a show, is not. A signal
+    made to be seen is a thing too (:data:`VISUAL_SIGNAL`).
+
+    >>> objecthood("book.n.01"), objecthood("traffic_light.n.01"), objecthood("movie.n.01")
+    ('thing', 'thing', 'abstract')
+    """
     if not synset:
         return "abstract"
     kind = filed_as(synset)
@@ -36,7 +53,10 @@ def objecthood(synset: str | None) -> str:
         return "stuff" if any(is_hypernym(s, synset) for s in SETTINGS) else "thing"
     if kind in PARTS:
         return "part"
-    return "stuff" if kind in STUFF else "abstract"
+    if kind in STUFF:
+        return "stuff"
+    physical = is_hypernym(PHYSICAL_OBJECT, synset) and not is_hypernym(ABSTRACTION, synset)
+    return "thing" if physical or is_hypernym(VISUAL_SIGNAL, synset) else "abstract"
 
 
 def is_thing(synset: str | None) -> bool:
