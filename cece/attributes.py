@@ -54,8 +54,11 @@ def partners(caption: SceneGraph, image: SceneGraph, i: int, *, mapping: Sequenc
     if image.kind == "references":
         return [j for j, g in enumerate(image.concepts) if covers(c, g)]
     j = mapping[i] if i < len(mapping) else -1
-    if j < 0:
-        return []
+    return _same_as(image, j) if j >= 0 else []
+
+
+def _same_as(image: SceneGraph, j: int) -> list[int]:
+    """Image concept ``j`` and those that are the same thing."""
     return [k for k, g in enumerate(image.concepts) if k == j or same_thing(image.concepts[j], g)]
 
 
@@ -89,8 +92,11 @@ def image_count(image: SceneGraph, found: list[int]) -> list[str] | None:
     return sorted(set(said)) if said else [str(len(found))]
 
 
-def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> Edit | None:
-    """A count edit against references, by their tally (module docstring)."""
+def _reference_count(
+    caption: SceneGraph, image: SceneGraph, i: int, found: list[int], mapping: Sequence[int] = ()
+) -> Edit | None:
+    """A count edit against references, by their tally (module docstring); ``mapping`` is the
+    match's, caption concept to image concept."""
     c = caption.concepts[i]
     if objecthood(c.synset) == "part":
         # "holding it in one hand" against "in his hands": a caption's number of body parts says
@@ -104,8 +110,11 @@ def _reference_count(caption: SceneGraph, image: SceneGraph, i: int, found: list
     else:
         # "two people" are the references' man and woman, even where one reference's "people"
         # was merged into the woman: a general word's count is the sum of what it covers --
-        # but for what the caption names apart ("two older people ... with the young boy")
-        apart = {j for k in range(len(caption.concepts)) if k != i for j in partners(caption, image, k, mapping=())}
+        # but for what the caption names apart ("two older people ... with the young boy"), by
+        # its name or by another the match paired with it ("... with the young *bull*")
+        besides = [k for k in range(len(caption.concepts)) if k != i]
+        apart = {j for k in besides for j in partners(caption, image, k, mapping=())}
+        apart |= {j for k in besides if k < len(mapping) and mapping[k] >= 0 for j in _same_as(image, mapping[k])}
         found = [j for j in found if j in near or j not in apart]
     exact = [v for v in c.attributes.get("count", []) if v.isdigit()]
     if len(exact) > 1:
@@ -156,9 +165,11 @@ def _tallied(
     )
 
 
-def _count_edit(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> Edit | None:
+def _count_edit(
+    caption: SceneGraph, image: SceneGraph, i: int, found: list[int], mapping: Sequence[int] = ()
+) -> Edit | None:
     if image.kind == "references":
-        return _reference_count(caption, image, i, found)
+        return _reference_count(caption, image, i, found, mapping)
     c = caption.concepts[i]
     exact = [v for v in c.attributes.get("count", []) if v.isdigit()]
     theirs = image_count(image, found)
@@ -288,7 +299,7 @@ def attribute_edits(
             continue
         found = partners(caption, image, i, mapping=mapping)
         if found:
-            count = _count_edit(caption, image, i, found)
+            count = _count_edit(caption, image, i, found, mapping)
             out += [count] if count else []
             out += quality_edits(caption, image, i, found)
             out += _state_edits(caption, image, i, found)

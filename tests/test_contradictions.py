@@ -578,6 +578,13 @@ def test_a_count_of_a_general_word_is_the_sum_of_the_things_it_covers(parser):
     ]
     e = explain("The two older people are sitting on the sofa with the young boy.", references=refs)
     assert e.edits_of("count") == [] and not e.hallucinated
+    # ... nor when the caption names someone else by a wrong word, which the match pairs with
+    # one of them: one mistake, the bull, reported once, and no count the rewrite would make wrong
+    e = explain("The two older people are sitting on the sofa with the young bull.", references=refs)
+    assert e.edits_of("count") == [] and flagged(e) == [("object", ["young bull"])]
+    assert e.counterfactual.startswith("The two older people are sitting on the sofa with the young ")
+    e = explain("Two older people are sitting on the sofa with their grandchild.", references=refs)
+    assert e.edits_of("count") == [] and not e.hallucinated
 
 
 def test_one_of_several_the_caption_counts_is_not_compared_with_the_references_total():
