@@ -114,14 +114,15 @@ def quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[in
         mine = c.attributes.get(kind, [])
         if image.kind == "references" and mine:
             found = closest(c, image, found)
-            t, theirs = _tally(image, found, kind, mine)
+            other = _said_of_another(caption, image, i, found, kind)
+            t, theirs = _tally(image, found, kind, mine, other)
             # One colour of several the references contradict is the mistake, rather than a
             # list they are split on; a list they contradict as a whole is one mistake.
             several = _one_of_several(image, found, mine) if kind == "colour" and t.verdict() != "contradicted" else []
             one = [
                 _quality_edit(caption, image, i, found, kind, [v], theirs_v, t_v)
                 for v, skip in several
-                for t_v, theirs_v in [_tally(image, found, kind, [v], skip)]
+                for t_v, theirs_v in [_tally(image, found, kind, [v], skip | other)]
                 if t_v.verdict() == "contradicted"
             ]
             whole = [_quality_edit(caption, image, i, found, kind, mine, theirs, t)] if t.verdict() else []
@@ -129,6 +130,29 @@ def quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[in
         elif clash(mine, theirs := [v for j in found for v in image.concepts[j].attributes.get(kind, [])]):
             out += [e for e in [_quality_edit(caption, image, i, found, kind, mine, theirs, None)] if e]
     return out
+
+
+def _said_of_another(caption: SceneGraph, image: SceneGraph, i: int, found: list[int], kind: str) -> set[int]:
+    """The references whose only ``kind`` values for the entities ``found`` are what the caption
+    says of another thing it names by the same word, and not of concept ``i``: "One white bowl
+    beside a patterned *green* bowl", where they see a white bowl and a patterned one, speak of the
+    white one; they do not say the patterned bowl is white. A reference saying it of several
+    ("two white bowls") says it of both."""
+    c = caption.concepts[i]
+    group = base_colour if kind == "colour" else str
+    mine = {group(v) for v in c.attributes.get(kind, [])}
+    others = {
+        group(v)
+        for k, o in enumerate(caption.concepts)
+        if k != i and o.lemma.lower() == c.lemma.lower()
+        for v in o.attributes.get(kind, [])
+    } - mine
+    if not others:
+        return set()
+    values = said(image, found, _SAID_AS[kind])
+    # one of them, not "two white bowls" or "blue canoes", which say it of both
+    one = {r for r, ns in said(image, found, ("count", "number")).items() if ns and set(ns) <= {"one", "1"}}
+    return {r for r, vs in values.items() if vs and {group(v) for v in vs} <= others and r in one}
 
 
 def _one_of_several(image: SceneGraph, found: list[int], mine: list[str]) -> list[tuple[str, set[int]]]:

@@ -19,6 +19,7 @@ say so than agree. A triple they do not state either way is ``unverified``.
 from __future__ import annotations
 
 from cece.edits import Edit
+from cece.evidence import covers
 from cece.ged import Match
 from cece.roles import Judged, judge_against_references, judge_state
 from knowledge import canonicals_agree, inverse_key, is_animate, predicates_agree, relation_key
@@ -58,7 +59,14 @@ def role_edits(
     decided: dict[int, Judged] = {}
     for k, r in enumerate(caption.relations):
         s, o = mapping[r.subject], mapping[r.object]
-        if s < 0 or o < 0 or r.subject not in faithful or r.object not in faithful:
+        if (
+            s < 0
+            or o < 0
+            or r.subject not in faithful
+            or r.object not in faithful
+            or partial
+            and not _spoken_of(caption, image, r, s, o)
+        ):
             if partial and s >= 0 and classes.get(r.subject) in (None, "U", "O"):
                 # The subject's state is its own, whatever the other end ("a vehicle *driving* on
                 # a road" where the references see the car parked by the sidewalk), and the
@@ -172,3 +180,13 @@ def _pair_post_hoc(
         if diffs < best_diffs:
             best, best_diffs = f, diffs
     return best
+
+
+def _spoken_of(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, o: int) -> bool:
+    """Whether both ends of caption triple ``r`` speak of the image entities the match paired
+    them with (``s``, ``o``; :func:`cece.evidence.covers`). The second of "a white bowl beside a
+    green bowl", where the references merged both bowls into one entity, is paired with what is
+    left, their table; how they relate a bowl and the table says nothing of the two bowls."""
+    return covers(caption.concepts[r.subject], image.concepts[s]) and covers(
+        caption.concepts[r.object], image.concepts[o]
+    )

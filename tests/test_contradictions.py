@@ -461,6 +461,39 @@ def test_one_dissenting_reference_does_not_make_a_colour():
     assert explain("A white dog on the grass.", references=refs).edits_of("attribute") == []
 
 
+def test_a_colour_the_caption_gives_its_other_thing_of_that_name_is_no_colour_of_this_one():
+    # they see a white bowl and a patterned one: their white bowl is the caption's other bowl
+    refs = [
+        "A white bowl is sitting next to a bowl with an enclave.",
+        "One white bowl next to a white bowl with a pattern on it.",
+        "A white bowl sits next to a bowl with blue stripes and images.",
+        "Plain white bowl next to bowl with flower pattern.",
+        "A white bowl is next to another bowl.",
+    ]
+    e = explain("One solid white bowl sitting beside a patterned green bowl.", references=refs)
+    assert e.edits_of("attribute") == [] and not e.hallucinated
+    # ... but "two white bowls" say it of both, and "blue canoes" of both canoes
+    refs = ["Two white bowls on a table.", "Two white bowls side by side.", "A pair of white bowls."]
+    e = explain("A white bowl beside a green bowl.", references=refs)
+    assert [(x.source, x.target) for x in e.edits if x.hallucinated] == [("green", "white")]
+    refs = [
+        "Two women in canoes on a lake.",
+        "A woman in a blue canoe next to a woman in a blue canoe.",
+        "Two women paddling blue canoes.",
+    ]
+    e = explain("A woman standing on a blue canoe beside a woman sitting on a brown canoe.", references=refs)
+    assert [(x.source, x.target) for x in e.edits if x.hallucinated] == [("brown", "blue")]
+
+
+def test_a_pair_the_match_made_of_something_else_is_not_judged():
+    # the references merged both bowls into one entity; the match paired the caption's second
+    # bowl with their table, and their "bowls on a table" says nothing of one bowl beside another
+    refs = ["Two white bowls on a table.", "Two white bowls side by side.", "A pair of white bowls."]
+    e = explain("A white bowl beside a green bowl.", references=refs)
+    assert [x.target for x in e.edits_of("relation") if x.op == "replace"] == []
+    assert e.counterfactual == "A white bowl beside a white bowl."
+
+
 def test_how_many_hands_hold_something_is_no_count_of_hands():
     refs = ["A man sitting with a game controller in his hands.", "A man playing a video game."]
     e = explain("A man holding a game controller in one hand.", references=refs)
