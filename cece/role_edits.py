@@ -186,7 +186,7 @@ def _spoken_of(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, o: i
     """Whether both ends of caption triple ``r`` speak of the image entities the match paired
     them with (``s``, ``o``; :func:`cece.evidence.covers`). The second of "a white bowl beside a
     green bowl", where the references merged both bowls into one entity, is paired with what is
-    left, their table; how they relate a bowl and the table says nothing of the two bowls."""
+    left, their tray; how they relate a bowl and the tray says nothing of the two bowls."""
     return covers(caption.concepts[r.subject], image.concepts[s]) and covers(
         caption.concepts[r.object], image.concepts[o]
     )

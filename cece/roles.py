@@ -160,7 +160,7 @@ def _contents(image: SceneGraph, s: int) -> list[int]:
 
 def _holds(g: Concept) -> bool:
     """Whether ``g`` can hold another thing in or on it: a thing in its sense or one of its
-    lemma's first two (a "glass" is first the material), not
+    lemma's first two (a "glass" is first the material, a "table" first a table of data), not
     a region of one ("the front", "the top"), a substance or a setting."""
     senses = [g.synset, *noun_senses(g.lemma, 1)[:2]] if g.synset else []
     return any(objecthood(x) == "thing" for x in senses)

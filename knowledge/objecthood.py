@@ -26,8 +26,6 @@ STUFF = frozenset({"noun.substance", "noun.location", "noun.phenomenon", "noun.o
 SETTINGS = ("way.n.06", "room.n.01", "area.n.05", "location.n.01")
 
 
-#: What a thing one can see and touch is, whatever file WordNet keeps it in; and what it is not.
-PHYSICAL_OBJECT, ABSTRACTION = "object.n.01", "abstraction.n.06"
 #: A signal made to be seen is a thing seen, though WordNet files it with communication: a
 #: traffic light, a flag, a windsock, a beacon, a barber's pole.
 VISUAL_SIGNAL = "visual_signal.n.01"
@@ -38,13 +36,11 @@ def objecthood(synset: str | None) -> str:
     """``"thing"``, ``"part"``, ``"stuff"`` (substances, places, phenomena, scenery and settings)
     or ``"abstract"`` (acts, attributes, groups, shapes, and words WordNet lacks).
 
-    A synset filed with the abstractions that WordNet's hypernyms nonetheless make a physical
-    object, and only that, is a thing: a book (a written work, and a publication, which is an
-    artifact), a television set, a magazine, a diamond; a movie, also a show, is not. A signal
-    made to be seen is a thing too (:data:`VISUAL_SIGNAL`).
+    A signal made to be seen is a thing, though WordNet files it with communication
+    (:data:`VISUAL_SIGNAL`).
 
-    >>> objecthood("book.n.01"), objecthood("traffic_light.n.01"), objecthood("movie.n.01")
-    ('thing', 'thing', 'abstract')
+    >>> objecthood("traffic_light.n.01"), objecthood("movie.n.01")
+    ('thing', 'abstract')
     """
     if not synset:
         return "abstract"
@@ -55,8 +51,7 @@ def objecthood(synset: str | None) -> str:
         return "part"
     if kind in STUFF:
         return "stuff"
-    physical = is_hypernym(PHYSICAL_OBJECT, synset) and not is_hypernym(ABSTRACTION, synset)
-    return "thing" if physical or is_hypernym(VISUAL_SIGNAL, synset) else "abstract"
+    return "thing" if is_hypernym(VISUAL_SIGNAL, synset) else "abstract"
 
 
 def is_thing(synset: str | None) -> bool:

@@ -1,11 +1,11 @@
 """The order in which a noun's WordNet senses are read in a caption: WordNet's own, by how
-often each sense was tagged in its corpus, except where that corpus says nothing or names what
-no picture shows (:func:`senses_in_order`).
+often each sense was tagged in its corpus, except where that corpus says nothing of a noun, or
+its first sense is what is made of an animal (:func:`senses_in_order`).
 
 >>> from knowledge.hierarchy import get_hierarchy
 >>> h = get_hierarchy()
->>> [h.names[i] for i in senses_in_order("table", "n")[:2]], h.names[senses_in_order("mug", "n")[0]]
-(['table.n.02', 'table.n.01'], 'mug.n.04')
+>>> h.names[senses_in_order("table", "n")[0]], h.names[senses_in_order("mug", "n")[0]]
+('table.n.01', 'mug.n.04')
 """
 
 from __future__ import annotations
@@ -40,12 +40,7 @@ def senses_in_order(lemma: str, pos: str) -> tuple[int, ...]:
     person -- the one who does what the thing is for ("toaster", "stroller": a saunterer,
     "monitor": a proctor) or slang ("shrimp", "taco") -- is read as the thing it also names;
     where its sentence has it do what only somebody does, the parser reads it as the person
-    again (:mod:`parsers.person_readings`: "a racer *riding* a bike"). A noun whose first sense
-    is a group -- most often an institution or an arrangement no picture shows: a table of
-    figures, a court of law, a church's faithful, a branch office, a military outfit -- is read
-    as the first visible thing its other senses name that the corpus tagged at least once: the
-    table, the courtyard, the church building, the tree's branch, the clothes. A group noun with
-    no such sense stays the group ("crowd", "team", "herd")."""
+    again (:mod:`parsers.person_readings`: "a racer *riding* a bike")."""
     h = get_hierarchy()
     ids = tuple(h.lemmas(pos)[lemma])
     if pos != "n" or len(ids) < 2:
@@ -55,11 +50,6 @@ def senses_in_order(lemma: str, pos: str) -> tuple[int, ...]:
         if animals:
             return _first(ids, animals[0])
     kinds = [h.lexnames[h.lexname_of[i]] for i in ids]
-    if kinds[0] == "noun.group" and lemma in h.noun_sense_counts:
-        counts = h.noun_sense_counts[lemma]
-        seen = [n for n in range(1, len(ids)) if counts[n] > 0 and _visible(h.names[ids[n]], kinds[n])]
-        if seen:
-            return _first(ids, seen[0])
     if not h.noun_sense_counts or lemma in h.noun_sense_counts:
         return ids
     if kinds[0] == "noun.person":
@@ -71,12 +61,6 @@ def senses_in_order(lemma: str, pos: str) -> tuple[int, ...]:
     if not things:
         return ids
     return _first(ids, things[0][1])
-
-
-def _visible(synset: str, kind: str) -> bool:
-    """Whether a group noun's other sense is something a picture shows: a thing, part or stuff,
-    but no person ("family" is not read as one of kin, nor "party" as one side of a lawsuit)."""
-    return kind != "noun.person" and objecthood(synset) != "abstract"
 
 
 def _first(ids: tuple[int, ...], n: int) -> tuple[int, ...]:

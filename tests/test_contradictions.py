@@ -487,8 +487,8 @@ def test_a_colour_the_caption_gives_its_other_thing_of_that_name_is_no_colour_of
 
 def test_a_pair_the_match_made_of_something_else_is_not_judged():
     # the references merged both bowls into one entity; the match paired the caption's second
-    # bowl with their table, and their "bowls on a table" says nothing of one bowl beside another
-    refs = ["Two white bowls on a table.", "Two white bowls side by side.", "A pair of white bowls."]
+    # bowl with their tray, and their "bowls on a tray" says nothing of one bowl beside another
+    refs = ["Two white bowls on a tray.", "Two white bowls side by side.", "A pair of white bowls."]
     e = explain("A white bowl beside a green bowl.", references=refs)
     assert [x.target for x in e.edits_of("relation") if x.op == "replace"] == []
     assert e.counterfactual == "A white bowl beside a white bowl."
