@@ -1,7 +1,7 @@
 """Word senses chosen by context: the sense of a caption word that the image speaks of.
 
-Concepts map to the first WordNet sense of their lemma (as :mod:`knowledge.sense_order` reads
-it), which is often not the one a caption means: "shot" is first a gunshot, "glass" a material. When a caption concept
+Concepts map to the first WordNet sense of their lemma, which is often not the one a caption
+means: "branch" is first an office of an organisation, "shot" a gunshot. When a caption concept
 and an image concept are far apart under their first senses but some pair of their senses is
 close (the same synset, or ``max_distance`` hypernym edges apart), both take those senses: the
 image is the context that disambiguates the caption and vice versa. Pairs are taken closest
