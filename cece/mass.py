@@ -43,16 +43,45 @@ def uncounted(image: SceneGraph, g: Any) -> bool:
     if image.kind != "references" or not g.spans:
         return False
     plural, bare = noun_form(g.lemma, True), 0
-    for a, b in g.spans:
-        if image.text[a:b].lower() == plural != noun_form(g.lemma, False):
+    for (a, b), before in zip(g.spans, _words_before(image, g), strict=True):
+        if image.text[a:b].lower() == plural != noun_form(g.lemma, False) or before in _COUNTING:
             return False
+        bare += before is None or before in _BEFORE_PHRASE
+    return bare >= 2
+
+
+def said_plural(image: SceneGraph, g: Any) -> bool:
+    """Whether the references say image concept ``g`` only in the plural, in a word with no
+    singular form ("jeans", "clothes", "tights": lemminflect knows no other form of it), and never
+    counted: a caption's "a skirt" is rewritten "jeans", not "a jean".
+
+    >>> from parsers import Concept
+    >>> refs = SceneGraph([Concept("jean", "jean.n.01", plural=True, spans=[(15, 20)])],
+    ...                   text="A girl in blue jeans.", kind="references")
+    >>> said_plural(refs, refs.concepts[0])
+    True
+    """
+    from lemminflect import getLemma  # on first use: it imports spaCy
+
+    if image.kind != "references" or not g.spans or not g.plural:
+        return False
+    for (a, b), before in zip(g.spans, _words_before(image, g), strict=True):
+        word = image.text[a:b].lower().split()[-1:] or [""]
+        if before in _COUNTING or getLemma(word[0], "NOUN")[:1] != tuple(word):
+            return False
+    return True
+
+
+def _words_before(image: SceneGraph, g: Any) -> list[str | None]:
+    """For each mention of ``g``, the word before it, read back over its adjectives (None at the
+    start of a sentence)."""
+    out: list[str | None] = []
+    for a, _ in g.spans:
         before = re.split(r"[.!?;,\n]", image.text[max(0, a - 60) : a])[-1]
         words = [w for w in re.findall(r"[a-z]+", before.lower()) if w not in ("and", "or")]
         while (
             words and (is_modifier(words[-1]) or words[-1] in COLOURS | MATERIALS) and words[-1] not in _NOT_MODIFIERS
         ):
             words.pop()
-        if words and words[-1] in _COUNTING:
-            return False
-        bare += not words or words[-1] in _BEFORE_PHRASE
-    return bare >= 2
+        out.append(words[-1] if words else None)
+    return out

@@ -425,6 +425,38 @@ REFERENCE_REWRITES = [
         ["Pasta on a plate.", "A plate of pasta.", "Some pasta on a white plate."],
         "Pasta on a plate.",
     ),
+    # a noun with no singular ("jeans", "clothes", "sunglasses") takes no "a" and makes its verb
+    # plural ("a jean", "a clothes" were the rewrites); one said for it takes "a" back
+    (
+        "A woman wearing a skirt.",
+        ["A woman wearing jeans.", "A woman in blue jeans.", "A girl wearing jeans and a shirt."],
+        "A woman wearing jeans.",
+    ),
+    (
+        "A blue skirt is on the bed.",
+        ["Blue jeans on a bed.", "Blue jeans lying on a bed.", "Blue jeans are on a bed."],
+        "Blue jeans are on the bed.",
+    ),
+    (
+        "A woman wearing a red skirt.",
+        ["A woman in red clothes.", "A woman wearing red clothes.", "A woman in clothes."],
+        "A woman wearing red clothes.",
+    ),
+    (
+        "A knife is on a desk.",
+        ["Scissors on a desk.", "A pair of scissors on a desk.", "Scissors lying on a desk."],
+        "Scissors are on a desk.",
+    ),
+    (
+        "Sunglasses are on a desk.",
+        ["A hat on a desk.", "A hat on a wooden desk.", "A hat lying on a desk."],
+        "A hat is on a desk.",
+    ),
+    (
+        "Scissors are on a desk.",
+        ["A knife on a desk.", "A knife on a wooden desk.", "A knife lying on a desk."],
+        "A knife is on a desk.",
+    ),
     (
         "A man eating a big sandwich.",
         ["A man with pasta.", "A plate of pasta.", "Pasta on a table."],

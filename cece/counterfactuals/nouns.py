@@ -39,12 +39,16 @@ def holds_things(lemma: str) -> bool:
     return any(is_hypernym(h, s) for s in noun_senses(lemma.replace(" ", "_")) for h in HOLDERS)
 
 
-def noun_changes(doc: Any, a: int, b: int, *, old: Any, new: Any, uncounted: bool = False) -> list[Change]:
+def noun_changes(
+    doc: Any, a: int, b: int, *, old: Any, new: Any, uncounted: bool = False, said_plural: bool = False
+) -> list[Change]:
     """The caption's noun ``old`` (a concept) at ``[a, b)`` become the image's concept ``new``, in
-    the caption's number; nouns with no singular count as none ("a gear" -> "a pair of sunglasses", "a pair
-    of scissors" / "sunglasses" -> "a knife"), and an ``uncounted`` one (:func:`cece.mass.uncounted`) loses "a"
-    ("eating a sandwich" -> "eating pasta"). The words that named the old noun with it go too
-    ("a *vending* machine" -> "a person")."""
+    the caption's number; nouns with no singular count as none and are said without "a" ("a gear"
+    -> "sunglasses", "a pair of scissors" / "sunglasses" -> "a knife"), as are the ones the
+    references say so (``said_plural``, :func:`cece.mass.said_plural`: "a skirt" -> "jeans"), and
+    an ``uncounted`` one (:func:`cece.mass.uncounted`) loses "a" ("eating a sandwich" -> "eating
+    pasta"). The words that named the old noun with it go too ("a *vending* machine" -> "a
+    person")."""
     t = token_at(doc, a, b)
     if t is None:
         return [Change(a, b, case_like(noun_form(new.lemma, old.plural), doc.text[a:b]))]
@@ -67,10 +71,16 @@ def noun_changes(doc: Any, a: int, b: int, *, old: Any, new: Any, uncounted: boo
         a = len(before) - len(lead)
     det = next((d for d in t.lefts if d.dep_ == "det"), None)
     out = []
-    if not plural and plural_only(new.lemma, new.synset):
-        word = new.lemma.replace("_", " ")
-        if det is not None and det.lower_ in ("a", "an"):
-            out.append(Change(det.idx, det.idx + len(det), case_like("a pair of", det.text)))
+    if not plural and (said_plural or plural_only(new.lemma, new.synset)):
+        word = noun_form(new.lemma, True)
+        if det is not None and det.lower_ in ("a", "an"):  # "a skirt" -> "jeans", "A blue skirt is" -> "Blue jeans are"
+            after = doc[det.i + 1]
+            if after.idx == a or not det.text[:1].isupper():
+                out.append(Change(det.idx, after.idx, ""))
+                word = case_like(word, det.text) if after.idx == a else word
+            else:
+                out.append(Change(det.idx, after.idx + 1, after.text[:1].upper()))
+            out += agreement(t, plural=True)
     elif (
         uncounted
         and not plural
@@ -90,6 +100,7 @@ def noun_changes(doc: Any, a: int, b: int, *, old: Any, new: Any, uncounted: boo
             out.append(
                 Change(t.left_edge.idx, t.left_edge.idx, case_like(article(word) + " ", doc.text[t.left_edge.idx :]))
             )
+        out += agreement(t if pair is None else pair.head, plural=False)  # "Sunglasses are" -> "A hat is"
     capital = not any(x.start == a for x in out)  # an article put before it takes the capital
     return out + [Change(a, b, case_like(word, doc.text[a:b]) if capital else word)]
 

@@ -37,7 +37,7 @@ from cece.counterfactuals.tree import members_of, modifier_removal, removal, tok
 from cece.counterfactuals.words import case_like, noun_form, verb_form
 from cece.edits import Edit
 from cece.evidence import salience
-from cece.mass import uncounted
+from cece.mass import said_plural, uncounted
 from cece.stand_ins import roles_of, stand_ins
 from knowledge import (
     PREPOSITIONS,
@@ -195,8 +195,12 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
 
 
 def _noun_changes(ctx: _Text, a: int, b: int, *, old: Any, new: Any) -> list[Change]:
-    """:func:`noun_changes` with the image's word said as the references say it (a mass without "a")."""
-    return noun_changes(ctx.doc, a, b, old=old, new=new, uncounted=uncounted(ctx.image, new))
+    """:func:`noun_changes` with the image's word said as the references say it (a mass without
+    "a", "jeans" in the plural)."""
+    mass = uncounted(ctx.image, new)
+    return noun_changes(
+        ctx.doc, a, b, old=old, new=new, uncounted=mass, said_plural=not mass and said_plural(ctx.image, new)
+    )
 
 
 #: What a subject is: a verb's, or the head of a caption that is one noun phrase.

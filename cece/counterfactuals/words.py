@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from knowledge import get_hierarchy, noun_senses
 from parsers.attribute_words import NUMBER_WORDS
 
 # Plurals lemminflect also reads as singular nouns of their own ("a people").
@@ -38,18 +39,29 @@ def noun_form(lemma: str, plural: bool) -> str:
 
 @lru_cache(maxsize=65536)
 def plural_only(lemma: str, synset: str | None) -> bool:
-    """Whether ``lemma`` is a noun WordNet only has in the plural ("sunglasses", "scissors"):
-    plural in form and the head word of its own synset.
+    """Whether ``lemma`` is a noun WordNet only has in the plural ("sunglasses", "pants"): plural in
+    form and a name of its synset, whose singular is not; or one WordNet also names "a pair of"
+    ("scissors", "tongs").
 
-    >>> plural_only("sunglasses", "sunglasses.n.01"), plural_only("dog", "dog.n.01")
+    >>> plural_only("sunglasses", "sunglasses.n.01"), plural_only("pants", "bloomers.n.01")
+    (True, True)
+    >>> plural_only("scissors", "scissors.n.01"), plural_only("dog", "dog.n.01")
     (True, False)
     """
     from lemminflect import getLemma
 
-    last = lemma.replace("_", " ").split()[-1:] or [""]
-    if not synset or synset.rsplit(".", 2)[0] != lemma.replace(" ", "_"):
+    words = lemma.replace("_", " ").split()
+    if not synset or not words:
         return False
-    return (getLemma(last[0], "NOUN") or (last[0],))[0] != last[0]
+    h = get_hierarchy()
+    if synset in (h.names[i] for i in h.lemmas("n").get("pair_of_" + "_".join(words), ())):
+        return True  # WordNet names it "pair of scissors" too
+    singular = (getLemma(words[-1], "NOUN") or (words[-1],))[0]
+    return (
+        singular != words[-1]
+        and synset in noun_senses(" ".join(words))
+        and synset not in noun_senses(" ".join(words[:-1] + [singular]))
+    )
 
 
 @lru_cache(maxsize=65536)
