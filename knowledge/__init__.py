@@ -25,6 +25,7 @@ from knowledge.distance import (
 )
 from knowledge.hierarchy import Hierarchy, get_hierarchy
 from knowledge.objecthood import THINGS, ball_of_game, is_garment, is_portion, is_thing, objecthood
+from knowledge.plurals import one_pair, plural_only
 from knowledge.predicates import canonical_predicate, predicate_verb_synset
 from knowledge.provision import (
     WordNetMissingError,
@@ -82,10 +83,12 @@ __all__ = [
     "num_ancestors",
     "participle_tag",
     "objecthood",
+    "one_pair",
     "path_distance",
     "only_people",
     "people_clash",
     "plain_person",
+    "plural_only",
     "predicates_agree",
     "perceives",
     "predicates_contradict",

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knowledge import is_animate, is_hypernym, names_portion, noun_synset, objecthood
+from knowledge import is_animate, is_hypernym, names_portion, noun_synset, objecthood, one_pair
 from knowledge.agents import can_act, needs_somebody
 from parsers.draft_graph import (
     CHAIN_WORDS,
@@ -310,9 +310,15 @@ def fold_quantifiers(d: Draft, quantifiers: dict[str, str]) -> None:
             if objs:
                 t_idx = d.tok2m[objs[0].i]
                 target = d.mentions[t_idx]
-                # "lots of kinds of donuts": counts already folded into "kinds" move on too
+                # "lots of kinds of donuts": counts already folded into "kinds" move on too;
+                # "a pair of jeans" is one pair of jeans, not two ("a pair of shoes" is two)
+                pair = (
+                    root.lemma_.lower() == "pair"
+                    and objs[0].tag_ == "NNS"
+                    and one_pair(objs[0].lower_, noun_synset(objs[0].lower_))
+                )
                 if not portion:
-                    target.counts.extend(m.counts + ([value] if value else []))
+                    target.counts.extend(m.counts + ([value] if value and not pair else []))
                 start = (m.phrase or (m.start, m.end))[0]
                 target.phrase = (start, (target.phrase or (target.start, target.end))[1])
                 # upstream's (group, of, people) is the quantity itself, not a relation; nor is

@@ -453,6 +453,11 @@ REFERENCE_REWRITES = [
         "A hat is on a desk.",
     ),
     (
+        "A woman holding a pair of scissors.",
+        ["A woman holding a knife.", "A woman with a knife.", "A woman holding a large knife."],
+        "A woman holding a knife.",
+    ),
+    (
         "Scissors are on a desk.",
         ["A knife on a desk.", "A knife on a wooden desk.", "A knife lying on a desk."],
         "A knife is on a desk.",

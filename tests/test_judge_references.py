@@ -310,3 +310,14 @@ def test_settle_by_support_makes_a_deletion_named_more_generally_over_specific(p
         ("replace", "O", "man", "person", person)
     ]
     assert classes == {0: "O", 1: None} and m.mapping == [person, dog] and m.inserted == []
+
+
+def test_a_pair_of_scissors_where_they_see_a_knife_is_one_mistake(parser):
+    # "a pair of" counted the scissors two, and the knife's one was a second claim
+    refs = ["A woman holding a knife.", "A woman with a knife.", "A woman holding a large knife."]
+    e = explain(parser, "A woman holding a pair of scissors.", refs)
+    assert [(x.cls, x.level, x.source, x.target) for x in e.edits if x.op != "insert" and x.level != "relation"] == [
+        ("R", "object", "scissors", "knife")
+    ]
+    e = default_explainer().explain("A woman holding a pair of scissors.", references=refs)  # the shipped model
+    assert [(x.level, x.source) for x in e.edits if x.hallucinated] == [("object", "scissors")]

@@ -184,6 +184,15 @@ def test_quantifier_nouns_count_what_they_quantify(parser):
     assert [c.lemma for c in g.concepts] == ["man", "woman"] and g.relations == []
 
 
+def test_a_pair_of_what_has_no_singular_is_one_thing(parser):
+    # "a pair of scissors" is one pair of scissors; it was counted two, and against references
+    # that see a knife the count was reported beside the scissors (one mistake, said twice)
+    for text, lemma in (("A woman holding a pair of scissors.", "scissors"), ("A pair of jeans.", "jean")):
+        assert "count" not in by_lemma(parser.parse(text))[lemma].attributes, text
+    for text, lemma in (("A pair of shoes on the floor.", "shoe"), ("A pair of giraffes.", "giraffe")):
+        assert by_lemma(parser.parse(text))[lemma].attributes["count"] == ["2"], text
+
+
 @pytest.mark.parametrize(
     "caption, hedged, sure",
     [

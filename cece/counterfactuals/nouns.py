@@ -11,9 +11,9 @@ from typing import Any
 
 from cece.counterfactuals.text import Change
 from cece.counterfactuals.tree import agreement, token_at
-from cece.counterfactuals.words import article, case_like, noun_form, number_word, plural_only
+from cece.counterfactuals.words import article, case_like, noun_form, number_word
 from cece.edits import Edit
-from knowledge import is_hypernym, noun_senses, noun_synset
+from knowledge import is_hypernym, noun_senses, noun_synset, plural_only
 from parsers import SceneGraph
 
 

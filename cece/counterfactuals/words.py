@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from knowledge import get_hierarchy, noun_senses
 from parsers.attribute_words import NUMBER_WORDS
 
 # Plurals lemminflect also reads as singular nouns of their own ("a people").
@@ -35,33 +34,6 @@ def noun_form(lemma: str, plural: bool) -> str:
         elif plural and base == words[-1]:  # "stairs" is plural already
             words[-1] = (getInflection(words[-1], "NNS") or (words[-1] + "s",))[0]
     return " ".join(words)
-
-
-@lru_cache(maxsize=65536)
-def plural_only(lemma: str, synset: str | None) -> bool:
-    """Whether ``lemma`` is a noun WordNet only has in the plural ("sunglasses", "pants"): plural in
-    form and a name of its synset, whose singular is not; or one WordNet also names "a pair of"
-    ("scissors", "tongs").
-
-    >>> plural_only("sunglasses", "sunglasses.n.01"), plural_only("pants", "bloomers.n.01")
-    (True, True)
-    >>> plural_only("scissors", "scissors.n.01"), plural_only("dog", "dog.n.01")
-    (True, False)
-    """
-    from lemminflect import getLemma
-
-    words = lemma.replace("_", " ").split()
-    if not synset or not words:
-        return False
-    h = get_hierarchy()
-    if synset in (h.names[i] for i in h.lemmas("n").get("pair_of_" + "_".join(words), ())):
-        return True  # WordNet names it "pair of scissors" too
-    singular = (getLemma(words[-1], "NOUN") or (words[-1],))[0]
-    return (
-        singular != words[-1]
-        and synset in noun_senses(" ".join(words))
-        and synset not in noun_senses(" ".join(words[:-1] + [singular]))
-    )
 
 
 @lru_cache(maxsize=65536)
