@@ -45,6 +45,7 @@ from cece.qualities import agreed, closest, quality_edits, word_span
 from knowledge import get_hierarchy, is_hypernym, is_thing, lemmatize, noun_synset, objecthood, sex_of
 from knowledge.states import state_of_verb
 from parsers import Concept, SceneGraph, Span
+from parsers.attribute_words import VAGUE_COUNTS
 from parsers.attributes import attribute_kind, count_value
 
 
@@ -105,6 +106,10 @@ def _reference_count(
     if _one_of_them(caption, image, i, found):
         return None
     near = closest(c, image, found)
+    besides = [k for k in range(len(caption.concepts)) if k != i]
+    # what the match paired with the caption's other words ("A boat with several little boats
+    # towed behind it": the references' one boat is the first)
+    paired = {j for k in besides if k < len(mapping) and mapping[k] >= 0 for j in _same_as(image, mapping[k])}
     if not all(_more_general(c.synset, image.concepts[j].synset) for j in near):
         found = near
     else:
@@ -112,9 +117,7 @@ def _reference_count(
         # was merged into the woman: a general word's count is the sum of what it covers --
         # but for what the caption names apart ("two older people ... with the young boy"), by
         # its name or by another the match paired with it ("... with the young *bull*")
-        besides = [k for k in range(len(caption.concepts)) if k != i]
-        apart = {j for k in besides for j in partners(caption, image, k, mapping=())}
-        apart |= {j for k in besides if k < len(mapping) and mapping[k] >= 0 for j in _same_as(image, mapping[k])}
+        apart = paired | {j for k in besides for j in partners(caption, image, k, mapping=())}
         found = [j for j in found if j in near or j not in apart]
     exact = [v for v in c.attributes.get("count", []) if v.isdigit()]
     if len(exact) > 1:
@@ -131,9 +134,9 @@ def _reference_count(
         # Several without a number, where references say one -- of this very word ("people"
         # over "a man" and "a woman" is no contradiction), and not as a mass ("kinds of meats"
         # where they say "some meat").
-        if not c.plural or c.attributes.get("count"):
+        if not c.plural or not _vague(c):
             return None
-        same = [j for j in found if image.concepts[j].lemma.lower() == c.lemma.lower()]
+        same = [j for j in found if image.concepts[j].lemma.lower() == c.lemma.lower() and j not in paired]
         if not same or any(uncounted(image, image.concepts[j]) for j in same):
             return None
         t, others = tally(image, same, ("count", "number"), agrees=number_agrees, label="number")
@@ -165,6 +168,12 @@ def _tallied(
     )
 
 
+def _vague(c: Concept) -> bool:
+    """Whether the caption gives concept ``c`` no number but at most a vague count ("a group of
+    men", "many cars"): said of one thing, it says several all the same."""
+    return all(v in VAGUE_COUNTS.values() for v in c.attributes.get("count", []))
+
+
 def _count_edit(
     caption: SceneGraph, image: SceneGraph, i: int, found: list[int], mapping: Sequence[int] = ()
 ) -> Edit | None:
@@ -183,7 +192,7 @@ def _count_edit(
         source = n
     else:
         # Several without a number, where the annotation has exactly one.
-        if not c.plural or theirs != ["1"] or c.attributes.get("count"):
+        if not c.plural or theirs != ["1"] or not _vague(c):
             return None
         span, source = (c.spans[0] if c.spans else None), "several"
     if span is None:

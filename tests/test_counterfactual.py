@@ -23,6 +23,10 @@ def A(objects, relations=()):
 REWRITES = [
     # object R / O in the caption's number
     ("A cat on a sofa.", A(["dog", "sofa"]), "A dog on a sofa."),
+    # a vague count is several all the same: where there is one, its words go ("a group of"
+    # and "many" were kept, and no count was claimed)
+    ("A group of dogs on a sofa.", A(["dog", "sofa"]), "A dog on a sofa."),
+    ("Many cats are on a sofa.", A(["cat", "sofa"]), "A cat is on a sofa."),
     ("Two cats on a sofa.", A(["dog", "dog", "sofa"]), "Two dogs on a sofa."),
     ("An elephant standing next to a truck.", A(["elephant", "car"]), "An elephant standing next to a car."),
     ("There is a cat on the bed.", A(["dog", "bed"]), "There is a dog on the bed."),
@@ -427,6 +431,21 @@ REFERENCE_REWRITES = [
     ),
     # a noun with no singular ("jeans", "clothes", "sunglasses") takes no "a" and makes its verb
     # plural ("a jean", "a clothes" were the rewrites); one said for it takes "a" back
+    (
+        "A group of red cars parked on a street.",
+        ["A red car parked on a street.", "A single red car on the street.", "One red car parked by the curb."],
+        "A red car parked on a street.",
+    ),
+    (
+        "A few men standing on a beach.",
+        ["A man standing on a beach.", "A lone man on the beach.", "A single man on a beach."],
+        "A man standing on a beach.",
+    ),
+    (
+        "There are many elephants in the water.",
+        ["An elephant in the water.", "A lone elephant bathing in a river.", "One elephant in the water."],
+        "There is an elephant in the water.",
+    ),
     (
         "A woman wearing a skirt.",
         ["A woman wearing jeans.", "A woman in blue jeans.", "A girl wearing jeans and a shirt."],

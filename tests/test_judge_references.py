@@ -321,3 +321,15 @@ def test_a_pair_of_scissors_where_they_see_a_knife_is_one_mistake(parser):
     ]
     e = default_explainer().explain("A woman holding a pair of scissors.", references=refs)  # the shipped model
     assert [(x.level, x.source) for x in e.edits if x.hallucinated] == [("object", "scissors")]
+
+
+def test_a_vague_count_is_several_but_not_of_what_another_word_names(parser):
+    # "a group of", "many" say several as "some" does: against one man, a count edit ...
+    lone = ["A man standing on a beach.", "A lone man on the beach.", "A single man on a beach."]
+    for caption in ("A group of men standing on a beach.", "Many men standing on a beach."):
+        e = explain(parser, caption, lone)
+        assert [(x.level, x.source, x.target) for x in e.edits if x.level == "count"] == [("count", "several", "1")]
+    # ... but the references' one boat is the caption's first boat, not its several little ones
+    refs = ["A large boat in the water.", "A long passenger boat on a river.", "A red tour boat with 4 people."]
+    e = explain(parser, "A boat with several little boats towed behind it.", refs)
+    assert not [x for x in e.edits if x.level == "count"]

@@ -15,6 +15,7 @@ from cece.counterfactuals.words import article, case_like, noun_form, number_wor
 from cece.edits import Edit
 from knowledge import is_hypernym, noun_senses, noun_synset, plural_only
 from parsers import SceneGraph
+from parsers.attribute_words import QUANTIFIER_NOUNS, VAGUE_COUNTS
 
 
 def bare_span(doc: Any, a: int, b: int) -> tuple[int, int]:
@@ -132,7 +133,11 @@ def count_changes(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None
             return []  # no number said: "pasta", "sheep", "scissors"
         det = next((t for t in head.lefts if t.dep_ == "det"), None)
         first = next((t for t in head.lefts if t.dep_ != "det"), head)  # "a *red* cake"
-        if det is None:
+        said = _vague_count(doc, head)
+        if said is not None:  # "Many dogs", "A group of red cars", "A few people": "A dog", "A red car"
+            after = next((t for t in doc[said[1] :] if not t.is_space), head)
+            out.append(Change(*said, case_like(article(after.text) + " ", doc.text[said[0] :])))
+        elif det is None:
             out.append(Change(first.idx, first.idx, article(first.text if first.i != head.i else singular) + " "))
         elif det.lower_ in ("some", "several", "many", "few", "these", "those"):
             out.append(Change(det.idx, det.idx + len(det), case_like("a", det.text)))
@@ -180,6 +185,21 @@ def _determiner_before(doc: Any, a: int) -> Any | None:
         return None
     d = doc[t.i - 1]
     return d if d.tag_ in ("DT", "PRP$", "WP$") and d.lower_ not in ("a", "an", "another", "some", "any") else None
+
+
+def _vague_count(doc: Any, head: Any) -> tuple[int, int] | None:
+    """The char span of the words that give noun ``head`` a vague count, up to the words after
+    them ("*Many* dogs", "*A group of* red cars", "*A few* people"); None without them."""
+    of = head.head if head.dep_ == "pobj" and head.head.lower_ == "of" else None
+    if of is not None and of.i == head.left_edge.i - 1 and of.head.lemma_.lower() in QUANTIFIER_NOUNS:
+        q = of.head
+        return min([q.idx] + [d.idx for d in q.lefts if d.dep_ == "det"]), head.left_edge.idx
+    vague = next((t for t in head.lefts if t.lower_ in VAGUE_COUNTS), None)
+    if vague is None:
+        return None
+    start = doc[vague.i - 1] if vague.i and doc[vague.i - 1].lower_ in ("a", "an") else vague  # "a few"
+    nxt = doc[vague.i + 1] if vague.i + 1 < len(doc) else None
+    return start.idx, (nxt.idx if nxt is not None else vague.idx + len(vague))
 
 
 def _quantifier(doc: Any, a: int, b: int) -> tuple[int, int]:
