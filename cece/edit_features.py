@@ -39,6 +39,9 @@ person clash           a person where they name one of another sex or age ("a wo
 word in references     the caption's word occurs in a reference anyway (a parse may have missed it)
 role clash             the sentence has it do what only somebody does, and its word names no one
                        who could ("a *human mouth* wearing a coat"; :mod:`knowledge.agents`)
+others doubted         log(1 + how many other things the caption names have an object claim too): a
+                       caption that names many things the references leave unsaid is a detailed one,
+                       less likely wrong about each of them
 end doubted            a relation, attribute or count whose object is itself unsupported
 against                share of the references speaking of the thing that contradict the claim
 support                share of the references speaking of the thing that agree with the claim
@@ -61,6 +64,7 @@ evidence feature on an edit of that kind, 0 on the others).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -98,6 +102,7 @@ EVIDENCE = (
     "person clash",
     "word in references",
     "role clash",
+    "others doubted",
     "end doubted",
     "against",
     "support",
@@ -113,7 +118,7 @@ SLOPES = tuple(f"{kind} x {evidence}" for kind in KINDS for evidence in EVIDENCE
 FEATURES = KINDS + EVIDENCE + SLOPES
 #: Features added after model files were first written: a file fitted before them loads with
 #: them at weight 0 (:class:`cece.confidence.ConfidenceModel`).
-ADDED_LATER = frozenset(SLOPES) | {"person clash", "role clash", "general", "part of named"}
+ADDED_LATER = frozenset(SLOPES) | {"person clash", "role clash", "general", "part of named", "others doubted"}
 
 
 @dataclass
@@ -218,6 +223,7 @@ def _evidence(x: dict[str, float], e: Edit, ctx: Context) -> None:
             x["person clash"] = float(_person_clash(c.synset, image.concepts[e.target_index].synset))
         x["word in references"] = float(c.lemma.lower() in ctx.reference_words or c.text.lower() in ctx.reference_words)
         x["role clash"] = float(ctx.roles.get(owner) == "doer" and not can_act(c.synset))
+        x["others doubted"] = math.log1p(len(ctx.doubted - {owner}))
     elif e.level in ("attribute", "count"):
         x["end doubted"] = float(owner in ctx.doubted)
         if x["modifier unnamed"] and isinstance(e.source, str):

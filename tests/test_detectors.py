@@ -115,11 +115,12 @@ def test_halcece_detector_and_explain_agree(halcece, tmp_path):
         ), s["id"]
 
 
-def test_halcece_hedged_object_weighs_less(halcece):
+def test_halcece_hedged_object_is_never_the_verdict(halcece):
     d = by_id(halcece, "rifle-foil", "rifle-hedged")
     hedged = [s for s in d["rifle-hedged"].spans if s.text == "cello"]
-    # how much less is fitted (cece/data/confidence.json); a hedge alone never makes the verdict
-    assert hedged and hedged[0].score < top(d["rifle-foil"]).score and not hedged[0].hallucinated
+    # how sure the hedged cello is is fitted (cece/data/confidence.json), and may be as sure as
+    # the foil's; a hedge alone never makes the verdict
+    assert hedged and not hedged[0].hallucinated and top(d["rifle-foil"]).hallucinated
     assert d["rifle-foil"].hallucinated and not d["rifle-hedged"].hallucinated
 
 
