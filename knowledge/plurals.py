@@ -45,8 +45,8 @@ def plural_only(lemma: str, synset: str | None) -> bool:
 def one_pair(word: str, synset: str | None) -> bool:
     """Whether a plural ``word`` as written after "a pair of" names one thing ("a pair of jeans",
     "of glasses", "of scissors"), not two ("a pair of shoes", "of giraffes"): a noun only ever
-    plural (:func:`plural_only`), or a made thing whose word has no other form ("jeans",
-    "goggles", "tights": lemminflect knows no singular of them).
+    plural (:func:`plural_only`), or a made thing whose plural word lemminflect reads as a lemma
+    of its own ("jeans", "goggles", "trousers"; not "shoes", whose lemma is "shoe").
     """
     from lemminflect import getLemma
 
