@@ -115,6 +115,22 @@ def test_a_part_of_a_thing_they_name_is_evidence_of_its_own():
     assert part_of_named("A red car with a dog on a street.", "dog") == 0.0
 
 
+def test_others_doubted_counts_the_captions_other_unsaid_things():
+    # a caption naming many things the references leave unsaid is a detailed one: each object
+    # claim carries log(1 + how many other caption things have one); the record's own doubt not
+    ex = Explainer(counterfactuals=False)
+    dogs = ["A dog lying on a sofa.", "A brown dog asleep on a couch.", "A dog on a sofa."]
+
+    def others(caption: str, word: str) -> float:
+        e = ex.explain(caption, references=dogs)
+        edit = next(x for x in e.edits if x.level == "object" and x.source == word)
+        return edit_features(edit, Context.of(e.edits, e.caption_graph, e.image_graph))["others doubted"]
+
+    assert others("A dog and a cat on a sofa.", "cat") == 0.0
+    assert others("A dog, a cat and a parrot on a sofa.", "cat") == pytest.approx(math.log(2))
+    assert others("A dog, a cat, a lamp and a parrot on a sofa.", "cat") == pytest.approx(math.log(3))
+
+
 def test_a_person_of_another_sex_is_a_clash_another_name_for_one_is_not():
     ex = Explainer(counterfactuals=False)
 
