@@ -32,7 +32,6 @@ from typing import Any
 
 from knowledge import is_animate, is_hypernym, names_portion, noun_synset, objecthood, one_pair
 from knowledge.agents import can_act, needs_somebody
-from parsers.attributes import count_value
 from parsers.draft_graph import (
     CHAIN_WORDS,
     DROPPED,
@@ -318,10 +317,8 @@ def fold_quantifiers(d: Draft, quantifiers: dict[str, str]) -> None:
                     and objs[0].tag_ == "NNS"
                     and one_pair(objs[0].lower_, noun_synset(objs[0].lower_))
                 )
-                if pair:  # "two pairs of jeans" are two
-                    value = next((count_value(c.lower_) for c in root.children if c.dep_ == "nummod"), None) or ""
                 if not portion:
-                    target.counts.extend(m.counts + ([value] if value else []))
+                    target.counts.extend(m.counts + ([value] if value and not pair else []))
                 start = (m.phrase or (m.start, m.end))[0]
                 target.phrase = (start, (target.phrase or (target.start, target.end))[1])
                 # upstream's (group, of, people) is the quantity itself, not a relation; nor is
