@@ -42,7 +42,17 @@ from cece.edits import Edit
 from cece.evidence import covers, evidence_of, mentioned_in, same_thing, type_support
 from cece.mass import uncounted
 from cece.qualities import agreed, closest, quality_edits, word_span
-from knowledge import get_hierarchy, is_hypernym, is_thing, lemmatize, noun_synset, objecthood, sex_of
+from knowledge import (
+    get_hierarchy,
+    is_hypernym,
+    is_thing,
+    lemmatize,
+    noun_synset,
+    objecthood,
+    one_pair,
+    plural_only,
+    sex_of,
+)
 from knowledge.states import state_of_verb
 from parsers import Concept, SceneGraph, Span
 from parsers.attribute_words import VAGUE_COUNTS
@@ -170,7 +180,10 @@ def _tallied(
 
 def _vague(c: Concept) -> bool:
     """Whether the caption gives concept ``c`` no number but at most a vague count ("a group of
-    men", "many cars"): said of one thing, it says several all the same."""
+    men", "many cars"): said of one thing, it says several all the same -- unless its word is
+    plural in form only ("jeans", "sunglasses", "scissors": :mod:`knowledge.plurals`)."""
+    if plural_only(c.lemma, c.synset) or one_pair(c.text.lower().split()[-1:][0] if c.text else "", c.synset):
+        return False
     return all(v in VAGUE_COUNTS.values() for v in c.attributes.get("count", []))
 
 

@@ -33,11 +33,11 @@ def plural_only(lemma: str, synset: str | None) -> bool:
     h = get_hierarchy()
     if synset in (h.names[i] for i in h.lemmas("n").get("pair_of_" + "_".join(words), ())):
         return True  # WordNet names it "pair of scissors" too
-    singular = (getLemma(words[-1], "NOUN") or (words[-1],))[0]
+    singulars = [s for s in getLemma(words[-1], "NOUN") if s != words[-1]]  # "leaves": leave, leaf
     return (
-        singular != words[-1]
+        bool(singulars)
         and synset in noun_senses(" ".join(words))
-        and synset not in noun_senses(" ".join(words[:-1] + [singular]))
+        and not any(synset in noun_senses(" ".join(words[:-1] + [s])) for s in singulars)
     )
 
 

@@ -277,3 +277,17 @@ def test_judge_reads_edits_in_any_order():
     ]
     assert judge(edits, caption, image, classes={0: "R", 1: None}, threshold=0.5) == 1.0
     assert [(x.status, x.confidence) for x in edits] == [("suggestion", 0.0), ("hallucinated", 1.0)]
+
+
+def test_a_word_plural_in_form_only_says_no_number(explainer):
+    # "jeans", "sunglasses" are one thing: against one instance, "several -> 1" was claimed (and
+    # "A woman in jeans." rewritten "A woman in a jean."); a vague count still says several
+    ex = explainer(None)
+    for caption, objects in (
+        ("A woman in jeans.", ["woman", "jeans"]),
+        ("Sunglasses on a table.", ["sunglasses", "table"]),
+    ):
+        e = ex.explain(caption, annotation={"objects": objects, "relationships": []})
+        assert not e.hallucinated and not [x for x in e.edits if x.level == "count"], caption
+    e = ex.explain("A group of dogs on a sofa.", annotation={"objects": ["dog", "sofa"], "relationships": []})
+    assert [(x.level, x.source, x.target) for x in e.edits if x.level == "count"] == [("count", "several", "1")]

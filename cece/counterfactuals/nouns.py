@@ -13,7 +13,7 @@ from cece.counterfactuals.text import Change
 from cece.counterfactuals.tree import agreement, token_at
 from cece.counterfactuals.words import article, case_like, noun_form, number_word
 from cece.edits import Edit
-from knowledge import is_hypernym, noun_senses, noun_synset, plural_only
+from knowledge import is_hypernym, noun_senses, noun_synset, one_pair, plural_only
 from parsers import SceneGraph
 from parsers.attribute_words import QUANTIFIER_NOUNS, VAGUE_COUNTS
 
@@ -53,7 +53,7 @@ def noun_changes(
     t = token_at(doc, a, b)
     if t is None:
         return [Change(a, b, case_like(noun_form(new.lemma, old.plural), doc.text[a:b]))]
-    was_plural_only = plural_only(old.lemma, old.synset)
+    was_plural_only = plural_only(old.lemma, old.synset) or one_pair(t.lower_, old.synset)  # "goggles"
     plural = t.tag_ in ("NNS", "NNPS") and not was_plural_only
     word = noun_form(new.lemma, plural)
     a = min(
