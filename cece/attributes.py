@@ -182,7 +182,8 @@ def _vague(c: Concept) -> bool:
     """Whether the caption gives concept ``c`` no number but at most a vague count ("a group of
     men", "many cars"): said of one thing, it says several all the same -- unless its word is
     plural in form only ("jeans", "sunglasses", "scissors": :mod:`knowledge.plurals`)."""
-    if plural_only(c.lemma, c.synset) or one_pair(c.text.lower().split()[-1:][0] if c.text else "", c.synset):
+    word = (c.text.lower().split() or [c.lemma])[-1]
+    if plural_only(c.lemma, c.synset) or one_pair(word, c.synset):
         return False
     return all(v in VAGUE_COUNTS.values() for v in c.attributes.get("count", []))
 
