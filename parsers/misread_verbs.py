@@ -4,11 +4,12 @@
 Besides a participle right after its subject (:mod:`parsers.participles`), the tagger misreads
 a verb in two more places:
 
-- the verb of a caption with no other, built into the object of "of": "Several apples of
-  varying ripeness *hang* on a tree", "A range of veggies *lays* on a white cloth". The word is
-  the verb of the sentence's head noun when it agrees with that noun in number, SemCor has it
-  more often as a verb, a preposition follows, and the two words before it are no compound
-  WordNet lists ("a bowl of french *fries* on a table" stays a bowl of fries);
+- the verb of a caption with no other, built into the object of a preposition: "Several apples
+  of varying ripeness *hang* on a tree", "A range of veggies *lays* on a white cloth", "A boy
+  with a kite *runs* on the beach". The word is the verb of the sentence's head noun when it
+  agrees with that noun in number, SemCor has it more often as a verb, a preposition follows,
+  and the two words before it are no compound WordNet lists ("a bowl of french *fries* on a
+  table" stays a bowl of fries);
 - a participle joined by "and" to a verb or to that verb's object: "looking at the camera and
   *posing* in the grass", "wearing a red bikini and *standing* in the sand" (not "illustrating art
   and *engineering*", which SemCor has more often as a noun, nor "surrounded by pictures and
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from knowledge.states import state_of_verb
 from parsers.attribute_words import counts_several
 from parsers.verb_words import listed_name, more_often_a_verb, names_one_thing, seen, verb_form, verb_participle
 
@@ -60,22 +62,28 @@ def names_several(t: Any) -> bool:
     return t.tag_ in ("NNS", "NNPS") or counted(t, t) or counts_several(t.lower_) or joined
 
 
-def of_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] | None:
+def prep_object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] | None:
     """``(noun, verb, (noun's new head, dep), subject)`` when token ``i`` is the verb of a caption
-    with none, which the tagger built into the object of "of" ("Several apples of varying ripeness
-    *hang* on a tree", "A carving of an owl *stands* on an arc"): the sentence's head noun does
-    it when the word agrees with it in number, is more often a verb, and a preposition follows."""
+    with none, which the tagger built into the object of a preposition ("Several apples of
+    varying ripeness *hang* on a tree", "A carving of an owl *stands* on an arc", "A boy with a
+    kite *runs* on the beach"): the sentence's head noun does it when the word agrees with it in
+    number, is more often a verb, no number counts it, and a preposition follows. After another
+    preposition than "of", a noun compound is likelier ("with flower *designs* on the blade",
+    "with rust *stains* in a bathroom"): there the tagger must have read it as a verb, or it is a
+    verb of posture or motion (:mod:`knowledge.states`: "with orange eyes *crouches* on")."""
     if i == 0 or i + 1 >= len(doc):
         return None
     v, n = doc[i], doc[i - 1]
-    if v.tag_ not in ("NN", "NNS") or v.dep_ != "pobj" or v.head.lower_ != "of" or n.head.i != v.i:
+    if v.tag_ not in ("NN", "NNS", "VBZ") or v.dep_ != "pobj" or v.head.tag_ != "IN" or n.head.i != v.i:
         return None
-    if n.tag_ not in ("NN", "NNS"):  # (not "glasses of a green *drink* with a straw")
+    if n.tag_ not in ("NN", "NNS") or counted(n, v):  # (not "glasses of a green *drink* with a straw")
+        return None
+    if v.head.lower_ != "of" and v.tag_ != "VBZ" and state_of_verb(v.lower_) is None:
         return None
     subject = v.head.head
     if subject.dep_ != "ROOT" or subject.tag_ not in ("NN", "NNS") or not preposition_at(doc, i + 1):
         return None
-    if (v.tag_ == "NNS") == names_several(subject) or any(t.tag_ in FINITE for t in doc):
+    if (v.tag_ != "NN") == names_several(subject) or any(t.tag_ in FINITE and t.i != i for t in doc):
         return None
     if not more_often_a_verb(v.lower_) or not verb_form(v.lower_, verb_tag(v)) or listed_name(n.lower_, v.lower_):
         return None

@@ -83,7 +83,7 @@ from parsers.misread_verbs import (
     conjoined_candidate,
     counted,
     names_several,
-    of_candidate,
+    prep_object_candidate,
     preposition_at,
     relink_conjoined,
     verb_tag,
@@ -367,7 +367,7 @@ def repair(doc: Any) -> Any:
         if found is not None:
             _relink(*found)
             continue
-        inside = _object_candidate(doc, i) or of_candidate(doc, i)
+        inside = _object_candidate(doc, i) or prep_object_candidate(doc, i)
         if inside is not None:
             _relink_object(*inside)
             continue

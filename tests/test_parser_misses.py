@@ -77,6 +77,14 @@ def parser():
         ),
         ("A range of veggies lays on a white cloth.", [("range", "of", "veggie"), ("range", "lay on", "cloth")]),
         ("A bowl of french fries on a table.", [("bowl", "of", "fries"), ("bowl", "on", "table")]),
+        # ... or of another preposition, where the tagger read it as a verb or it is one of posture
+        # or motion; a noun compound stays one ("flower designs", "rust stains", "two sushi rolls")
+        ("A boy with a kite runs on the beach.", [("boy", "have", "kite"), ("boy", "run on", "beach")]),
+        ("A lemur with green eyes crouches on grass.", [("lemur", "have", "eye"), ("lemur", "crouch on", "grass")]),
+        ("Some men in camouflage stand atop a tank.", [("man", "in", "camouflage"), ("man", "stand on", "tank")]),
+        ("A knife with flower designs on the blade.", [("knife", "have", "design"), ("design", "on", "blade")]),
+        ("A toilet with rust stains in a bathroom.", [("toilet", "have", "stain"), ("stain", "in", "bathroom")]),
+        ("A plate with two sushi rolls on a table.", [("plate", "have", "roll"), ("roll", "on", "table")]),
         # a participle joined by "and" to a verb or to that verb's object
         (
             "A woman is wearing a red bikini and standing in the sand.",
