@@ -436,6 +436,17 @@ REFERENCE_REWRITES = [
         ["A red car parked on a street.", "A single red car on the street.", "One red car parked by the curb."],
         "A red car parked on a street.",
     ),
+    # the article put before a plural that opens the sentence takes its capital; a name keeps its own
+    (
+        "Dark blue curtains hanging from a window.",
+        ["A dark blue curtain over a window.", "A blue curtain covers a window.", "A single blue curtain."],
+        "A dark blue curtain hanging from a window.",
+    ),
+    (
+        "Paris buses parked on a street.",
+        ["A bus parked on a street.", "A single bus on the street.", "One bus parked by the curb."],
+        "A Paris bus parked on a street.",
+    ),
     (
         "A few men standing on a beach.",
         ["A man standing on a beach.", "A lone man on the beach.", "A single man on a beach."],

@@ -137,6 +137,10 @@ def count_changes(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None
         if said is not None:  # "Many dogs", "A group of red cars", "A few people": "A dog", "A red car"
             after = next((t for t in doc[said[1] :] if not t.is_space), head)
             out.append(Change(*said, case_like(article(after.text) + " ", doc.text[said[0] :])))
+        elif det is None and first.i != head.i and first.is_sent_start and first.tag_ not in ("NNP", "NNPS"):
+            # the article takes the sentence's capital: "Dark curtains" -> "A dark curtain"
+            word = first.text if first.text.isupper() and len(first) > 1 else first.text[:1].lower() + first.text[1:]
+            out.append(Change(first.idx, first.idx + len(first), case_like(article(word), first.text) + " " + word))
         elif det is None:
             out.append(Change(first.idx, first.idx, article(first.text if first.i != head.i else singular) + " "))
         elif det.lower_ in ("some", "several", "many", "few", "these", "those"):
