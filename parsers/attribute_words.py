@@ -261,13 +261,16 @@ QUANTIFIER_NOUNS: dict[str, str] = {
 }
 
 # Adjective + noun names of their own. Only these: WordNet also lists "young woman" (girl.n.01),
-# "old man" and "white house", where the adjective is an attribute, not part of the name.
+# "old man" and "white house", where the adjective is an attribute, not part of the name. A colour
+# in a drink's or a cheese's name says its kind, not how it looks: "white wine" is yellow, "green
+# tea" and "black tea" are brown, "blue cheese" is mostly white.
 ADJECTIVE_COMPOUNDS = frozenset(
     """hot dog|hot dogs|polar bear|teddy bear|french fries|french fry
 |green bean|sweet potato|hot air balloon|grand piano|electric guitar|acoustic guitar|high chair
 |remote control|personal computer|mobile phone|cellular phone|traffic light|hard drive
 |stuffed animal|stuffed animals|public toilet|first aid kit|flat screen|red pepper|green pepper
-|bell pepper|brussels sprout|wild flower|full moon|black board|white board|dining table""".replace("\n", "").split("|")
+|bell pepper|brussels sprout|wild flower|full moon|black board|white board|dining table
+|white wine|red wine|green tea|black tea|blue cheese""".replace("\n", "").split("|")
 )
 
 # Adverbs that hedge the mention they attach to ("possibly a cat").

@@ -71,11 +71,38 @@ def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], l
         (
             t
             for t in mods
-            if t.i not in heads and not (t.lower_ in CHAIN_WORDS and any(g.dep_ == "prep" for g in t.children))
+            if t.i not in heads
+            and not (t.lower_ in CHAIN_WORDS and any(g.dep_ == "prep" for g in t.children))
+            and not _colour_of_a_part(doc, t)
         ),
         key=lambda t: t.i,
     )
     return _join_tones(mods), counts
+
+
+def _colour_of_a_part(doc: Any, t: Any) -> bool:
+    """Whether colour word ``t`` is said of a body part the word after it names ("a *green* eyed
+    cat", "a *brown* haired girl", "a *gray* headed monkey"): that part's colour, not the thing's.
+    A covering or a pattern shows the thing's colour ("a *blue* zippered jacket", "a *white*
+    collared shirt", "a *black* and white striped shirt"), as a word that colours it does ("a
+    blue *painted* door").
+
+    >>> from parsers.spacy_model import load_spacy
+    >>> doc = load_spacy(exclude=("ner",), fast_attributes=True)("A green eyed cat by a blue striped door.")
+    >>> _colour_of_a_part(doc, doc[1]), _colour_of_a_part(doc, doc[6])
+    (True, False)
+    """
+    from knowledge import noun_synset, objecthood
+
+    if t.lower_ not in COLOURS or t.i + 1 >= len(doc):
+        return False
+    word = doc[t.i + 1].lower_
+    if doc[t.i + 1].tag_ not in ("JJ", "VBN", "VBD") or len(word) < 4 or not word.endswith("ed"):
+        return False  # (not "a red *bed*")
+    if word in COLOURS or word in ("colored", "coloured"):
+        return False
+    stems = [word[:-1], word[:-2]] + ([word[:-3]] if word[-3] == word[-4] else [])  # eyed, haired, skinned
+    return any((s := noun_synset(stem)) is not None and objecthood(s) == "part" for stem in stems)
 
 
 def _counts_a_modifier(doc: Any, number: Any, root: Any, value: str, heads: set[int]) -> bool:

@@ -145,6 +145,30 @@ def test_a_size_hung_on_a_noun_modifier_is_the_things(parser):
     assert "size" not in by_lemma(parser.parse("A man in a long sleeve shirt."))["shirt"].attributes
 
 
+@pytest.mark.parametrize(
+    "text, lemma, attributes",
+    [
+        # a colour before a body part's "-ed" word is that part's colour, not the thing's
+        ("A green eyed orange cat.", "cat", {"colour": ["orange"], "other": ["eyed"]}),
+        ("A brown haired girl holds a ball.", "girl", {"other": ["haired"]}),
+        # a covering or a pattern shows the thing's colour
+        ("A blue zippered jacket.", "jacket", {"colour": ["blue"], "other": ["zippered"]}),
+        ("A black and white striped shirt.", "shirt", {"colour": ["black", "white"], "other": ["striped"]}),
+        ("A red bed.", "bed", {"colour": ["red"]}),
+    ],
+)
+def test_a_colour_of_a_body_part_is_not_the_things(parser, text, lemma, attributes):
+    assert by_lemma(parser.parse(text))[lemma].attributes == attributes
+
+
+def test_a_colour_in_a_drinks_name_is_its_kind(parser):
+    # "white wine" is yellow, "green tea" brown: the colour names the kind, as WordNet does
+    assert [(c.lemma, c.synset, c.attributes) for c in parser.parse("A glass of white wine.").concepts[1:]] == [
+        ("white wine", "white_wine.n.01", {})
+    ]
+    assert by_lemma(parser.parse("A cup of green tea."))["green tea"].attributes == {}
+
+
 def test_a_list_keeps_every_member(parser):
     # spaCy chains a list's conjuncts ("blue" a conjunct of "white"): every one is read
     assert by_lemma(parser.parse("A red, white and blue flag."))["flag"].attributes == {
