@@ -225,15 +225,17 @@ def state_agrees(mine: str, animate: bool = True) -> Callable[[list[str]], bool 
     return agrees
 
 
-def count_agrees(n: str) -> Callable[[list[str]], bool | None]:
-    """A reference supports exact count ``n`` when it says ``n`` (or a plural, of several); it
-    is against it when it gives other exact numbers only, or a plural of one. A singular
-    mention without a number ("a girl") is weak: see :func:`weigh_singular`."""
+def count_agrees(n: str, total: str | None = None) -> Callable[[list[str]], bool | None]:
+    """A reference supports exact count ``n`` when it says ``n`` (or a plural, of several), or
+    ``total``, how many the caption names of the thing in all ("a white man next to *two* black
+    men" where they say three men); it is against it when it gives other exact numbers only, or a
+    plural of one. A singular mention without a number ("a girl") is weak: see
+    :func:`weigh_singular`."""
 
     def agrees(values: list[str]) -> bool | None:
         exact = {v for v in values if v.isdigit()}
         if exact:
-            return n in exact
+            return n in exact or total in exact
         if any(v in ("several", "many", "few") for v in values):
             return n != "1"
         if "one" in values:

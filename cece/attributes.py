@@ -90,6 +90,22 @@ def _one_of_them(caption: SceneGraph, image: SceneGraph, i: int, found: list[int
     return False
 
 
+def _total(caption: SceneGraph, image: SceneGraph, i: int, found: list[int], n: str) -> str | None:
+    """How many the caption names in all of what concept ``i`` (``n`` of them) is among: with
+    the other concepts of its name that speak of the same reference entities ("A white man next
+    to two black men" names three men); None when it names them once, or one without a number."""
+    c = caption.concepts[i]
+    same = [
+        k
+        for k, o in enumerate(caption.concepts)
+        if k != i and o.lemma.lower() == c.lemma.lower() and set(partners(caption, image, k, mapping=())) & set(found)
+    ]
+    numbers = [_number(caption.concepts[k]) for k in same]
+    if not same or not all(x is not None and x.isdigit() for x in numbers):
+        return None
+    return str(int(n) + sum(int(x) for x in numbers if x))
+
+
 def _more_general(mine: str | None, theirs: str | None) -> bool:
     return mine is not None and theirs is not None and mine != theirs and is_hypernym(mine, theirs)
 
@@ -134,7 +150,8 @@ def _reference_count(
         return None
     if exact:
         n = exact[0]
-        t, others = tally(image, found, ("count", "number"), agrees=count_agrees(n), label="count", group=str)
+        total = _total(caption, image, i, found, n)
+        t, others = tally(image, found, ("count", "number"), agrees=count_agrees(n, total), label="count", group=str)
         if n != "1":
             t = weigh_singular(t, image, found)
             others = others or Counter({"one": t.against})
