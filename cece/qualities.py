@@ -112,6 +112,8 @@ def quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[in
     out = []
     for kind, clash in _CLASHES.items():
         mine = c.attributes.get(kind, [])
+        if image.kind == "references" and kind == "size" and _named_twice(caption, i):
+            continue
         if image.kind == "references" and mine:
             found = closest(c, image, found)
             other = _said_of_another(caption, image, i, found, kind)
@@ -130,6 +132,13 @@ def quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[in
         elif clash(mine, theirs := [v for j in found for v in image.concepts[j].attributes.get(kind, [])]):
             out += [e for e in [_quality_edit(caption, image, i, found, kind, mine, theirs, None)] if e]
     return out
+
+
+def _named_twice(caption: SceneGraph, i: int) -> bool:
+    """Whether the caption names another thing by concept ``i``'s word. A size compares the two
+    ("A very large elephant next to a baby elephant"): a reference's "small elephant" may be
+    the other one, so against references neither size is a claim."""
+    return any(k != i and o.lemma.lower() == caption.concepts[i].lemma.lower() for k, o in enumerate(caption.concepts))
 
 
 def _said_of_another(caption: SceneGraph, image: SceneGraph, i: int, found: list[int], kind: str) -> set[int]:

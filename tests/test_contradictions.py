@@ -632,6 +632,26 @@ def test_one_of_several_the_caption_counts_is_not_compared_with_the_references_t
     assert [(x.source, x.target) for x in e.edits_of("count")] == [("1", "5")]
 
 
+def test_a_count_of_what_the_caption_names_twice_is_compared_with_their_total_too():
+    # a white man and two black men are the three men the references see
+    refs = ["Three men on the cover of an album.", "Three men wearing gold chains.", "A poster with three men on it."]
+    e = explain("A white man next to two black men.", references=refs)
+    assert e.edits_of("count") == [] and not e.hallucinated
+    # named once, two of them are not three
+    e = explain("Two black men on a poster.", references=refs)
+    assert [(x.source, x.target) for x in e.edits_of("count")] == [("2", "3")]
+
+
+def test_a_size_of_one_of_two_things_of_a_name_is_no_claim():
+    # the references' small elephant is the baby, not the large one
+    refs = ["A baby elephant next to an adult elephant.", "A small elephant by a large one.", "A baby elephant."]
+    e = explain("A very large elephant standing next to a baby elephant.", references=refs)
+    assert e.edits_of("attribute") == [] and not e.hallucinated
+    # named once, a size they contradict is one
+    e = explain("A small elephant in a field.", references=["A large elephant.", "A huge elephant.", "A big elephant."])
+    assert [(x.source, x.cls) for x in e.edits_of("attribute")] == [("small", "R")]
+
+
 def test_a_tie_between_the_references_values_goes_the_same_way_every_run():
     # blue and green are said as often: the first said is the first target, whatever the hash seed
     refs = [
