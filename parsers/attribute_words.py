@@ -344,7 +344,11 @@ SAME_MATERIAL = {
     "aluminum": "metal",
     "tin": "metal",
     "chrome": "metal",
+    "cement": "concrete",
 }
+#: Materials that may be another: tiles are made of ceramic, porcelain, stone, marble or glass,
+#: so a tiled floor is no contradiction of a marble one (of a wooden one it is).
+MAY_BE_MADE_OF = {"tile": frozenset({"ceramic", "porcelain", "rock", "marble", "granite", "glass", "clay"})}
 
 
 #: Determiners that say one of a noun ("a kangaroo", "this dog").

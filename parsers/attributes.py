@@ -22,6 +22,7 @@ from parsers.attribute_words import (
     COLOURS,
     COUNT_WORDS,
     MATERIALS,
+    MAY_BE_MADE_OF,
     SAME_COLOUR,
     SAME_MATERIAL,
     SIZE_OPPOSITES,
@@ -128,11 +129,17 @@ def sizes_clash(mine: Iterable[str], theirs: Iterable[str]) -> bool:
 
 
 def materials_clash(mine: Iterable[str], theirs: Iterable[str]) -> bool:
-    """True when both sides name materials and share none ("wooden" and "wood" are one).
+    """True when both sides name materials and share none ("wooden" and "wood" are one, so are
+    "cement" and "concrete"), and none may be made of another (a tile of marble:
+    :data:`parsers.attribute_words.MAY_BE_MADE_OF`).
 
     >>> materials_clash(["wooden"], ["metal"]), materials_clash(["wooden"], ["wood"])
     (True, False)
+    >>> materials_clash(["tiled"], ["marble"]), materials_clash(["tiled"], ["wooden"])
+    (False, True)
     """
     a = {SAME_MATERIAL.get(v, v) for v in mine}
     b = {SAME_MATERIAL.get(v, v) for v in theirs}
+    if any(y in MAY_BE_MADE_OF.get(x, ()) or x in MAY_BE_MADE_OF.get(y, ()) for x in a for y in b):
+        return False
     return bool(a and b and not a & b)

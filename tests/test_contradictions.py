@@ -652,6 +652,16 @@ def test_a_size_of_one_of_two_things_of_a_name_is_no_claim():
     assert [(x.source, x.cls) for x in e.edits_of("attribute")] == [("small", "R")]
 
 
+def test_a_material_one_may_be_made_of_is_no_contradiction():
+    # cement is concrete; tiles are made of marble (of wood they are not)
+    refs = ["A pot on concrete steps.", "A white pot sitting on concrete steps.", "A flower pot on a step."]
+    assert explain("A flower pot on a cement step.", references=refs).edits_of("attribute") == []
+    refs = ["Bowls on a tiled table.", "Four bowls atop a tiled table.", "Bowls on a table outside."]
+    assert explain("Four bowls sit on a marble table.", references=refs).edits_of("attribute") == []
+    e = explain("Four bowls sit on a wooden table.", references=refs)
+    assert [(x.source, x.target) for x in e.edits_of("attribute")] == [("wooden", "tiled")]
+
+
 def test_a_tie_between_the_references_values_goes_the_same_way_every_run():
     # blue and green are said as often: the first said is the first target, whatever the hash seed
     refs = [
