@@ -27,13 +27,13 @@ from typing import Any
 
 from cece.agreement import Tally, state_tally
 from knowledge import (
+    aimed,
     canonicals_agree,
     canonicals_contradict,
     inverse_key,
     is_animate,
     noun_senses,
     objecthood,
-    perceives,
     predicates_agree,
     predicates_contradict,
     relation_key,
@@ -192,9 +192,10 @@ def _pair_verdict(
 
 def _clashes(mine: str, theirs: str, verbs: bool, animate: bool, bounded: bool) -> bool:
     """Whether canonical predicate ``theirs`` excludes ``mine`` for one ordered pair: as places
-    (``bounded``: the second is a bounded thing, and ``theirs`` is no look), or, with ``verbs``, as
+    (``bounded``: the second is a bounded thing, and ``theirs`` is no look, utterance or making:
+    :func:`knowledge.aimed`), or, with ``verbs``, as
     the subject's states too."""
-    bounded = bounded and not perceives(theirs)
+    bounded = bounded and not aimed(theirs)
     if verbs:
         return canonicals_contradict(mine, theirs, animate, bounded)
     return predicates_contradict(relation_key(mine), relation_key(theirs), bounded)
@@ -283,8 +284,9 @@ def _judge_pair(
     if mine is not None:
         st, _ = state_tally(image, [s], mine, caption.concepts[r.subject])
         verbs = not st.support  # the references back the subject's state: only places can clash
-    # a look's preposition places the look, not the one looking: no bounded place to clash with
-    bounded = _holds(image.concepts[o]) and not perceives(r.canonical)
+    # a look's (an utterance's, a making's) preposition places the look, not the one looking: no
+    # bounded place to clash with
+    bounded = _holds(image.concepts[o]) and not aimed(r.canonical)
     votes, holder_of = _pair_votes(image, s, o), dict[int, int]()
     if not votes and not forward and not backward and relation_key(r.canonical) in SHARED:
         # no reference relates the two: where they put the thing's holder, the thing is too,

@@ -36,10 +36,10 @@ from knowledge.provision import (
 )
 from knowledge.relations import (
     PREPOSITIONS,
+    aimed,
     canonicals_agree,
     canonicals_contradict,
     inverse_key,
-    perceives,
     predicates_agree,
     predicates_contradict,
     relation_key,
@@ -55,6 +55,7 @@ __all__ = [
     "UnknownSynsetError",
     "WordNetMissingError",
     "WordNetSource",
+    "aimed",
     "ancestors",
     "cache_dir",
     "canonical_predicate",
@@ -90,7 +91,6 @@ __all__ = [
     "plain_person",
     "plural_only",
     "predicates_agree",
-    "perceives",
     "predicates_contradict",
     "predicate_verb_synset",
     "relation_key",

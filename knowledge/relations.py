@@ -168,18 +168,24 @@ def predicates_contradict(p: str, q: str, bounded: bool = True) -> bool:
     return any((p in a and q in b) or (p in b and q in a) for a, b in pairs)
 
 
-@lru_cache(maxsize=4096)
-def perceives(canonical: str) -> bool:
-    """Whether canonical predicate ``canonical`` is a look ("look in", "stare at", "watch"): its
-    verb is filed under perception in WordNet, so its preposition says where the look goes, not
-    where the one looking is ("looking *inside* a hood" and "looking *under* the hood" are one
-    look; neither is standing in or beside it).
+#: WordNet's verb files of an act aimed at its object: a look, an utterance, a making.
+_AIMED = frozenset(("verb.perception", "verb.communication", "verb.creation"))
 
-    >>> perceives("look in"), perceives("sit in"), perceives("in")
-    (True, False, False)
+
+@lru_cache(maxsize=4096)
+def aimed(canonical: str) -> bool:
+    """Whether canonical predicate ``canonical`` is an act aimed at its object -- a look ("look
+    in", "stare at"), an utterance ("sing into", "talk on") or a making ("cook on", "paint on"):
+    its verb is filed under perception, communication or creation in WordNet, so its preposition
+    says where the look, the voice or the work goes, not where the one doing it is ("looking
+    *inside* a hood" and "looking *under* the hood" are one look; "singing *into* a microphone"
+    is standing next to it).
+
+    >>> aimed("look in"), aimed("sing in"), aimed("cook on"), aimed("sit in"), aimed("in")
+    (True, True, True, False, False)
     """
     synset = predicate_verb_synset(canonical)
-    return synset is not None and lexname(synset) == "verb.perception"
+    return synset is not None and lexname(synset) in _AIMED
 
 
 def inverse_key(p: str) -> str | None:

@@ -9,7 +9,7 @@ import pytest
 
 from cece import Explainer, explain
 from cece.roles import through_holders
-from knowledge import perceives, predicates_contradict
+from knowledge import aimed, predicates_contradict
 from knowledge.states import state_of_predicate, states_exclude
 from parsers import Concept, Relation, SceneGraph
 from parsers.references import from_references
@@ -279,7 +279,11 @@ def test_in_a_thing_is_not_under_it_but_a_look_places_only_the_look():
     # where a look goes is not where the one looking is
     refs = ["People are looking under the hood of a car.", "Men looking under the hood at the engine of a green car."]
     e = explain("People are looking inside the hood of a car.", references=refs)
-    assert not e.hallucinated and perceives("look in") and not perceives("sit in")
+    assert not e.hallucinated and aimed("look in") and not aimed("sit in")
+    # ... nor where a voice goes where the one singing is
+    refs = ["A man singing into a microphone.", "A man sings into the microphone.", "A man singing into a microphone."]
+    e = explain("A man holding a guitar next to a microphone.", references=refs)
+    assert [x.cls for x in e.edits_of("relation") if x.cls == "R"] == []
 
 
 def test_the_relation_put_in_its_place_has_the_state_most_references_say():
