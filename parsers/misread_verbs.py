@@ -49,6 +49,12 @@ def counted(n: Any, v: Any) -> bool:
     return any(c.dep_ == "nummod" and c.lower_ not in ("one", "1") for t in (n, v) for c in t.children)
 
 
+def governs_next(doc: Any, i: int) -> bool:
+    """Whether what follows token ``i`` is what a verb takes (a preposition, a particle, an
+    article, the end), not more of a noun phrase ("a maroon color *four* door car")."""
+    return i + 1 >= len(doc) or doc[i + 1].tag_ in ("IN", "RP", "DT", "PRP$", "RB", ".", ",")
+
+
 def preposition_at(doc: Any, i: int) -> bool:
     """Whether a preposition or particle starts at token ``i``, alone or after an adverb ("next
     to", "close to")."""

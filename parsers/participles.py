@@ -82,6 +82,7 @@ from parsers.misread_verbs import (
     FINITE,
     conjoined_candidate,
     counted,
+    governs_next,
     names_several,
     prep_object_candidate,
     preposition_at,
@@ -162,9 +163,11 @@ def _finite(doc: Any, i: int) -> bool:
     if n is None or v.tag_ not in ("NN", "NNS", "VBZ", "VBP") or v.dep_ in ("nsubj", "nsubjpass"):
         return False  # "the bicycle pedals ... are visible": a later verb's subject
     built_in = n.dep_ in _INSIDE and n.head.i == v.i
-    after_one = n.tag_ in ("NN", "NNP", "JJ")  # "A lily *looks* around": the noun read as an adjective
+    # "A lily *looks* around": the noun read as an adjective; "A zucchini *lays*": one by its "a"
+    one = n.tag_ == "NNS" and lemmatize(n.lower_) == n.lower_ and any(c.lower_ in ONE_DETERMINERS for c in v.lefts)
+    after_one = n.tag_ in ("NN", "NNP", "JJ") or one
     if v.tag_ == "NN":  # a verb of several: "two dogs *sleep*"
-        if not (built_in and _governs_next(doc, i) and _several(n, v)):
+        if not (built_in and governs_next(doc, i) and _several(n, v)):
             return False
     elif v.tag_ == "VBP":  # "white deer *walk*"
         if not (built_in and _several(n, v)):
@@ -204,12 +207,6 @@ def _zero_plural(word: str) -> tuple[bool, bool]:
     from knowledge import is_animate, noun_synset
 
     return bool(own_plural(word)), is_animate(noun_synset(word))
-
-
-def _governs_next(doc: Any, i: int) -> bool:
-    """Whether what follows token ``i`` is what a verb takes (a preposition, a particle, an
-    article, the end), not more of a noun phrase ("a maroon color *four* door car")."""
-    return i + 1 >= len(doc) or doc[i + 1].tag_ in ("IN", "RP", "DT", "PRP$", "RB", ".", ",")
 
 
 def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] | None:

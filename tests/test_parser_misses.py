@@ -60,6 +60,8 @@ def parser():
         ("A black scorpion clings to a small brown branch.", [("scorpion", "cling to", "branch")]),
         ("A falcon flies across a field.", [("falcon", "fly across", "field")]),
         ("A raven perches on a log.", [("raven", "perch on", "log")]),
+        # a subject that is its own plural is one by its article ("zucchini", tagged plural)
+        ("A dark green zucchini lays on top of a pile of melons.", [("zucchini", "lay on", "melon")]),
         # a subject whose first sense is a material (the pelt) but which is read as the animal
         ("A leopard lays on the ground.", [("leopard", "lay on", "ground")]),
         # a subject the tagger read as an adjective of the verb ("lily" JJ, "looks" its noun)
