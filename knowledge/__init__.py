@@ -35,6 +35,7 @@ from knowledge.provision import (
     load_wordnet,
 )
 from knowledge.relations import (
+    PLACE_PARTS,
     PREPOSITIONS,
     aimed,
     canonicals_agree,
@@ -50,6 +51,7 @@ from knowledge.states import is_animate, participle_tag, state_of_predicate, sta
 __all__ = [
     "CAPTION_PLURALS",
     "Hierarchy",
+    "PLACE_PARTS",
     "PREPOSITIONS",
     "THINGS",
     "UnknownSynsetError",

@@ -75,10 +75,11 @@ PREPOSITIONS = frozenset(
         "close to",
         "out of",
         "near to",
-        "on the side of",
-        "in the middle of",
-        "at the edge of",
     }
+)
+#: Parts of a place: "in the middle of a field" is in it, "on the surface of a stove" on it.
+PLACE_PARTS = frozenset(
+    {"middle", "center", "centre", "side", "edge", "top", "bottom", "surface", "corner", "end", "back"}
 )
 
 #: Keys that say the same about a pair ("a man with a knife" / "a man holding a knife").
@@ -135,8 +136,17 @@ INVERSE = {
 
 def relation_key(canonical: str) -> str:
     """What two predicates must share to match: the trailing spatial preposition when there is
-    one ("sit on" -> "on", "stand next to" -> "next to"), else the whole canonical predicate."""
+    one ("sit on" -> "on", "stand next to" -> "next to"; "in the middle of" a place is in it,
+    "on the surface of" a thing on it, "outside of" outside), else the whole canonical predicate.
+
+    >>> relation_key("sit in middle of"), relation_key("on surface of"), relation_key("park outside of")
+    ('in', 'on', 'outside')
+    """
     words = canonical.split()
+    if len(words) >= 3 and words[-1] == "of" and words[-2] in PLACE_PARTS and words[-3] in ("on", "in", "at"):
+        return words[-3]
+    if len(words) >= 2 and words[-1] == "of" and words[-2] in ("outside", "inside", "atop", "off"):
+        return words[-2]
     for k in range(min(len(words), 4), 0, -1):
         tail = " ".join(words[-k:])
         if tail in PREPOSITIONS:

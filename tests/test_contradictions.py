@@ -666,6 +666,17 @@ def test_a_material_one_may_be_made_of_is_no_contradiction():
     assert [(x.source, x.target) for x in e.edits_of("attribute")] == [("wooden", "tiled")]
 
 
+def test_a_place_s_part_is_the_place():
+    # "on the surface of" a stove is on it, so under it is contradicted; the rewrite says it whole
+    refs = ["An orange teapot is on the surface of a stove.", "A teapot on the surface of a white stove."]
+    e = explain("A teapot is sitting under the stove.", references=refs)
+    assert flagged(e) == [("relation", ["sitting under"])]
+    assert e.counterfactual == "A teapot is sitting on the surface of the stove."
+    # and "in the middle of" the grass is in it
+    refs = ["A red panda standing in the middle of the grass.", "A panda posing in the middle of the grass."]
+    assert not explain("A red panda standing in the grass.", references=refs).hallucinated
+
+
 def test_a_tie_between_the_references_values_goes_the_same_way_every_run():
     # blue and green are said as often: the first said is the first target, whatever the hash seed
     refs = [

@@ -40,6 +40,7 @@ from cece.evidence import salience
 from cece.mass import said_plural, uncounted
 from cece.stand_ins import roles_of, stand_ins
 from knowledge import (
+    PLACE_PARTS,
     PREPOSITIONS,
     objecthood,
     participle_tag,
@@ -324,9 +325,11 @@ def _unrelate(ctx: _Text, r: Any) -> list[Change] | None:
 def predicate_like(target: str, doc: Any, span: tuple[int, int]) -> str:
     """The image predicate ``target`` ("sit on", "on") in the form of the caption's predicate at
     ``span`` (``[start, end)``): the verb takes the caption verb's tag ("sitting on"); a bare
-    preposition keeps the caption's verb ("standing next to" + "on" -> "standing on")."""
+    preposition keeps the caption's verb ("standing next to" + "on" -> "standing on"); a place's
+    part takes back its article ("on surface of" -> "on the surface of")."""
     start, end = span
-    words = target.split()
+    words = _with_articles(target.split())
+    target = " ".join(words)
     tokens = [t for t in doc if start <= t.idx < end]
     verb = next((t for t in tokens if t.pos_ in ("VERB", "AUX")), None)
     if not words:
@@ -341,6 +344,17 @@ def predicate_like(target: str, doc: Any, span: tuple[int, int]) -> str:
         tag = participle_tag(state)
     words[0] = verb_form(words[0], tag)
     return " ".join(words)
+
+
+def _with_articles(words: list[str]) -> list[str]:
+    """A canonical predicate's words with "the" before a place's part between a preposition and
+    "of" ("in middle of" -> "in the middle of")."""
+    out: list[str] = []
+    for k, w in enumerate(words):
+        if 0 < k < len(words) - 1 and w in PLACE_PARTS and words[k - 1] in ("on", "in", "at") and words[k + 1] == "of":
+            out.append("the")
+        out.append(w)
+    return out
 
 
 def rewrite_safely(parser: Any, e: Any, chosen: Iterable[int] | None = None) -> Counterfactual:
