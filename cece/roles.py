@@ -223,8 +223,9 @@ def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, forward:
         t.kind = "exclusive"
         # one that keeps the caption's preposition, if any does ("standing in a room", not "in
         # middle of a room")
-        key = relation_key(r.canonical)
-        pick = next((x for x in same if relation_key(image.relations[x].canonical) == key), same[0])
+        key, words = relation_key(r.canonical), r.canonical.split()[1:]
+        keeps = [x for x in same if image.relations[x].canonical.split()[1:] == words]
+        pick = next((x for x in keeps + same if relation_key(image.relations[x].canonical) == key), same[0])
         predicate = image.relations[pick].canonical
     elif excluding and len(r.canonical.split()) > 1:
         # the other end differs: the caption's verb changes, its preposition and object stay
