@@ -39,10 +39,21 @@ class _Names(NamedTuple):
     alternatives: tuple[str, ...]
     aliases: tuple[str, ...]
     plural: bool
+    #: its name written as one word with a modifier before it ("wet suit": "wetsuit")
+    joined: tuple[str, ...] = ()
 
 
 def _names(c: Concept) -> _Names:
-    return _Names(c.lemma, c.synset, tuple(c.alternatives), tuple(c.aliases), c.plural)
+    joined = (
+        tuple(m.lower() + c.lemma.lower() for k in _JOINED for m in c.attributes.get(k, []) if m.isalpha())
+        if c.lemma.isalpha()
+        else ()
+    )
+    return _Names(c.lemma, c.synset, tuple(c.alternatives), tuple(c.aliases), c.plural, joined)
+
+
+#: The modifiers a name may be written as one word with ("wet suit", "short cake", "fire truck").
+_JOINED = ("other", "size", "colour")
 
 
 def synsets_of(c: Concept) -> list[str]:
@@ -61,13 +72,14 @@ def _synsets(k: _Names) -> tuple[str, ...]:
 
 def word_forms(c: Concept) -> frozenset[str]:
     """The concept's names, and for a plural one the singular forms of its lemma: the parser
-    keeps "buns" when WordNet reads it as a thing of its own, but a caption's "bun" is the same."""
+    keeps "buns" when WordNet reads it as a thing of its own, but a caption's "bun" is the same;
+    and its name written as one word with a modifier ("wet suit" is a caption's "wetsuit")."""
     return _word_forms(_names(c))
 
 
 @lru_cache(maxsize=1 << 16)
 def _word_forms(k: _Names) -> frozenset[str]:
-    names = {x.lower() for x in (k.lemma, *k.alternatives, *k.aliases)}
+    names = {x.lower() for x in (k.lemma, *k.alternatives, *k.aliases, *k.joined)}
     if k.plural:
         names.update(morphy_forms(k.lemma.lower(), "n"))
     return frozenset(names)

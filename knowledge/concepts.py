@@ -18,6 +18,7 @@ from functools import lru_cache
 from knowledge.distance import is_hypernym
 from knowledge.hierarchy import get_hierarchy
 from knowledge.objecthood import is_portion, is_thing, objecthood
+from knowledge.sense_order import senses_in_order
 
 __all__ = ["CAPTION_PLURALS", "lemmatize", "noun_senses", "noun_synset", "verb_synset"]
 
@@ -148,59 +149,8 @@ def lemmatize(word: str, pos: str = "n") -> str:
 
 def _pick(lemma: str, pos: str, sense: int) -> str:
     h = get_hierarchy()
-    ids = _senses_in_order(lemma, pos)
+    ids = senses_in_order(lemma, pos)
     return h.names[ids[min(max(sense, 0), len(ids) - 1)]]
-
-
-#: The kinds of visible thing captions name, the most often named first: of the nouns with a
-#: tagged sense in the nocaps-FOIL training references, 42 % are artifacts, 15 % people, 6 %
-#: food, 5 % animals and 4 % plants (:func:`_senses_in_order`).
-_READ_AS = ("noun.artifact", "noun.person", "noun.food", "noun.animal", "noun.plant")
-
-#: What is made of an animal: its skin, fur, leather, horn, ivory (animal_material.n.01) and its
-#: wool (animal_fiber.n.01) -- first senses of "leopard", "otter", "mink", "alligator", "alpaca".
-_ANIMAL_MATERIALS = ("animal_material.n.01", "animal_fiber.n.01")
-
-
-@lru_cache(maxsize=65536)
-def _senses_in_order(lemma: str, pos: str) -> tuple[int, ...]:
-    """The synset ids of ``lemma`` in the order they are read: WordNet's sense order, which is
-    by how often each sense was tagged in its corpus -- except for a noun none of whose senses
-    was ever tagged, whose order then says nothing of frequency. Such a noun whose first sense
-    is an abstraction ("saucer" first a round shape, "van" an avant-garde, "mug" a mugful,
-    "lettuce" money) is read as the visible thing it also names, as captions do, of the kind
-    captions name most often (:data:`_READ_AS`: a "mug" is the cup before it is a chump).
-    And a noun whose first sense is what is made of an animal ("leopard" and "mink" first the
-    pelt, "alligator" the leather, "alpaca" the wool) is read as the animal it also names: a
-    caption calls the pelt "leopard skin" or "fur". A never-tagged noun whose first sense is a
-    person -- the one who does what the thing is for ("toaster", "stroller": a saunterer,
-    "monitor": a proctor) or slang ("shrimp", "taco") -- is read as the thing it also names;
-    where its sentence has it do what only somebody does, the parser reads it as the person
-    again (:mod:`parsers.person_readings`: "a racer *riding* a bike")."""
-    h = get_hierarchy()
-    ids = tuple(h.lemmas(pos)[lemma])
-    if pos != "n" or len(ids) < 2:
-        return ids
-    if any(is_hypernym(m, h.names[ids[0]]) for m in _ANIMAL_MATERIALS):
-        animals = [n for n, i in enumerate(ids) if is_hypernym("animal.n.01", h.names[i])]
-        if animals:
-            return _first(ids, animals[0])
-    kinds = [h.lexnames[h.lexname_of[i]] for i in ids]
-    if not h.noun_sense_counts or lemma in h.noun_sense_counts:
-        return ids
-    if kinds[0] == "noun.person":
-        things = sorted((_READ_AS.index(k), n) for n, k in enumerate(kinds) if k in _READ_AS and k != kinds[0])
-        return _first(ids, things[0][1]) if things else ids
-    if kinds[0] in _READ_AS or objecthood(h.names[ids[0]]) != "abstract":
-        return ids
-    things = sorted((_READ_AS.index(k), n) for n, k in enumerate(kinds) if k in _READ_AS)
-    if not things:
-        return ids
-    return _first(ids, things[0][1])
-
-
-def _first(ids: tuple[int, ...], n: int) -> tuple[int, ...]:
-    return (ids[n], *ids[:n], *ids[n + 1 :])
 
 
 def _existing_name(text: str, pos: str) -> str | None:
@@ -328,7 +278,7 @@ def noun_senses(phrase: str, min_count: int = 0) -> tuple[str, ...]:
     if lemma is None:
         return ()
     h = get_hierarchy()
-    ids = list(_senses_in_order(lemma, "n"))
+    ids = list(senses_in_order(lemma, "n"))
     if min_count > 0 and h.noun_sense_counts:
         counts = h.noun_sense_counts.get(lemma, [0] * len(ids))
         ids = [i for k, i in enumerate(ids) if k == 0 or counts[k] >= min_count]
@@ -346,7 +296,18 @@ def _phrase_lemma(text: str) -> str | None:
     if lemma is None and "-" in tokens[-1]:  # "ice-cream cone" style spellings WordNet splits
         parts = [t for t in tokens[-1].split("-") if any(ch.isalnum() for ch in t)]
         lemma = _noun_lemma(tokens[:-1] + parts) if parts else None
-    return lemma
+    return lemma if lemma is not None else _written_as_one(tokens[-1])
+
+
+def _written_as_one(word: str) -> str | None:
+    """The WordNet compound a word it does not know writes as one ("wetsuit" is a wet suit,
+    "firetruck" a fire truck, "lawnmowers" lawn mowers), or None: both words must make it, not
+    its last alone ("flowervase" stays unknown, "trimode" is no ode)."""
+    for k in range(3, len(word) - 2):
+        lemma = _noun_lemma([word[:k], word[k:]]) if word.isalpha() else None
+        if lemma is not None and lemma.startswith(f"{word[:k]}_"):
+            return lemma
+    return None
 
 
 @lru_cache(maxsize=65536)
