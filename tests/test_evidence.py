@@ -8,6 +8,7 @@ import pytest
 
 from cece import Explainer, explain
 from cece.records import RecordError
+from knowledge import noun_synset
 
 CAR = {"objects": [{"name": "car", "attributes": ["blue"]}, "street"], "relationships": [["car", "on", "street"]]}
 GIRAFFES = {"objects": ["giraffe", "giraffe", "field"], "relationships": [["giraffe", "in", "field"]]}
@@ -229,3 +230,12 @@ def test_a_weak_doubt_the_verdict_rests_on_keeps_its_weak_confidence():
         assert "weak on its own" in x.evidence["note"]
     scores = {(s.start, s.end): s.score for s in explanation_spans(e)}
     assert all(scores[tuple(sp)] == round(x.confidence, 6) for x in e.edits if x.hallucinated for sp in x.spans)
+
+
+def test_a_name_written_as_one_word_is_the_two_word_name():
+    # WordNet's "wet suit" written as one, and a reference's modifier and noun written apart
+    assert noun_synset("wetsuit") == "wet_suit.n.01" and noun_synset("flowervase") is None
+    refs = ["A man in a wet suit holding a surfboard.", "A surfer in a black wet suit.", "A man wearing a wet suit."]
+    assert not explain("A man in a wetsuit holding a surfboard.", references=refs).hallucinated
+    refs = ["A strawberry short cake on a dish.", "A short cake with strawberries.", "A strawberry short cake."]
+    assert explain("A strawberry shortcake on a dish.", references=refs).edits_of("object") == []
