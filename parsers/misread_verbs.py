@@ -96,6 +96,31 @@ def prep_object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], 
     return n, v, (v.head, "pobj"), subject
 
 
+def participle_object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] | None:
+    """``(noun, participle, (noun's new head, dep), noun)`` when token ``i`` is a participle the
+    parser built into the object of a preposition, with the noun before it as its modifier ("A
+    grill with butter *cooking* on it", "a gecko *climbing* on the wall", "a lock *hanging* under
+    the handlebars"): the noun is the object, and the participle says what it does. Not a noun
+    that first names a food or a substance ("cream *filling*", "cheese *frosting*"), nor a name
+    WordNet lists."""
+    v, n = doc[i], doc[i - 1]
+    if v.tag_ != "VBG" or v.dep_ != "pobj" or v.head.tag_ != "IN" or n.dep_ != "compound" or n.head.i != v.i:
+        return None
+    if n.tag_ not in ("NN", "NNS") or not (i + 1 == len(doc) or doc[i + 1].is_punct or preposition_at(doc, i + 1)):
+        return None
+    if not more_often_a_verb(v.lower_) or listed_name(n.lower_, v.lower_) or _names_food(v.lower_):
+        return None
+    return n, v, (v.head, "pobj"), n
+
+
+def _names_food(word: str) -> bool:
+    """Whether ``word`` first names a food or a substance ("filling", "frosting")."""
+    from knowledge import lexname, noun_synset
+
+    synset = noun_synset(word)
+    return synset is not None and lexname(synset) in ("noun.food", "noun.substance")
+
+
 def conjoined_candidate(doc: Any, i: int) -> tuple[Any, Any] | None:
     """``(verb read as a noun, verb)`` when token ``i`` is a participle the tagger read as a noun
     joined by "and" to a verb ("looking at the camera and *posing* in the grass") or to that verb's

@@ -84,6 +84,7 @@ from parsers.misread_verbs import (
     counted,
     governs_next,
     names_several,
+    participle_object_candidate,
     prep_object_candidate,
     preposition_at,
     relink_conjoined,
@@ -364,9 +365,11 @@ def repair(doc: Any) -> Any:
         if found is not None:
             _relink(*found)
             continue
-        inside = _object_candidate(doc, i) or prep_object_candidate(doc, i)
+        inside = _object_candidate(doc, i) or prep_object_candidate(doc, i) or participle_object_candidate(doc, i)
         if inside is not None:
             _relink_object(*inside)
+            if (who := doer_of(inside[1])) is not None:  # "for the camera *standing*": the boy stands
+                relink_doer(inside[1], who)
             continue
         conjoined = conjoined_candidate(doc, i)
         if conjoined is not None:

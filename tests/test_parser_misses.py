@@ -87,6 +87,15 @@ def parser():
         ("A knife with flower designs on the blade.", [("knife", "have", "design"), ("design", "on", "blade")]),
         ("A toilet with rust stains in a bathroom.", [("toilet", "have", "stain"), ("stain", "in", "bathroom")]),
         ("A plate with two sushi rolls on a table.", [("plate", "have", "roll"), ("roll", "on", "table")]),
+        # a participle built into the object of a preposition, with its doer as its modifier
+        (
+            "A light bulb shines on a gecko climbing on the wall.",
+            [("bulb", "shine on", "gecko"), ("gecko", "climb on", "wall")],
+        ),
+        (
+            "A bicycle with a lock hanging under the handlebars.",
+            [("bicycle", "have", "lock"), ("lock", "hang under", "handlebar")],
+        ),
         # a participle joined by "and" to a verb or to that verb's object
         (
             "A woman is wearing a red bikini and standing in the sand.",
