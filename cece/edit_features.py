@@ -39,6 +39,8 @@ person clash           a person where they name one of another sex or age ("a wo
 word in references     the caption's word occurs in a reference anyway (a parse may have missed it)
 role clash             the sentence has it do what only somebody does, and its word names no one
                        who could ("a *human mouth* wearing a coat"; :mod:`knowledge.agents`)
+garment                the object is clothing (:func:`knowledge.is_garment`), which references
+                       often leave unsaid ("people in *wetsuits* riding surfboards")
 others doubted         log(1 + how many other things the caption names have an object claim too): a
                        caption that names many things the references leave unsaid is a detailed one,
                        less likely wrong about each of them
@@ -73,7 +75,7 @@ from typing import Any
 from cece.edits import Edit
 from cece.evidence import NEAR, mentioned_in, salience, type_support
 from cece.stand_ins import roles_of, uncovered_salience
-from knowledge import lemmatize, lexname, noun_synset, objecthood, people_clash
+from knowledge import is_garment, lemmatize, lexname, noun_synset, objecthood, people_clash
 from knowledge.agents import can_act
 from knowledge.meronymy import part_of_any
 from parsers import Concept, SceneGraph
@@ -102,6 +104,7 @@ EVIDENCE = (
     "person clash",
     "word in references",
     "role clash",
+    "garment",
     "others doubted",
     "end doubted",
     "against",
@@ -118,7 +121,14 @@ SLOPES = tuple(f"{kind} x {evidence}" for kind in KINDS for evidence in EVIDENCE
 FEATURES = KINDS + EVIDENCE + SLOPES
 #: Features added after model files were first written: a file fitted before them loads with
 #: them at weight 0 (:class:`cece.confidence.ConfidenceModel`).
-ADDED_LATER = frozenset(SLOPES) | {"person clash", "role clash", "general", "part of named", "others doubted"}
+ADDED_LATER = frozenset(SLOPES) | {
+    "person clash",
+    "role clash",
+    "general",
+    "part of named",
+    "others doubted",
+    "garment",
+}
 
 
 @dataclass
@@ -223,6 +233,7 @@ def _evidence(x: dict[str, float], e: Edit, ctx: Context) -> None:
             x["person clash"] = float(_person_clash(c.synset, image.concepts[e.target_index].synset))
         x["word in references"] = float(c.lemma.lower() in ctx.reference_words or c.text.lower() in ctx.reference_words)
         x["role clash"] = float(ctx.roles.get(owner) == "doer" and not can_act(c.synset))
+        x["garment"] = float(is_garment(c.synset))
         x["others doubted"] = math.log1p(len(ctx.doubted - {owner}))
     elif e.level in ("attribute", "count"):
         x["end doubted"] = float(owner in ctx.doubted)
