@@ -131,6 +131,20 @@ def test_others_doubted_counts_the_captions_other_unsaid_things():
     assert others("A dog, a cat, a lamp and a parrot on a sofa.", "cat") == pytest.approx(math.log(3))
 
 
+def test_a_garment_the_references_leave_unsaid_weighs_less_than_another_thing():
+    # clothing is often left unsaid: a wetsuit no reference names is a weaker claim than a kite
+    ex = Explainer(counterfactuals=False)
+    surfers = ["Surfers riding the waves.", "A group of surfers in the ocean.", "Surfers on their surfboards."]
+
+    def claim(caption: str, word: str) -> tuple[float, float]:
+        e = ex.explain(caption, references=surfers)
+        edit = next(x for x in e.edits if x.level == "object" and x.source == word)
+        return edit_features(edit, Context.of(e.edits, e.caption_graph, e.image_graph))["garment"], edit.confidence
+
+    (wetsuit, worn), (kite, held) = claim("Surfers in wetsuits.", "wetsuit"), claim("Surfers with kites.", "kite")
+    assert (wetsuit, kite) == (1.0, 0.0) and worn < held
+
+
 def test_a_person_of_another_sex_is_a_clash_another_name_for_one_is_not():
     ex = Explainer(counterfactuals=False)
 
