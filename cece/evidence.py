@@ -39,21 +39,10 @@ class _Names(NamedTuple):
     alternatives: tuple[str, ...]
     aliases: tuple[str, ...]
     plural: bool
-    #: its name written as one word with a modifier before it ("wet suit": "wetsuit")
-    joined: tuple[str, ...] = ()
 
 
 def _names(c: Concept) -> _Names:
-    joined = (
-        tuple(m.lower() + c.lemma.lower() for k in _JOINED for m in c.attributes.get(k, []) if m.isalpha())
-        if c.lemma.isalpha()
-        else ()
-    )
-    return _Names(c.lemma, c.synset, tuple(c.alternatives), tuple(c.aliases), c.plural, joined)
-
-
-#: The modifiers a name may be written as one word with ("wet suit", "short cake", "fire truck").
-_JOINED = ("other", "size", "colour")
+    return _Names(c.lemma, c.synset, tuple(c.alternatives), tuple(c.aliases), c.plural)
 
 
 def synsets_of(c: Concept) -> list[str]:
@@ -72,14 +61,13 @@ def _synsets(k: _Names) -> tuple[str, ...]:
 
 def word_forms(c: Concept) -> frozenset[str]:
     """The concept's names, and for a plural one the singular forms of its lemma: the parser
-    keeps "buns" when WordNet reads it as a thing of its own, but a caption's "bun" is the same;
-    and its name written as one word with a modifier ("wet suit" is a caption's "wetsuit")."""
+    keeps "buns" when WordNet reads it as a thing of its own, but a caption's "bun" is the same."""
     return _word_forms(_names(c))
 
 
 @lru_cache(maxsize=1 << 16)
 def _word_forms(k: _Names) -> frozenset[str]:
-    names = {x.lower() for x in (k.lemma, *k.alternatives, *k.aliases, *k.joined)}
+    names = {x.lower() for x in (k.lemma, *k.alternatives, *k.aliases)}
     if k.plural:
         names.update(morphy_forms(k.lemma.lower(), "n"))
     return frozenset(names)
@@ -115,11 +103,15 @@ def _covers(c: _Names, g: _Names) -> bool:
 
 def _named(c: Concept, g: Concept) -> bool:
     """The image side uses the caption's word, as a name or as a modifier of something else
-    ("trees" beside the references' "tree branches")."""
+    ("trees" beside the references' "tree branches"), or writes it apart ("wet suit" for the
+    caption's "wetsuit", "short cake" for "shortcake")."""
     words = set(c.names()[:1] + [a.lower() for a in c.alternatives])
     if c.plural:
         words.update(morphy_forms(c.lemma.lower(), "n"))
     if words & word_forms(g):
+        return True
+    lemma = g.lemma.lower()
+    if any(m.lower() + lemma in words for k in ("other", "size") for m in g.attributes.get(k, ())):
         return True
     return " " not in c.lemma and (
         c.lemma.lower() in g.lemma.lower().split() or c.lemma.lower() in g.attributes.get("other", [])

@@ -134,6 +134,7 @@ INVERSE = {
 }
 
 
+@lru_cache(maxsize=8192)
 def relation_key(canonical: str) -> str:
     """What two predicates must share to match: the trailing spatial preposition when there is
     one ("sit on" -> "on", "stand next to" -> "next to"; "in the middle of" a place is in it,
