@@ -41,7 +41,7 @@ from cece.edit_kinds import Level
 from cece.edits import Edit
 from cece.evidence import covers, evidence_of, mentioned_in, same_thing, type_support
 from cece.mass import uncounted
-from cece.qualities import agreed, closest, quality_edits, word_span
+from cece.qualities import agreed, closest, namesakes, quality_edits, word_span
 from knowledge import (
     get_hierarchy,
     is_hypernym,
@@ -94,12 +94,7 @@ def _total(caption: SceneGraph, image: SceneGraph, i: int, found: list[int], n: 
     """How many the caption names in all of what concept ``i`` (``n`` of them) is among: with
     the other concepts of its name that speak of the same reference entities ("A white man next
     to two black men" names three men); None when it names them once, or one without a number."""
-    c = caption.concepts[i]
-    same = [
-        k
-        for k, o in enumerate(caption.concepts)
-        if k != i and o.lemma.lower() == c.lemma.lower() and set(partners(caption, image, k, mapping=())) & set(found)
-    ]
+    same = [k for k in namesakes(caption, i) if set(partners(caption, image, k, mapping=())) & set(found)]
     numbers = [_number(caption.concepts[k]) for k in same]
     if not same or not all(x is not None and x.isdigit() for x in numbers):
         return None
@@ -132,10 +127,6 @@ def _reference_count(
     if _one_of_them(caption, image, i, found):
         return None
     near = closest(c, image, found)
-    besides = [k for k in range(len(caption.concepts)) if k != i]
-    # what the match paired with the caption's other words ("A boat with several little boats
-    # towed behind it": the references' one boat is the first)
-    paired = {j for k in besides if k < len(mapping) and mapping[k] >= 0 for j in _same_as(image, mapping[k])}
     if not all(_more_general(c.synset, image.concepts[j].synset) for j in near):
         found = near
     else:
@@ -143,7 +134,8 @@ def _reference_count(
         # was merged into the woman: a general word's count is the sum of what it covers --
         # but for what the caption names apart ("two older people ... with the young boy"), by
         # its name or by another the match paired with it ("... with the young *bull*")
-        apart = paired | {j for k in besides for j in partners(caption, image, k, mapping=())}
+        besides = (k for k in range(len(caption.concepts)) if k != i)
+        apart = _paired(image, i, mapping) | {j for k in besides for j in partners(caption, image, k, mapping=())}
         found = [j for j in found if j in near or j not in apart]
     exact = [v for v in c.attributes.get("count", []) if v.isdigit()]
     if len(exact) > 1:
@@ -163,6 +155,7 @@ def _reference_count(
         # where they say "some meat").
         if not c.plural or not _vague(c):
             return None
+        paired = _paired(image, i, mapping)
         same = [j for j in found if image.concepts[j].lemma.lower() == c.lemma.lower() and j not in paired]
         if not same or any(uncounted(image, image.concepts[j]) for j in same):
             return None
@@ -175,6 +168,13 @@ def _reference_count(
     values = list(others)
     target = next((v for v in values if v.isdigit()), None) or ("1" if "one" in values else "several")
     return _tallied(image, "count", i, source, target, span, found, t, f"the references say {target}")
+
+
+def _paired(image: SceneGraph, i: int, mapping: Sequence[int]) -> set[int]:
+    """The image concepts the match paired with the caption's concepts other than ``i``, and
+    those that are the same thing ("A boat with several little boats towed behind it": the
+    references' one boat is the first)."""
+    return {j for k, m in enumerate(mapping) if k != i and m >= 0 for j in _same_as(image, m)}
 
 
 def _tallied(

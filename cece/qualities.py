@@ -112,7 +112,7 @@ def quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[in
     out = []
     for kind, clash in _CLASHES.items():
         mine = c.attributes.get(kind, [])
-        if image.kind == "references" and kind == "size" and _named_twice(caption, i):
+        if image.kind == "references" and kind == "size" and namesakes(caption, i):
             continue
         if image.kind == "references" and mine:
             found = closest(c, image, found)
@@ -134,11 +134,12 @@ def quality_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[in
     return out
 
 
-def _named_twice(caption: SceneGraph, i: int) -> bool:
-    """Whether the caption names another thing by concept ``i``'s word. A size compares the two
-    ("A very large elephant next to a baby elephant"): a reference's "small elephant" may be
-    the other one, so against references neither size is a claim."""
-    return any(k != i and o.lemma.lower() == caption.concepts[i].lemma.lower() for k, o in enumerate(caption.concepts))
+def namesakes(caption: SceneGraph, i: int) -> list[int]:
+    """The caption's other concepts named by concept ``i``'s word ("A very large *elephant* next to
+    a baby *elephant*"). A size compares them: a reference's "small elephant" may be the other
+    one, so against references neither size is a claim (:func:`quality_edits`)."""
+    lemma = caption.concepts[i].lemma.lower()
+    return [k for k, o in enumerate(caption.concepts) if k != i and o.lemma.lower() == lemma]
 
 
 def _said_of_another(caption: SceneGraph, image: SceneGraph, i: int, found: list[int], kind: str) -> set[int]:
@@ -150,12 +151,7 @@ def _said_of_another(caption: SceneGraph, image: SceneGraph, i: int, found: list
     c = caption.concepts[i]
     group = base_colour if kind == "colour" else str
     mine = {group(v) for v in c.attributes.get(kind, [])}
-    others = {
-        group(v)
-        for k, o in enumerate(caption.concepts)
-        if k != i and o.lemma.lower() == c.lemma.lower()
-        for v in o.attributes.get(kind, [])
-    } - mine
+    others = {group(v) for k in namesakes(caption, i) for v in caption.concepts[k].attributes.get(kind, [])} - mine
     if not others:
         return set()
     values = said(image, found, _SAID_AS[kind])

@@ -35,12 +35,12 @@ from knowledge.provision import (
     load_wordnet,
 )
 from knowledge.relations import (
-    PLACE_PARTS,
     PREPOSITIONS,
     aimed,
     canonicals_agree,
     canonicals_contradict,
     inverse_key,
+    place_part,
     predicates_agree,
     predicates_contradict,
     relation_key,
@@ -51,7 +51,6 @@ from knowledge.states import is_animate, participle_tag, state_of_predicate, sta
 __all__ = [
     "CAPTION_PLURALS",
     "Hierarchy",
-    "PLACE_PARTS",
     "PREPOSITIONS",
     "THINGS",
     "UnknownSynsetError",
@@ -90,6 +89,7 @@ __all__ = [
     "path_distance",
     "only_people",
     "people_clash",
+    "place_part",
     "plain_person",
     "plural_only",
     "predicates_agree",

@@ -134,6 +134,21 @@ INVERSE = {
 }
 
 
+def place_part(words: list[str], k: int) -> bool:
+    """Whether ``words[k]`` names a part of a place between "on", "in" or "at" and "of" ("in
+    *middle* of", "on *surface* of"; :data:`PLACE_PARTS`).
+
+    >>> place_part(["sit", "in", "middle", "of"], 2), place_part(["in", "front", "of"], 1)
+    (True, False)
+    """
+    return (
+        0 < k < len(words) - 1
+        and words[k] in PLACE_PARTS
+        and words[k - 1] in ("on", "in", "at")
+        and words[k + 1] == "of"
+    )
+
+
 @lru_cache(maxsize=8192)
 def relation_key(canonical: str) -> str:
     """What two predicates must share to match: the trailing spatial preposition when there is
@@ -144,7 +159,7 @@ def relation_key(canonical: str) -> str:
     ('in', 'on', 'outside')
     """
     words = canonical.split()
-    if len(words) >= 3 and words[-1] == "of" and words[-2] in PLACE_PARTS and words[-3] in ("on", "in", "at"):
+    if place_part(words, len(words) - 2):
         return words[-3]
     if len(words) >= 2 and words[-1] == "of" and words[-2] in ("outside", "inside", "atop", "off"):
         return words[-2]

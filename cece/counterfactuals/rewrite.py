@@ -40,10 +40,10 @@ from cece.evidence import salience
 from cece.mass import said_plural, uncounted
 from cece.stand_ins import roles_of, stand_ins
 from knowledge import (
-    PLACE_PARTS,
     PREPOSITIONS,
     objecthood,
     participle_tag,
+    place_part,
     relation_key,
     state_of_predicate,
     verbs_exclude,
@@ -351,9 +351,7 @@ def _with_articles(words: list[str]) -> list[str]:
     "of" ("in middle of" -> "in the middle of")."""
     out: list[str] = []
     for k, w in enumerate(words):
-        if 0 < k < len(words) - 1 and w in PLACE_PARTS and words[k - 1] in ("on", "in", "at") and words[k + 1] == "of":
-            out.append("the")
-        out.append(w)
+        out += ["the", w] if place_part(words, k) else [w]
     return out
 
 
