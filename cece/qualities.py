@@ -213,8 +213,11 @@ def _quality_edit(
     c = caption.concepts[i]
     if kind == "colour":
         # Of one of several colours, what the references say instead is none of the caption's
-        # others: "black and yellow" against the caption's "pink and yellow" says black.
-        said_too = {base_colour(v) for v in c.attributes.get(kind, [])}
+        # others: "black and yellow" against the caption's "pink and yellow" says black; nor
+        # one it gives another thing of the name ("a gray car next to a blue one": red, not gray).
+        said_too = {
+            base_colour(v) for k in [i, *namesakes(caption, i)] for v in caption.concepts[k].attributes.get(kind, [])
+        }
         theirs = [v for v in theirs if base_colour(v) not in said_too] or theirs
     words = {w for v in mine for w in v.split()}
     span = value_span(caption.text, c.phrase_span, words) or value_span(

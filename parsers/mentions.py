@@ -4,7 +4,9 @@
 with one dog would make the second mention a hallucination. :func:`merge_definite_mentions`
 folds a definite re-mention ("the dog", "this dog") into the closest earlier concept with the same
 lemma and number whose colours do not clash, so every later edit reports the thing once, with a
-span on each mention. Indefinite mentions stay apart ("a dog chases a dog" is two dogs).
+span on each mention. Indefinite mentions stay apart ("a dog chases a dog" is two dogs), and so
+does a "one" that stands for a noun (:mod:`parsers.anaphora`): "the unsliced fruit is in the
+bowl, *the sliced one* is out of it".
 
 :func:`pool` is the one way mentions are merged, here and across reference captions
 (:mod:`parsers.references`).
@@ -56,8 +58,8 @@ def is_definite(text: str, c: Concept) -> bool:
 
 def _antecedent(graph: SceneGraph, i: int) -> int | None:
     c = graph.concepts[i]
-    if not is_definite(graph.text, c) or c.attributes.get("count"):
-        return None
+    if not is_definite(graph.text, c) or c.attributes.get("count") or c.text.lower() in ("one", "ones"):
+        return None  # "the sliced one" is set apart from the fruit named before (parsers.anaphora)
     for k in range(i - 1, -1, -1):
         e = graph.concepts[k]
         if (

@@ -96,8 +96,9 @@ def _load(name: str, exclude: tuple[str, ...], fast_attributes: bool, tree_repai
         lemma_memo.install(nlp)
         _numpy_blas(nlp)
     if tree_repairs:
-        from parsers import coordination, misread_nouns, participles
+        from parsers import anaphora, coordination, misread_nouns, participles
 
+        anaphora.install(nlp)  # first installed, so last after the parser: it reads the others' tags
         coordination.install(nlp)
         participles.install(nlp)
         misread_nouns.install(nlp)  # last installed, so first after the parser
@@ -131,8 +132,9 @@ def load_spacy(
     (:mod:`parsers.lemma_memo`) and has the neural layers use numpy's BLAS: the same models,
     sooner. ``tree_repairs`` re-reads what the small model's parse gets wrong in captions: two
     objects read as one noun phrase (:mod:`parsers.coordination`: "a black tent and black
-    sunglasses") and participles taken for nouns (:mod:`parsers.participles`: "A kid playing
-    baseball"). Cached per argument set (a separate
+    sunglasses"), participles taken for nouns (:mod:`parsers.participles`: "A kid playing
+    baseball") and a "one" that stands for a noun taken for a number (:mod:`parsers.anaphora`:
+    "by a large one"). Cached per argument set (a separate
     pipeline each, so callers never see each other's changes); raises :class:`SpacyModelError`
     naming the fix when no model is installed."""
     if model is None:

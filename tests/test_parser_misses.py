@@ -1076,3 +1076,66 @@ def test_a_camera_is_not_supported_by_the_camera_a_dog_stares_at():
     e = explain("A brown and white dog is in front of a camera.", references=refs)
     [edit] = [x for x in e.edits if x.level == "object" and x.spans and e.caption[slice(*x.spans[0])] == "camera"]
     assert (edit.cls, getattr(edit.target, "lemma", edit.target)) == ("R", "television")
+
+
+# -- "one" for a thing named before -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, concepts, triples",
+    [
+        (
+            "a small elephant is standing by a large one",
+            [("elephant", {"size": ["small"]}), ("elephant", {"size": ["large"]})],
+            [("elephant", "stand by", "elephant")],
+        ),
+        (  # "and a blue one" is a second umbrella held, not a second holder
+            "A man holding a red umbrella and a blue one.",
+            [("man", {}), ("umbrella", {"colour": ["red"]}), ("umbrella", {"colour": ["blue"]})],
+            [("man", "hold", "umbrella"), ("man", "hold", "umbrella")],
+        ),
+        (  # a subject "another one" is the subject before it, not the road
+            "A truck moving on the road and another one coming behind it.",
+            [("truck", None), ("road", {}), ("truck", None)],
+            None,
+        ),
+        (  # an ordinal counts a further member of the plural named before, not the tree
+            "Two goats under a tree while a third one climbs it.",
+            [("goat", {"count": ["2"]}), ("tree", {}), ("goat", {"other": ["third"]})],
+            None,
+        ),
+        (  # "the sliced one" is not merged into the unsliced fruit
+            "The unsliced fruit is in the blue bowl, while the sliced one is out of it.",
+            [("fruit", {"other": ["unsliced"]}), ("bowl", {"colour": ["blue"]}), ("fruit", {"other": ["sliced"]})],
+            None,
+        ),
+        # members of the group just named are no further things; nor is "one of" or a bare "one"
+        ("Two dogs, a black one and a white one, run on the grass.", [("dog", None), ("grass", {})], None),
+        ("One of the dogs runs on the grass.", [("dog", None), ("grass", {})], None),
+        ("surfers in ocean one fell off there board", [("surfer", None)], None),
+    ],
+)
+def test_one_stands_for_the_thing_named_before(parser, text, concepts, triples):
+    g = parser.parse(text)
+    assert [c.lemma for c in g.concepts] == [lemma for lemma, _ in concepts]
+    for c, (_, expected) in zip(g.concepts, concepts, strict=True):
+        assert expected is None or c.attributes == expected
+    if triples is not None:
+        assert sorted(g.triples()) == sorted(triples)
+
+
+def test_a_colour_of_one_is_judged_and_rewritten_against_its_namesake():
+    # the references see a gray car and a red one: "a blue one" is the red car, and the rewrite
+    # says red, not the gray the caption gives the other car
+    refs = [
+        "A gray car and a red car parked on the street.",
+        "Two cars parked, one gray and one red.",
+        "A silver car next to a red car.",
+    ]
+    e = explain("A gray car parked next to a blue one.", references=refs)
+    assert flagged(e) == [("R", ["blue"])]
+    assert e.counterfactual == "A gray car parked next to a red one."
+    # the size of one of two elephants compares them: no claim against a baby and an adult
+    refs = ["A baby elephant next to an adult elephant.", "A small elephant by a large elephant.", "A baby elephant."]
+    e = explain("a small elephant is standing by a large one", references=refs)
+    assert e.edits_of("attribute") == [] and not e.hallucinated
