@@ -823,3 +823,10 @@ def test_a_claim_the_rewrite_leaves_wrong_is_put_right_and_marked_on_the_caption
     )
     marked = {x.source for x in e.edits if x.hallucinated}
     assert marked == {"car", "power line"} and all(x.status == "hallucinated" for x in e.edits if x.hallucinated)
+
+
+def test_a_participle_caption_keeps_its_rewrite_when_its_object_goes():
+    # spaCy reads "A black bear standing." with "bear" a compound of "standing": still a subject
+    refs = ["A black bear is standing in a river.", "A black bear standing in the water.", "The black bear is wading."]
+    e = explain("A brown bear standing on a boat.", references=refs)
+    assert e.counterfactual == "A black bear standing."

@@ -52,8 +52,8 @@ def grammar_problems(doc: Any) -> list[str]:
     >>> from parsers import load_spacy
     >>> grammar_problems(load_spacy()("A woman is."))
     ["ends on 'is'"]
-    >>> grammar_problems(load_spacy()("A woman holding a knife."))
-    []
+    >>> grammar_problems(load_spacy()("A woman holding a knife.")), grammar_problems(load_spacy()("Running."))
+    ([], ["no finite verb ('Running')"])
     """
     out = []
     for s in doc.sents:
@@ -67,7 +67,12 @@ def grammar_problems(doc: Any) -> list[str]:
             finite = root.tag_ in FINITE or any(
                 c.dep_ in ("aux", "auxpass") and c.tag_ in FINITE for c in root.children
             )
-            subject = any(c.dep_.startswith("nsubj") or c.dep_ == "expl" for c in root.children)
+            # spaCy may read the subject of a caption's participle as its compound ("A black
+            # bear standing.": "bear" a compound of "standing"), a noun all the same
+            subject = any(
+                c.dep_.startswith("nsubj") or c.dep_ == "expl" or c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")
+                for c in root.children
+            )
             if not finite and not (subject and root.tag_ in ("VBG", "VBN")) and root.tag_ != "VB":
                 out.append(f"no finite verb ({root.text!r})")
         elif root.pos_ not in ("NOUN", "PROPN", "PRON", "NUM", "ADJ"):
