@@ -528,17 +528,21 @@ def test_faithful_captions_stay_byte_for_byte(caption, image):
 
 
 @pytest.mark.parametrize(
-    "caption, objects",
+    "caption, objects, rewrite",
     [
-        ("A man walks a dog.", ["man"]),
-        ("A child is flying a kite.", ["child", "grass"]),
-        ("A woman has a toaster.", ["woman"]),
+        # whether the verb stands without its object is not in the tree: it goes with it
+        ("A man walks a dog.", ["man"], "A man."),
+        ("A child is flying a kite.", ["child", "grass"], "A child."),
+        ("A woman has a toaster.", ["woman"], "A woman."),
+        # unless the predicate says more, which would go with it
+        ("A woman holds a cup while wearing a hat.", ["woman", "hat"], None),
     ],
 )
-def test_no_grammatical_rewrite_says_why(caption, objects):
+def test_a_main_verb_goes_with_its_object_or_no_rewrite_says_why(caption, objects, rewrite):
     e = explain(caption, annotation=A(objects))
-    assert e.hallucinated and e.counterfactual is None
-    assert "no grammatical rewrite" in e.counterfactual_note and e.to_dict()["counterfactual"] is None
+    assert e.hallucinated and e.counterfactual == rewrite
+    if rewrite is None:
+        assert "no grammatical rewrite" in e.counterfactual_note and e.to_dict()["counterfactual"] is None
 
 
 def test_library_applies_a_chosen_subset_and_maps_edits_to_chars():
@@ -784,9 +788,12 @@ def test_a_hallucinated_object_marks_the_words_that_go_with_it():
         ["a bone"],
     ]
     # no rewrite, no extent: the object's own words are marked
-    stuck = explain("A man walks a dog.", annotation=["man"])
+    stuck = explain("A woman holds a cup while wearing a hat.", annotation=["woman", "hat"])
     assert stuck.counterfactual is None
-    assert [[stuck.caption[a:b] for a, b in x.marked] for x in stuck.edits if x.hallucinated] == [["dog"]]
+    assert [[stuck.caption[a:b] for a, b in x.marked] for x in stuck.edits if x.hallucinated] == [["cup"]]
+    # a verb that goes with its object is marked with it
+    walked = explain("A man walks a dog.", annotation=["man"])
+    assert [[walked.caption[a:b] for a, b in x.marked] for x in walked.edits if x.hallucinated] == [["walks a dog"]]
 
 
 def test_the_terminal_marks_an_extent_over_a_doubt_inside_it():
@@ -830,3 +837,38 @@ def test_a_participle_caption_keeps_its_rewrite_when_its_object_goes():
     refs = ["A black bear is standing in a river.", "A black bear standing in the water.", "The black bear is wading."]
     e = explain("A brown bear standing on a boat.", references=refs)
     assert e.counterfactual == "A black bear standing."
+
+
+@pytest.mark.parametrize(
+    "caption, refs, rewrite",
+    [
+        # a copula left without its place, through a preposition of several words too
+        (
+            "Several fried bananas are on a white coat.",
+            ["Fried bananas on a white plate.", "Some fried bananas on a plate.", "A plate of fried bananas."],
+            "Several fried bananas.",
+        ),
+        (
+            "A man is in front of a horse.",
+            ["A man standing by a fence.", "A man near a wooden fence.", "A man outside by a fence."],
+            "A man.",
+        ),
+        # a main verb whose object goes: its subject stays as the caption's noun phrase
+        (
+            "Two men with bicycles pull a croissant behind them.",
+            ["Two men with bicycles pull a cart.", "Two men walk bicycles.", "Two cyclists with a cart."],
+            "Two men with bicycles.",
+        ),
+    ],
+)
+def test_a_sentence_whose_predicate_cannot_stand_keeps_its_subject(caption, refs, rewrite):
+    e = explain(caption, references=refs)
+    assert e.hallucinated and e.counterfactual == rewrite
+
+
+def test_a_predicate_that_names_another_thing_is_not_cut_to_its_subject():
+    # "A woman." would lose the sunglasses the references see
+    refs = ["A woman wearing sunglasses outside.", "A woman with sunglasses on the street.", "A woman in sunglasses."]
+    e = explain("A woman holds a juice of liquor while wearing sunglasses.", references=refs)
+    assert [x.source for x in e.edits if x.hallucinated] == ["juice", "liquor"]
+    assert e.counterfactual is None or "sunglasses" in e.counterfactual

@@ -4,8 +4,10 @@ grammatical cut exists.
 
 - :func:`removal`: what to cut so that a noun phrase disappears with every word that only
   depended on it -- its conjunction, its preposition, the participle or relative clause it was the
-  object of, the "while ..." clause it was the subject of, or its whole sentence when the caption
-  has others -- keeping the main verb and its other arguments;
+  object of, the "while ..." clause it was the subject of -- keeping the main verb and its other
+  arguments; where the main verb cannot stand without it, the verb goes too, and the subject stays
+  as a caption's noun phrase ("Two men pull a croissant." -> "Two men."), else the whole sentence
+  when the caption has others;
 - :func:`agreement`: the verb forms that change when a subject changes number.
 
 >>> from cece.counterfactuals.text import apply
@@ -121,7 +123,10 @@ def _options(doc: Any, noun: Any, gone: set[int], keep: set[int]) -> Iterator[li
             comma = re.match(r"\s*,", doc.text[b:])  # "Children, playing soccer": the comma goes too
             yield [Change(a, b + comma.end() if comma and not doc.text[a:].startswith(",") else b, "")]
         # The object of a main verb: whether the verb can do without it ("walks a dog" -> "walks",
-        # "has a toaster" -> "has") is not in the tree, so only its whole sentence can go.
+        # "has a toaster" -> "has") is not in the tree, so the verb goes with it, leaving its
+        # subject as a caption's noun phrase ("Two men pull a croissant." -> "Two men."), or the
+        # whole sentence goes.
+        yield _subject_alone(doc, head, noun)
         yield _whole(doc, noun)
     elif dep in _SUBJECTS:
         if head.dep_ in _CLAUSES and head.head.i != head.i:
@@ -215,11 +220,13 @@ def _phrase(doc: Any, noun: Any, prep: Any) -> list[Change] | None:
         # (not so "a man with a dog and a woman"); the phrase keeps its preposition and the next
         # member ("a man with a hat")
         return [Change(noun.left_edge.idx, doc[after.i + 1].idx, "")]
-    verb = prep.head
+    # the verb the preposition hangs from, through a preposition of several words ("is *next* to")
+    first = next((t for t in doc[: prep.i + 1] if t.idx == _preposition_start(doc, prep)), prep)
+    verb = first.head if first.i != prep.i else prep.head
     rest = [
         c
         for c in verb.children
-        if c.i != prep.i
+        if c.i not in (prep.i, first.i)
         and c.dep_ not in ("punct", "cc", "aux", "auxpass", "advmod", "neg")
         and not (c.dep_.startswith("nsubj") and c.tag_ in ("WDT", "WP"))
     ]  # "which is covered with X"
@@ -228,8 +235,8 @@ def _phrase(doc: Any, noun: Any, prep: Any) -> list[Change] | None:
             return [Change(*_with_left(doc, _subtree(verb), ("and", "but", "or")), "")]
         if verb.dep_ in ("acl", "advcl", "relcl", "conj") and not rest:
             return [Change(*_with_left(doc, _subtree(verb), ("and", "but", "or", "that", "which", "who")), "")]
-        if verb.lemma_ == "be":
-            return _whole(doc, noun)
+        if verb.lemma_ == "be":  # "Bananas are on a coat." -> "Bananas."
+            return _subject_alone(doc, verb, noun) or _whole(doc, noun)
     lone_cc = [c for c in noun.children if c.dep_ == "cc"] if not any(c.dep_ == "conj" for c in noun.children) else []
     if lone_cc:  # "a man with a dog and a woman are ...", "and" hung on "dog": it stays
         b = lone_cc[0].idx
@@ -311,6 +318,34 @@ def _own(noun: Any) -> tuple[int, int]:
         if c.dep_ == "prep" and c.lower_ == "of":
             end = max(end, _subtree(c)[1])
     return noun.left_edge.idx, end
+
+
+def _subject_alone(doc: Any, verb: Any, noun: Any) -> list[Change] | None:
+    """The cut leaving only the subject of ``verb``, the root of a sentence its subject opens,
+    as that sentence: a caption may be a noun phrase ("Two men with bicycles."). None for a verb
+    of a clause, whose subject does not open its sentence, or whose predicate names another
+    thing than ``noun`` (that goes): "while wearing *sunglasses*" stays said."""
+    subject = next((c for c in verb.children if c.dep_ in _SUBJECTS), None)
+    if verb.dep_ != "ROOT" or subject is None or subject.left_edge.i != verb.sent.start:
+        return None
+    said = [t for t in verb.sent if t.i > subject.right_edge.i and not t.is_punct and not t.is_space]
+    if not said or any(
+        t.pos_ in ("NOUN", "PROPN") and t.i != noun.i and not noun.is_ancestor(t) and not _in_preposition(doc, t)
+        for t in said
+    ):
+        return None
+    end_of_subject = subject.right_edge.idx + len(subject.right_edge)
+    return [Change(end_of_subject, said[-1].idx + len(said[-1]), "")]
+
+
+def _in_preposition(doc: Any, t: Any) -> bool:
+    """Whether token ``t`` is a word of a preposition of several words ("in *front* of")."""
+    return any(
+        doc[a : a + n].text.lower() in PREPOSITIONS
+        for n in (2, 3, 4)
+        for a in range(max(0, t.i - n + 1), t.i + 1)
+        if a + n <= len(doc)
+    )
 
 
 def _whole(doc: Any, t: Any) -> list[Change] | None:
