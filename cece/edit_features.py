@@ -41,6 +41,10 @@ role clash             the sentence has it do what only somebody does, and its w
                        who could ("a *human mouth* wearing a coat"; :mod:`knowledge.agents`)
 garment                the object is clothing (:func:`knowledge.is_garment`), which references
                        often leave unsaid ("people in *wetsuits* riding surfboards")
+colour near miss       of a colour the references contradict, how close it is to the nearest colour
+                       they say instead as people see them: 1 - CIEDE2000 / 50, 0 from 50 on (red
+                       and blue are 49 apart; :func:`parsers.attributes.colour_distance`). "Gold"
+                       for their "tan" (11 apart) is 0.79: a near miss of perception
 others doubted         log(1 + how many other things the caption names have an object claim too): a
                        caption that names many things the references leave unsaid is a detailed one,
                        less likely wrong about each of them
@@ -79,6 +83,7 @@ from knowledge import is_garment, lemmatize, lexname, noun_synset, objecthood, p
 from knowledge.agents import can_act
 from knowledge.meronymy import part_of_any
 from parsers import Concept, SceneGraph
+from parsers.attributes import colour_distance
 
 KINDS = (
     "object deleted",
@@ -105,6 +110,7 @@ EVIDENCE = (
     "word in references",
     "role clash",
     "garment",
+    "colour near miss",
     "others doubted",
     "end doubted",
     "against",
@@ -128,6 +134,7 @@ ADDED_LATER = frozenset(SLOPES) | {
     "part of named",
     "others doubted",
     "garment",
+    "colour near miss",
 }
 
 
@@ -251,6 +258,8 @@ def _evidence(x: dict[str, float], e: Edit, ctx: Context) -> None:
             if kind != "thing":
                 x[kind] = 1.0
     agreement = _agreement(e)
+    if agreement.get("kind") == "colour":
+        x["colour near miss"] = _colour_near_miss(e, c)
     if agreement:
         speaking = max(int(agreement.get("of") or 0), 1)
         x["against"] = min(float(agreement.get("against") or 0) / speaking, 1.0)
@@ -260,3 +269,15 @@ def _evidence(x: dict[str, float], e: Edit, ctx: Context) -> None:
         x["against"] = len(mentioned_in(image, image.concepts[e.target_index])) / refs
     if e.target_index is not None and e.level != "relation" and e.target_index < len(ctx.salience):
         x["mentioned"] = ctx.salience[e.target_index]
+
+
+def _colour_near_miss(e: Edit, c: Concept) -> float:
+    """How close the caption's colours of colour claim ``e`` (those of ``c`` its words say) are
+    to the nearest of the colours the references say instead (``e.target``, "tan / beige"):
+    1 - CIEDE2000 / 50, at least 0; 0 where no distance is known."""
+    if not isinstance(e.source, str) or not isinstance(e.target, str):
+        return 0.0
+    words = set(e.source.lower().split())
+    mine = [v for v in c.attributes.get("colour", []) if set(v.lower().split()) <= words]
+    found = [d for m in mine for t in e.target.split(" / ") if (d := colour_distance(m, t)) is not None]
+    return max(0.0, 1.0 - min(found) / 50) if found else 0.0

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 from parsers.attribute_words import (
     COLOURS,
@@ -110,6 +111,41 @@ def colours_clash(mine: Iterable[str], theirs: Iterable[str]) -> bool:
     if not a or not b or any(v in VAGUE_COLOURS for v in a + b):
         return False
     return not ({base_colour(v) for v in a} & {base_colour(v) for v in b})
+
+
+def colour_distance(a: str, b: str) -> float | None:
+    """How far apart two colours are as people see them: the CIEDE2000 difference (about 0 to
+    100; 2 is barely seen) of the colours the xkcd colour survey's respondents gave those names
+    (``matplotlib.colors.XKCD_COLORS``), each name else its basic colour (:func:`base_colour`).
+    None for a value that names no one colour ("colorful").
+
+    >>> round(colour_distance("gold", "tan")), round(colour_distance("red", "blue"))
+    (11, 49)
+    """
+    x, y = _survey_colour(a), _survey_colour(b)
+    return None if x is None or y is None else _delta_e(x, y)
+
+
+@lru_cache(maxsize=1024)
+def _delta_e(x: str, y: str) -> float:
+    from coloraide import Color
+
+    return float(Color(x).delta_e(Color(y), method="2000"))
+
+
+@lru_cache(maxsize=1024)
+def _survey_colour(value: str) -> str | None:
+    """The hex colour the xkcd survey (or CSS) names ``value``, or its basic colour."""
+    from matplotlib.colors import CSS4_COLORS, XKCD_COLORS
+
+    v = " ".join(value.lower().replace("-", " ").split())
+    if not v or v in VAGUE_COLOURS:
+        return None
+    for name in dict.fromkeys((v, v.replace("grey", "gray"), v.replace("gray", "grey"), base_colour(v))):
+        hex_ = XKCD_COLORS.get(f"xkcd:{name}") or CSS4_COLORS.get(name.replace(" ", ""))
+        if isinstance(hex_, str):
+            return hex_
+    return None
 
 
 def sizes_clash(mine: Iterable[str], theirs: Iterable[str]) -> bool:

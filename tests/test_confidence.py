@@ -16,6 +16,7 @@ from cece import Explainer
 from cece.confidence import FORMAT, RECORD_ADDED_LATER, ConfidenceModel, default_model, load_model, noisy_or
 from cece.edit_features import ADDED_LATER, EVIDENCE, FEATURES, KINDS, SLOPES, Context, edit_features
 from halcece import main
+from parsers.attributes import colour_distance
 
 REFS = [
     "A dog runs across the grass.",
@@ -143,6 +144,23 @@ def test_a_garment_the_references_leave_unsaid_weighs_less_than_another_thing():
 
     (wetsuit, worn), (kite, held) = claim("Surfers in wetsuits.", "wetsuit"), claim("Surfers with kites.", "kite")
     assert (wetsuit, kite) == (1.0, 0.0) and worn < held
+
+
+def test_a_colour_near_what_the_references_see_weighs_less_than_a_far_one():
+    # "gold" for their tan car is a near miss of perception (CIEDE2000 11); "blue" is not (0)
+    ex = Explainer(counterfactuals=False)
+    tan = ["A person looks out of a tan car.", "A simple tan car on a street.", "A man in a beige car."]
+
+    def claim(caption: str) -> tuple[float, float]:
+        e = ex.explain(caption, references=tan)
+        [edit] = e.edits_of("attribute")
+        return edit_features(edit, Context.of(e.edits, e.caption_graph, e.image_graph))[
+            "colour near miss"
+        ], edit.confidence
+
+    (near, gold), (far, blue) = claim("A man looks out of a gold car."), claim("A man looks out of a blue car.")
+    assert near == pytest.approx(1 - colour_distance("gold", "tan") / 50) and far == 0.0
+    assert gold < blue
 
 
 def test_a_person_of_another_sex_is_a_clash_another_name_for_one_is_not():
