@@ -872,3 +872,8 @@ def test_a_predicate_that_names_another_thing_is_not_cut_to_its_subject():
     e = explain("A woman holds a juice of liquor while wearing sunglasses.", references=refs)
     assert [x.source for x in e.edits if x.hallucinated] == ["juice", "liquor"]
     assert e.counterfactual is None or "sunglasses" in e.counterfactual
+    # nor a thing hung from the object that goes: "A spider." would lose the web
+    refs = ["A spider in its web.", "A spider sitting in a web.", "A large spider on a web outdoors."]
+    e = explain("A spider wraps the captured prey in a web.", references=refs)
+    assert "prey" in [x.source for x in e.edits if x.hallucinated]
+    assert e.counterfactual is None or "web" in e.counterfactual

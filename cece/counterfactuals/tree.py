@@ -324,14 +324,14 @@ def _subject_alone(doc: Any, verb: Any, noun: Any) -> list[Change] | None:
     """The cut leaving only the subject of ``verb``, the root of a sentence its subject opens,
     as that sentence: a caption may be a noun phrase ("Two men with bicycles."). None for a verb
     of a clause, whose subject does not open its sentence, or whose predicate names another
-    thing than ``noun`` (that goes): "while wearing *sunglasses*" stays said."""
+    thing than ``noun`` (that goes): "while wearing *sunglasses*", "its prey *in a web*" stay said."""
     subject = next((c for c in verb.children if c.dep_ in _SUBJECTS), None)
     if verb.dep_ != "ROOT" or subject is None or subject.left_edge.i != verb.sent.start:
         return None
     said = [t for t in verb.sent if t.i > subject.right_edge.i and not t.is_punct and not t.is_space]
+    a, b = _own(noun)  # its own words go with it; a thing hung from it ("prey *in a web*") does not
     if not said or any(
-        t.pos_ in ("NOUN", "PROPN") and t.i != noun.i and not noun.is_ancestor(t) and not _in_preposition(doc, t)
-        for t in said
+        t.pos_ in ("NOUN", "PROPN") and not a <= t.idx < b and not _in_preposition(doc, t) for t in said
     ):
         return None
     end_of_subject = subject.right_edge.idx + len(subject.right_edge)
