@@ -116,7 +116,7 @@ def colours_clash(mine: Iterable[str], theirs: Iterable[str]) -> bool:
 def colour_distance(a: str, b: str) -> float | None:
     """How far apart two colours are as people see them: the CIEDE2000 difference (about 0 to
     100; 2 is barely seen) of the colours the xkcd colour survey's respondents gave those names
-    (``matplotlib.colors.XKCD_COLORS``), each name else its basic colour (:func:`base_colour`).
+    (matplotlib's ``XKCD_COLORS``), each name else its basic colour (:func:`base_colour`).
     None for a value that names no one colour ("colorful").
 
     >>> round(colour_distance("gold", "tan")), round(colour_distance("red", "blue"))
@@ -136,16 +136,31 @@ def _delta_e(x: str, y: str) -> float:
 @lru_cache(maxsize=1024)
 def _survey_colour(value: str) -> str | None:
     """The hex colour the xkcd survey (or CSS) names ``value``, or its basic colour."""
-    from matplotlib.colors import CSS4_COLORS, XKCD_COLORS
-
     v = " ".join(value.lower().replace("-", " ").split())
     if not v or v in VAGUE_COLOURS:
         return None
+    xkcd, css = _colour_names()
     for name in dict.fromkeys((v, v.replace("grey", "gray"), v.replace("gray", "grey"), base_colour(v))):
-        hex_ = XKCD_COLORS.get(f"xkcd:{name}") or CSS4_COLORS.get(name.replace(" ", ""))
+        hex_ = xkcd.get(f"xkcd:{name}") or css.get(name.replace(" ", ""))
         if isinstance(hex_, str):
             return hex_
     return None
+
+
+@lru_cache(maxsize=1)
+def _colour_names() -> tuple[dict[str, str], dict[str, str]]:
+    """matplotlib's tables of the xkcd survey's and CSS's colour names, read from its data module
+    without importing matplotlib itself: that import leaves some 35,000 objects behind, which the
+    garbage collector then walks for the rest of a run (15 % of a reference run's time)."""
+    import importlib.util
+    import runpy
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("matplotlib")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("colour names need matplotlib. Fix: pip install matplotlib")
+    table = runpy.run_path(str(Path(list(spec.submodule_search_locations)[0]) / "_color_data.py"))
+    return table["XKCD_COLORS"], table["CSS4_COLORS"]
 
 
 def sizes_clash(mine: Iterable[str], theirs: Iterable[str]) -> bool:
