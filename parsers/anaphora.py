@@ -15,7 +15,7 @@ one" merged into the fruit named before it (:func:`parsers.mentions.merge_defini
 
 >>> from parsers.spacy_model import load_spacy
 >>> doc = load_spacy(tree_repairs=True)("A small elephant standing by a large one.")
->>> doc[6].tag_, antecedent(doc[6]).text
+>>> doc[7].tag_, antecedent(doc[7]).text
 ('NN', 'elephant')
 """
 
