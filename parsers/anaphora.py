@@ -77,7 +77,11 @@ def antecedent(t: Any) -> Any | None:
     nouns = [
         n
         for n in reversed(t.doc[: t.i])
-        if n.tag_ in _NOUN_TAGS and n.lower_ not in ("one", "ones") and n.dep_ != "compound" and not _of(n, t)
+        if n.tag_ in _NOUN_TAGS
+        and n.lower_ not in ("one", "ones")
+        and n.dep_ != "compound"
+        and n.head.i != t.i  # its own modifier is no antecedent ("a *gold* one", "gold" tagged a noun)
+        and not _of(n, t)
     ]
     if "other" in words and (counted := [n for n in nouns if any(c.lower_ == "one" for c in n.children)]):
         return counted[0]  # "one foot on the block and the other one hanging"

@@ -1139,3 +1139,9 @@ def test_a_colour_of_one_is_judged_and_rewritten_against_its_namesake():
     refs = ["A baby elephant next to an adult elephant.", "A small elephant by a large elephant.", "A baby elephant."]
     e = explain("a small elephant is standing by a large one", references=refs)
     assert e.edits_of("attribute") == [] and not e.hallucinated
+
+
+def test_a_colour_noun_before_one_is_its_colour_not_its_antecedent(parser):
+    # the tagger reads "gold" as a noun: it is the one's colour, and the one is a car
+    g = parser.parse("A gray car parked next to a gold one.")
+    assert [(c.lemma, c.attributes.get("colour")) for c in g.concepts] == [("car", ["gray"]), ("car", ["gold"])]
