@@ -15,7 +15,7 @@ one" merged into the fruit named before it (:func:`parsers.mentions.merge_defini
 
 >>> from parsers.spacy_model import load_spacy
 >>> doc = load_spacy(tree_repairs=True)("A small elephant standing by a large one.")
->>> doc[7].tag_, antecedent(doc[7]).text
+>>> doc[7].tag_, stands_for(doc[7]).text
 ('NN', 'elephant')
 """
 
@@ -33,22 +33,23 @@ _NOUN_TAGS = frozenset(("NN", "NNS"))
 _SUBJECTS = frozenset(("nsubj", "nsubjpass"))
 
 
-def stands_for_a_noun(t: Any) -> bool:
-    """Whether token ``t`` is a "one" that stands for a noun said before it (module docstring)."""
+def stands_for(t: Any) -> Any | None:
+    """The noun said before it that token ``t`` stands for, when ``t`` is such a "one" (module
+    docstring), else None."""
     if t.lower_ not in ("one", "ones") or t.tag_ not in ("CD", "NN", "NNS") or t.dep_ in ("nummod", "quantmod"):
-        return False
+        return None
     marked = False
     for c in t.children:
         if c.dep_ == "prep" and c.lower_ == "of":
-            return False
+            return None
         if c.dep_ == "det" and c.i < t.i:
             if c.lower_ not in _ARTICLES:
-                return False
+                return None
             marked = True
         # a noun before "ones" is a kind ("chocolate ones"); before "one" it may be a lost
         # place ("surfers in ocean one fell off")
         marked = marked or c.i < t.i and (c.dep_ == "amod" or c.dep_ == "compound" and t.lower_ == "ones")
-    return marked and not _member(t) and antecedent(t) is not None
+    return antecedent(t) if marked and not _member(t) else None
 
 
 def _member(t: Any) -> bool:
@@ -102,10 +103,9 @@ def repair(doc: Any) -> Any:
     "one" joined to that noun by "and" its conjunct: in "a man holding a red umbrella and a blue
     one" the parse joins "one" to the man, as a second holder."""
     for t in doc:
-        if t.tag_ == "CD" and stands_for_a_noun(t):
+        if t.tag_ == "CD" and (named := stands_for(t)) is not None:
             t.tag_ = "NNS" if t.lower_ == "ones" else "NN"
-            named = antecedent(t)
-            if named is not None and t.dep_ == "conj" and t.head.i < named.i and _joined(named, t):
+            if t.dep_ == "conj" and t.head.i < named.i and _joined(named, t):
                 t.head = named
     return doc
 

@@ -24,7 +24,7 @@ from typing import Any
 import knowledge
 from knowledge.concepts import wordnet_first_sense
 from parsers import repairs
-from parsers.anaphora import antecedent, stands_for_a_noun
+from parsers.anaphora import stands_for
 from parsers.attribute_words import ADJECTIVE_COMPOUNDS, COLOURS, QUANTIFIER_NOUNS
 from parsers.attributes import group_attributes
 from parsers.draft_graph import Draft, Mention, from_upstream, joins_next
@@ -185,7 +185,7 @@ class CaptionParser:
     def _concept(self, d: Draft, m: Mention) -> Concept:
         doc = d.doc
         heads, lemma, synset, leftovers = self._name(doc, m)
-        named = antecedent(doc[m.root]) if stands_for_a_noun(doc[m.root]) else None
+        named = stands_for(doc[m.root])
         if named is not None and d.tok2m[named.i] >= 0:  # "a large one": the thing named before
             _, lemma, synset, _ = self._name(doc, d.mentions[d.tok2m[named.i]])
         values, counts = modifier_values(doc, m, set(heads))
