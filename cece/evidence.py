@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from knowledge import is_hypernym, noun_synset, path_distance, wup_similarity
 from knowledge.concepts import morphy_forms
+from knowledge.having import nouns_had
 from parsers import Concept, SceneGraph
 
 #: Wu-Palmer similarity from which two things are close kin: siblings, as in a swapped object
@@ -104,7 +105,8 @@ def _covers(c: _Names, g: _Names) -> bool:
 def _named(c: Concept, g: Concept) -> bool:
     """The image side uses the caption's word, as a name or as a modifier of something else
     ("trees" beside the references' "tree branches"), or writes it apart ("wet suit" for the
-    caption's "wetsuit", "short cake" for "shortcake")."""
+    caption's "wetsuit", "short cake" for "shortcake"), or says it is there with an adjective
+    (the caption's "grass" in a "grassy field": :func:`knowledge.having.nouns_had`)."""
     words = set(c.names()[:1] + [a.lower() for a in c.alternatives])
     if c.plural:
         words.update(morphy_forms(c.lemma.lower(), "n"))
@@ -112,6 +114,8 @@ def _named(c: Concept, g: Concept) -> bool:
         return True
     lemma = g.lemma.lower()
     if any(m.lower() + lemma in words for k in ("other", "size") for m in g.attributes.get(k, ())):
+        return True
+    if any(n in words for values in g.attributes.values() for m in values for n in nouns_had(m)):
         return True
     return " " not in c.lemma and (
         c.lemma.lower() in g.lemma.lower().split() or c.lemma.lower() in g.attributes.get("other", [])

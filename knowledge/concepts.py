@@ -210,12 +210,15 @@ def _noun_lemma(tokens: list[str]) -> str | None:
         for last in lasts:  # e.g. "dining tables" -> dining_table
             if f"{prefix}_{last}" in lemmas:
                 return f"{prefix}_{last}"
-        if len(words) == 2:  # spelled open, stored hyphenated or closed: "wine glass" -> wineglass
-            for joiner in ("-", ""):
-                forms = morphy_forms(joiner.join(words), "n")
-                forms += [f for f in (f"{words[0]}{joiner}{x}" for x in lasts) if f in lemmas]
-                if forms:
-                    return forms[0]
+        # The first two words spelled open, stored hyphenated or closed: "wine glass" ->
+        # wineglass, "ice cream cone" -> ice-cream_cone, "hot air balloon" -> hot-air_balloon.
+        for joiner in ("-", ""):
+            joined = "_".join([words[0] + joiner + words[1], *words[2:]])
+            forms = morphy_forms(joined, "n")
+            stem = joined[: len(joined) - len(words[-1])]
+            forms += [f for f in (f"{stem}{x}" for x in lasts) if f in lemmas]
+            if forms:
+                return forms[0]
     return _head_lemma(tokens[-1])
 
 

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from knowledge.having import build_having
 from knowledge.provision import (
     WordNetMissingError,
     WordNetSource,
@@ -50,7 +51,7 @@ FORMAT_VERSION = 2
 INDEX_FILENAME = f"wordnet-index-v{FORMAT_VERSION}.json"
 _MAX_HEADER = 1 << 16  # the header line holds a key and a hash: a longer one is not ours
 # Bumped whenever the Hierarchy fields change; part of the cache key, so old files rebuild.
-_SCHEMA = 8
+_SCHEMA = 9
 # Files whose size and mtime enter the cache key: a changed database rebuilds the index.
 _KEY_FILES = ("data.noun", "data.verb", "index.noun", "index.verb", "noun.exc", "verb.exc")
 
@@ -101,6 +102,8 @@ class Hierarchy:
     somebody_only: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     # Per noun synset that WordNet files as a part of others, their names ("trunk.n.01": the tree).
     part_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Per adjective, the nouns whose thing it says is there ("grassy": grass; knowledge.having).
+    having: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.names)
@@ -176,6 +179,7 @@ class Hierarchy:
             lexnames=lexnames,
             adjective_lemmas=frozenset(state["adjective_lemmas"]),
             part_of={str(k): tuple(str(x) for x in v) for k, v in dict(state["part_of"]).items()},
+            having={str(k): tuple(str(x) for x in v) for k, v in dict(state["having"]).items()},
         )
 
 
@@ -262,6 +266,7 @@ def build_hierarchy(reader: Any = None, source: str = "") -> Hierarchy:
         adjective_lemmas=frozenset(k for k, v in lemma_map.items() if "a" in v or "s" in v),
         somebody_only=np.array([_somebody_only(s) for s in synsets], dtype=bool),
         part_of={s.name(): tuple(sorted(h.name() for h in s.part_holonyms())) for s in synsets if s.part_holonyms()},
+        having=build_having(reader),
     )
 
 

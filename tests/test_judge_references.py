@@ -333,3 +333,13 @@ def test_a_vague_count_is_several_but_not_of_what_another_word_names(parser):
     refs = ["A large boat in the water.", "A long passenger boat on a river.", "A red tour boat with 4 people."]
     e = explain(parser, "A boat with several little boats towed behind it.", refs)
     assert not [x for x in e.edits if x.level == "count"]
+
+
+def test_an_adjective_that_says_the_thing_is_there_supports_it(parser):
+    # "a grassy field" has grass, "a leafy tree" leaves: silent on the noun, not on the thing
+    e = explain(parser, "A dog on the grass.", ["A dog lying in a grassy field.", "A brown dog rests outside."])
+    assert not [x for x in e.edits if x.level == "object"] and not e.hallucinated
+    # "a glassy lake" only looks like glass: a glass is still no reference's
+    e = explain(parser, "A glass by a lake.", ["A glassy lake at dawn.", "A calm lake."])
+    glass = next(x for x in e.edits if x.source == "glass")
+    assert (glass.cls, glass.status) == ("D", "hallucinated")

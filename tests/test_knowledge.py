@@ -395,6 +395,9 @@ def test_distance_properties(data, nouns):
         ("dog.n.01", "dog.n.01"),
         ("dog.n.1", "dog.n.01"),
         ("wine glasses", "wineglass.n.01"),
+        # the first two words stored hyphenated in a longer compound
+        ("ice cream cones", "ice-cream_cone.n.01"),  # not a geometric cone
+        ("hot air balloon", "hot-air_balloon.n.01"),
         ("xyzzy", None),
         ("", None),
         ("the", None),
@@ -555,3 +558,17 @@ def test_a_signal_made_to_be_seen_is_a_thing():
     # WordNet files these with communication, beside a poem
     assert objecthood("traffic_light.n.01") == objecthood("windsock.n.01") == "thing"
     assert objecthood("poem.n.01") == objecthood("shape.n.01") == "abstract"
+
+
+def test_adjectives_that_say_a_thing_is_there():
+    from knowledge.having import nouns_had
+
+    # WordNet derives the adjective from the noun, and its gloss says having it
+    assert [nouns_had(w) for w in ("grassy", "Leafy", "snowy", "tusked")] == [
+        ("grass",),
+        ("leaf",),
+        ("snow",),
+        ("tusk",),
+    ]
+    # resembling the thing is not having it; a colour or a participle is neither
+    assert [nouns_had(w) for w in ("glassy", "silky", "creamy", "bushy", "golden", "red", "tired")] == [()] * 7
