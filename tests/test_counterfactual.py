@@ -866,6 +866,14 @@ def test_a_sentence_whose_predicate_cannot_stand_keeps_its_subject(caption, refs
     assert e.hallucinated and e.counterfactual == rewrite
 
 
+def test_a_pronoun_is_no_sentence_of_its_own():
+    # "He." says nothing: the sentence whose object goes goes whole
+    refs = ["A man rides a motorbike on a highway.", "A motorcyclist on the road.", "A man on a motorcycle."]
+    e = explain("A man riding a motorcycle down the road. He is carrying a guitar.", references=refs)
+    assert [x.source for x in e.edits if x.hallucinated] == ["guitar"]
+    assert e.counterfactual == "A man riding a motorcycle down the road."
+
+
 def test_a_predicate_that_names_another_thing_is_not_cut_to_its_subject():
     # "A woman." would lose the sunglasses the references see
     refs = ["A woman wearing sunglasses outside.", "A woman with sunglasses on the street.", "A woman in sunglasses."]

@@ -323,10 +323,11 @@ def _own(noun: Any) -> tuple[int, int]:
 def _subject_alone(doc: Any, verb: Any, noun: Any) -> list[Change] | None:
     """The cut leaving only the subject of ``verb``, the root of a sentence its subject opens,
     as that sentence: a caption may be a noun phrase ("Two men with bicycles."). None for a verb
-    of a clause, whose subject does not open its sentence, or whose predicate names another
-    thing than ``noun`` (that goes): "while wearing *sunglasses*", "its prey *in a web*" stay said."""
+    of a clause, whose subject does not open its sentence, or is a pronoun ("He." says nothing:
+    the sentence goes), or whose predicate names another thing than ``noun`` (that goes): "while
+    wearing *sunglasses*", "its prey *in a web*" stay said."""
     subject = next((c for c in verb.children if c.dep_ in _SUBJECTS), None)
-    if verb.dep_ != "ROOT" or subject is None or subject.left_edge.i != verb.sent.start:
+    if verb.dep_ != "ROOT" or subject is None or subject.left_edge.i != verb.sent.start or subject.pos_ == "PRON":
         return None
     said = [t for t in verb.sent if t.i > subject.right_edge.i and not t.is_punct and not t.is_space]
     a, b = _own(noun)  # its own words go with it; a thing hung from it ("prey *in a web*") does not
