@@ -7,6 +7,9 @@ Visual Genome's ``"attributes": ["wooden", "dark blue"]``), so the same word lan
 
 from __future__ import annotations
 
+from knowledge import is_thing, lexname, noun_synset
+from knowledge.hierarchy import get_hierarchy
+
 COLOURS = frozenset(
     [
         "red",
@@ -272,6 +275,27 @@ ADJECTIVE_COMPOUNDS = frozenset(
 |bell pepper|brussels sprout|wild flower|full moon|black board|white board|dining table
 |white wine|red wine|green tea|black tea|blue cheese""".replace("\n", "").split("|")
 )
+
+
+def names_with(adjective: str, noun: str) -> bool:
+    """Whether ``adjective`` and the noun lemma ``noun`` make one name: a listed one ("hot dog",
+    "red wine"), or a WordNet compound naming a visible thing whose adjective is no colour, size,
+    material or tone, which the parser reads apart, nor a person, whom age or role words describe
+    ("musical instrument", "electric guitar", "fried egg"; not "yellow jacket", the wasp, "cold
+    water", a rebuff, or "old man", whom WordNet files apart from men).
+
+    >>> names_with("musical", "instrument"), names_with("yellow", "jacket"), names_with("cold", "water")
+    (True, False, False)
+    """
+    adjective = adjective.lower()
+    if f"{adjective} {noun}" in ADJECTIVE_COMPOUNDS:
+        return True
+    if adjective in COLOURS or adjective in SIZES or adjective in MATERIALS or adjective in TONES:
+        return False
+    if f"{adjective}_{noun}" not in get_hierarchy().noun_lemmas:
+        return False
+    synset = noun_synset(f"{adjective} {noun}")
+    return is_thing(synset) and lexname(synset) != "noun.person"
 
 # Adverbs that hedge the mention they attach to ("possibly a cat").
 HEDGE_ADVERBS = frozenset(

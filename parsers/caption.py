@@ -25,7 +25,7 @@ import knowledge
 from knowledge.concepts import wordnet_first_sense
 from parsers import repairs
 from parsers.anaphora import stands_for
-from parsers.attribute_words import ADJECTIVE_COMPOUNDS, COLOURS, QUANTIFIER_NOUNS
+from parsers.attribute_words import COLOURS, QUANTIFIER_NOUNS, names_with
 from parsers.attributes import group_attributes
 from parsers.draft_graph import Draft, Mention, from_upstream, joins_next
 from parsers.frames import drop_frame_nouns, drop_the_camera
@@ -231,7 +231,7 @@ class CaptionParser:
         while j >= m.start and (
             joins_next(doc, j)
             or doc[j].dep_ == "compound"
-            or (doc[j].dep_ in ("amod", "conj") and f"{doc[j].lower_} {base}" in ADJECTIVE_COMPOUNDS)
+            or (doc[j].dep_ in ("amod", "conj") and names_with(doc[j].lower_, base))
         ):
             # spelling makes one word of "x-ray" whatever the parse says of its parts, and a known
             # name one of "polar bear" even when the parse joins "polar" to "black and white"
@@ -345,7 +345,7 @@ def _named_with(doc: Any, j: int, head: int, base: str) -> bool:
     """Whether the adjective at ``j``, right before the noun ``head``, makes a known name with it;
     a colour joined to other colours is one of them ("a red and green pepper")."""
     coordinated = doc[j].dep_ == "conj" and doc[j].lower_ in COLOURS
-    return j == head - 1 and not coordinated and f"{doc[j].lower_} {base}" in ADJECTIVE_COMPOUNDS
+    return j == head - 1 and not coordinated and names_with(doc[j].lower_, base)
 
 
 def _compounds(doc: Any, tokens: list[int]) -> list[int]:

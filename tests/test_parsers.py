@@ -291,6 +291,18 @@ def test_compounds_wordnet_knows_are_one_name(parser):
     assert street.synset == "street.n.01" and street.attributes == {"other": ["city"]}
 
 
+def test_an_adjective_that_makes_a_name_with_its_noun_is_part_of_it(parser):
+    # WordNet's compound, whatever the case of the caption: not a device with a "musical" modifier
+    for caption in ("A woman playing a musical instrument.", "A WOMAN PLAYING A MUSICAL INSTRUMENT."):
+        (_, instrument) = parser.parse(caption).concepts
+        assert (instrument.synset, instrument.attributes) == ("musical_instrument.n.01", {})
+    c = by_lemma(parser.parse("An American flag hangs by the front door."))
+    assert (c["american flag"].synset, c["front door"].synset) == ("american_flag.n.01", "front_door.n.01")
+    # a colour or a size is read apart ("yellow jacket" is also a wasp), and a person's age too
+    c = by_lemma(parser.parse("An old man in a yellow jacket."))
+    assert (c["man"].attributes, c["jacket"].attributes) == ({"other": ["old"]}, {"colour": ["yellow"]})
+
+
 def test_compound_split_by_the_tagger_is_rejoined(parser):
     # en_core_web_sm parses "hydrant" here as an adjective modifying "fire"
     g = parser.parse("A red fire hydrant on a dark-blue car.")
