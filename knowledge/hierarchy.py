@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from knowledge.having import build_having
+from knowledge.having_index import build_having
 from knowledge.provision import (
     WordNetMissingError,
     WordNetSource,
