@@ -297,6 +297,7 @@ def names_with(adjective: str, noun: str) -> bool:
     synset = noun_synset(f"{adjective} {noun}")
     return is_thing(synset) and lexname(synset) != "noun.person"
 
+
 # Adverbs that hedge the mention they attach to ("possibly a cat").
 HEDGE_ADVERBS = frozenset(
     ["possibly", "perhaps", "maybe", "probably", "likely", "presumably", "apparently", "seemingly", "supposedly"]
