@@ -295,7 +295,7 @@ def names_with(adjective: str, noun: str) -> bool:
     if f"{adjective}_{noun}" not in get_hierarchy().noun_lemmas:
         return False
     synset = noun_synset(f"{adjective} {noun}")
-    return is_thing(synset) and lexname(synset) != "noun.person"
+    return synset is not None and is_thing(synset) and lexname(synset) != "noun.person"
 
 
 # Adverbs that hedge the mention they attach to ("possibly a cat").
