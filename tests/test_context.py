@@ -108,7 +108,7 @@ def test_sense_counts_kinds_and_plurals():
     "caption, hedged, sure",
     [
         ("A cat on a bed, possibly looking at a mouse.", ["mouse"], ["cat", "bed"]),
-        ("A boy, possibly in a living room with a train track.", ["room", "track"], ["boy"]),
+        ("A boy, possibly in a living room with a train track.", ["living room", "track"], ["boy"]),
         ("A parrot, possibly with a blue mohawk on its beak.", ["mohawk", "beak"], ["parrot"]),
         # a passive's agent, and an adverb heading a preposition
         ("An omelette on a plate, possibly accompanied by other vegetables.", ["vegetable"], ["omelette", "plate"]),

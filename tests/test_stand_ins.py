@@ -194,12 +194,12 @@ def test_the_stand_in_of_a_wrong_word(caption, references, wrong, stand_in):
     "caption, references, rewrite",
     [
         ("The food is laying on the black grill.", MEAT, "The food is laying on the black tray."),
-        # both unsupported, as salient: the fruit, named first, is the meat every reference names;
-        # "laying" (no object) is lying, which a thing does too
+        # both unsupported, as salient: the fruit, named first, is the (raw) meat every reference
+        # names; "laying" (no object) is lying, which a thing does too
         (
             "The fruit is laying on the black grill, cooking.",
             MEAT,
-            "The meat is laying on the black tray, cooking.",
+            "The raw meat is laying on the black tray, cooking.",
         ),
         # with three of them the grill is paired with the meat: the subject that cannot go is not
         # said as the meat again ("The meat is laying on the red meat"); with nothing else to say
