@@ -104,7 +104,10 @@ def parser():
         # a present-tense verb read as a plural noun joined to one, or at the end to its object
         ("A woman in a white karate outfit looks down and smiles.", [("woman", "in", "outfit")]),
         ("A baby looks in the mirror and smiles.", [("baby", "look in", "mirror")]),
-        ("The sun shines on citrus fruits and leaves.", [("sun", "shine on", "citrus fruit"), ("sun", "shine on", "leaf")]),
+        (
+            "The sun shines on citrus fruits and leaves.",
+            [("sun", "shine on", "citrus fruit"), ("sun", "shine on", "leaf")],
+        ),
         # (the camera looked at is no thing in the picture: parsers.frames)
         (
             "A red panda is looking at the camera and posing in the middle of the grass.",
