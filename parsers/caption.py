@@ -27,6 +27,7 @@ from parsers import repairs
 from parsers.anaphora import stands_for
 from parsers.attribute_words import COLOURS, QUANTIFIER_NOUNS, names_with
 from parsers.attributes import group_attributes
+from parsers.covered import add_covering_things
 from parsers.draft_graph import Draft, Mention, from_upstream, joins_next
 from parsers.frames import drop_frame_nouns, drop_the_camera
 from parsers.intransitive import add_states
@@ -148,6 +149,7 @@ class CaptionParser:
         repairs.drop_symbols(d)  # after the split: a possessor can be a symbol too ("\u200d's")
         repairs.recover_prep_relations(d)
         repairs.recover_verb_objects(d)
+        add_covering_things(d)
         repairs.goal_objects(d)
         repairs.resolve_pronouns(d)
         repairs.fold_quantifiers(d, QUANTIFIER_NOUNS)

@@ -22,6 +22,7 @@ from parsers.attribute_words import (
     counts_several,
 )
 from parsers.attributes import count_value
+from parsers.covered import covering_noun
 from parsers.draft_graph import CHAIN_WORDS, Draft, Mention, flatten
 from parsers.verb_words import own_plural
 
@@ -54,6 +55,8 @@ def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], l
                     if not _counts_a_modifier(doc, c, root, value, heads):  # "a two story house" is one
                         counts.append(value)
                     continue
+        if dep == "amod" and covering_noun(c) is not None:
+            continue  # "snow covered": a relation to the snow says it (parsers.covered)
         if dep == "amod" or (dep == "nmod" and c.pos_ == "ADJ") or (dep == "compound" and c.i not in heads):
             mods.extend(flatten(c))
             if dep == "compound":  # "a *small* matte helicopter": the thing is small

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 from knowledge import corefer_distance, is_hypernym, lemmatize, noun_senses
 from knowledge.states import state_of_modifier, state_of_predicate, state_of_verb
 from parsers.annotation_formats import AnnotationError
+from parsers.covered import before_covering
 from parsers.mentions import pool
 from parsers.scene_graph import Concept, SceneGraph
 
@@ -141,7 +142,11 @@ def _vote(e: Concept, c: Concept, ref: int, general: bool, text: str) -> None:
         return
     if c.plural:
         _add_vote(e, "number", "several", ref)
-    elif c.spans and lemmatize(word := text[c.spans[0][0] : c.spans[0][1]].lower().split()[-1]) == word:
+    elif (
+        c.spans
+        and lemmatize(word := text[c.spans[0][0] : c.spans[0][1]].lower().split()[-1]) == word
+        and not before_covering(text, c.spans[0][1])  # "a *tree* lined road" has trees
+    ):
         _add_vote(e, "number", "one", ref)
 
 

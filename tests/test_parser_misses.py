@@ -1148,3 +1148,45 @@ def test_a_colour_noun_before_one_is_its_colour_not_its_antecedent(parser):
     # the tagger reads "gold" as a noun: it is the one's colour, and the one is a car
     g = parser.parse("A gray car parked next to a gold one.")
     assert [(c.lemma, c.attributes.get("colour")) for c in g.concepts] == [("car", ["gray"]), ("car", ["gold"])]
+
+
+@pytest.mark.parametrize(
+    "text, triples",
+    [
+        # spaCy hangs the noun on the participle: it is a thing of its own, covering the other
+        (
+            "Two people lying on the snow covered ground.",
+            [("people", "lie on", "ground"), ("ground", "cover with", "snow")],
+        ),
+        (
+            "A snail crawls along some moss-covered rocks.",
+            [("snail", "crawl along", "rock"), ("rock", "cover with", "moss")],
+        ),
+        ("A crab in a water filled tank.", [("crab", "in", "tank"), ("tank", "fill with", "water")]),
+    ],
+)
+def test_a_thing_inside_a_covering_participle_is_a_thing(parser, text, triples):
+    g = parser.parse(text)
+    assert g.triples() == triples
+    # the participle is said by the relation, not again as a modifier of what it covers
+    assert all("other" not in c.attributes for c in g.concepts)
+
+
+def test_a_thing_covering_another_is_judged_and_rewritten():
+    refs = [
+        "Two people lying in the snow.",
+        "People resting on snowy ground.",
+        "Two hikers lie on a snow covered hill.",
+    ]
+    e = explain("Two people are laying on the snow covered ground.", references=refs)
+    assert not e.hallucinated
+    e = explain("Two people are laying on the grass covered ground.", references=refs)
+    assert flagged(e) == [("D", ["grass"])]
+    assert e.counterfactual == "Two people are laying on the ground."
+
+
+def test_a_bare_noun_before_a_covering_participle_says_no_number():
+    # "a tree filled forest" has trees: the caption's "trees" are no count against it
+    refs = ["A parrot flying through a tree filled forest.", "A white bird in flight.", "A bird among tree limbs."]
+    e = explain("A white bird flying in front of trees.", references=refs)
+    assert e.edits_of("count") == [] and not e.hallucinated

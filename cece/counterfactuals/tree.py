@@ -128,6 +128,8 @@ def _options(doc: Any, noun: Any, gone: set[int], keep: set[int]) -> Iterator[li
         # whole sentence goes.
         yield _subject_alone(doc, head, noun)
         yield _whole(doc, noun)
+    elif dep in ("npadvmod", "compound") and head.dep_ == "amod" and head.i > noun.i:
+        yield [Change(*_subtree(head), "")]  # "on the grass covered ground" -> "on the ground"
     elif dep in _SUBJECTS:
         if head.dep_ in _CLAUSES and head.head.i != head.i:
             yield [Change(*_with_left(doc, _subtree(head), ("and", "but", "while", "as", "when", "whereas")), "")]
