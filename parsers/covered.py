@@ -26,6 +26,7 @@ COVERING = frozenset(
     + ("packed", "stuffed", "dusted", "sprinkled", "crusted", "encrusted")
 )
 
+#: What can cover or fill another: a thing, or stuff ("snow", "water").
 _SEEN = ("thing", "stuff")
 
 #: A covering participle right after a noun ("tree| lined", "snow|-covered").
@@ -48,7 +49,6 @@ def covering_noun(participle: Any) -> Any | None:
     if participle.lower_ not in COVERING or participle.dep_ != "amod":
         return None
     for c in participle.children:
-        # snow and water are stuff, not things, and cover just as well
         if c.dep_ in ("npadvmod", "compound") and c.i < participle.i and objecthood(noun_synset(c.lower_)) in _SEEN:
             return c
     return None
@@ -63,7 +63,7 @@ def add_covering_things(d: Draft) -> None:
         if noun is None:
             continue
         owner, already = d.tok2m[t.head.i], d.tok2m[noun.i]
-        if owner < 0 or d.mentions[owner].root != t.head.i or already >= 0 and d.mentions[already].root == noun.i:
-            continue
+        if owner < 0 or d.mentions[owner].root != t.head.i or (already >= 0 and d.mentions[already].root == noun.i):
+            continue  # no mention of the covered thing, or the covering one has its own already
         idx = d.add_mention(Mention(root=noun.i, start=noun.i, end=noun.i + 1))
         d.links.append(Link(owner, idx, (t.i,), canonical_text=f"{t.lower_} with"))
