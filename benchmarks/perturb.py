@@ -5,7 +5,8 @@ text), or None when it cannot be made cleanly (no colour word to swap, no noun w
 co-hyponym the evidence does not already name, ...). The kinds:
 
 - ``object``: a noun naming a physical thing becomes a WordNet co-hyponym (a sibling under one
-  of its hypernyms, FOIL-style: dog -> wolf), in the same number;
+  of its hypernyms, FOIL-style: dog -> wolf), in the same number; so may a noun modifying
+  another ("a tree branch" -> "a shrub branch");
 - ``attribute``: a colour, material or size word becomes a clashing value of its kind;
 - ``count``: a number word becomes another, or "a dog" becomes "two dogs" or "some dogs" and
   "two dogs" "a dog", the noun and the verb of which it is the subject agreeing;
@@ -79,11 +80,24 @@ def _thing(t: Any) -> str | None:
     return thing_sense(t.lower_)
 
 
+def _modifier_thing(t: Any) -> str | None:
+    """The synset of noun ``t`` when it is a one-word modifier of another noun naming a physical
+    thing (the *tree* of "a tree branch"), else None."""
+    if t.pos_ != "NOUN" or t.dep_ != "compound" or t.head.pos_ not in ("NOUN", "PROPN"):
+        return None
+    if any(c.dep_ == "compound" for c in t.children) or t.tag_ != "NN":
+        return None
+    return thing_sense(t.lower_)
+
+
 def swap_object(doc: Any, ctx: Context) -> list[Change] | None:
-    """A noun naming a thing replaced by a co-hyponym the caption and evidence do not name."""
+    """A noun naming a thing replaced by a co-hyponym the caption and evidence do not name; the
+    noun may be a modifier of another ("a *tree* branch" -> "a *shrub* branch"), as FOIL's
+    swaps are about one time in twelve, so that a modifier no reference names is seen both
+    hallucinated and faithful whatever the number of references."""
     options = []
     for t in doc:
-        synset = _thing(t)
+        synset = _thing(t) or _modifier_thing(t)
         if synset:
             new = [w for w in co_hyponyms(synset) if w not in ctx.words]
             if new:

@@ -168,6 +168,14 @@ def test_object_swap_is_a_co_hyponym_in_the_same_number():
     assert "dog" not in co_hyponyms("dog.n.01") and all("_" not in w for w in co_hyponyms("dog.n.01"))
 
 
+def test_object_swap_may_swap_a_noun_modifier_as_foil_does():
+    # "a tree branch" -> "a shrub branch": the modifier is a thing too, and the head stays
+    made = {changed("A bird on a tree branch.", "object", ["A bird on a branch."], seed)[0] for seed in range(8)}
+    modifiers = {c.split()[4] for c in made if c.startswith("A bird on a ")}
+    assert modifiers and "tree" not in modifiers
+    assert all(path_distance(noun_synset(w), noun_synset("tree")) == 2 for w in modifiers)
+
+
 def test_added_object_is_labelled_in_full_and_absent_from_the_evidence():
     caption, words = changed("A man sitting on a bench.", "added", ["A man on a bench.", "A woman sits."])
     assert caption.startswith("A man sitting on a bench ") and caption.endswith(".")
