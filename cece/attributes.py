@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
 from cece.agreement import Tally, count_agrees, number_agrees, state_tally, tally, weigh_singular
+from cece.counterfactuals.words import article
 from cece.edit_kinds import Level
 from cece.edits import Edit
 from cece.evidence import covers, evidence_of, mentioned_in, same_thing, type_support
@@ -322,7 +323,7 @@ def _modifier_edits(caption: SceneGraph, image: SceneGraph, i: int) -> list[Edit
                     source=word,
                     spans=[span],
                     source_index=i,
-                    evidence=evidence_of(image, [], f"nothing on the image side is a {word}"),
+                    evidence=evidence_of(image, [], f"nothing on the image side is {article(word)} {word}"),
                 )
             )
     return out

@@ -885,3 +885,39 @@ def test_a_predicate_that_names_another_thing_is_not_cut_to_its_subject():
     e = explain("A spider wraps the captured prey in a web.", references=refs)
     assert "prey" in [x.source for x in e.edits if x.hallucinated]
     assert e.counterfactual is None or "web" in e.counterfactual
+
+
+def test_a_participle_whose_object_goes_leaves_where_it_happened():
+    # "in the yard" said where the dog was eating is said of the dog; "and" goes with the clause
+    refs = ["A dog chewing on sticks in the yard.", "A dog with sticks.", "A dog eats sticks in a yard."]
+    firm = Explainer(weights=firm_model())
+    assert firm.explain("A dog eating grass in the yard.", references=refs).counterfactual == "A dog in the yard."
+    e = firm.explain("A dog eating grass and playing in the yard.", references=refs)
+    assert e.counterfactual == "A dog playing in the yard."
+    # not where it went: "A woman to her ear." is no place the woman is
+    from cece.counterfactuals.text import apply
+    from cece.counterfactuals.tree import removal
+
+    doc = load_spacy()("A woman holding a phone to her ear.")
+    assert apply(doc.text, removal(doc, doc[4], keep=[7]) or []) != "A woman to her ear."
+
+
+def test_a_mass_said_bare_becomes_the_plural_they_say():
+    refs = ["Two giraffes eating leaves from a tree.", "A pair of giraffes eat leaves.", "Giraffes by a tall tree."]
+    e = Explainer(weights=firm_model()).explain("Two giraffes eating grass in a field.", references=refs)
+    assert "eating leaves" in (e.counterfactual or "")
+    e = Explainer(weights=firm_model()).explain(
+        "Grass is growing by the fence.", references=["Flowers by a fence."] * 2
+    )
+    assert e.counterfactual == "Flowers are growing by the fence."
+
+
+def test_a_clause_a_verb_needs_does_not_go_with_its_subject():
+    # "has [his arm crossed]": cutting the clause would leave "A man has."
+    from cece.counterfactuals.text import apply
+    from cece.counterfactuals.tree import removal
+
+    doc = load_spacy()("A man has his arm crossed at a table.")
+    arm = next(t for t in doc if t.text == "arm")
+    assert arm.dep_ == "nsubj" and arm.head.dep_ == "ccomp"
+    assert apply(doc.text, removal(doc, arm) or []) != "A man has."

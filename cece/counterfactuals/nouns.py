@@ -48,7 +48,8 @@ def noun_changes(
     -> "sunglasses", "a pair of scissors" / "sunglasses" -> "a knife"), as are the ones the
     references say so (``said_plural``, :func:`cece.mass.said_plural`: "a skirt" -> "jeans"), and
     an ``uncounted`` one (:func:`cece.mass.uncounted`) loses "a" ("eating a sandwich" -> "eating
-    pasta"). The words that named the old noun with it go too ("a *vending* machine" -> "a
+    pasta"), and a mass said bare becomes the plural of what they say in the plural ("eating grass"
+    -> "eating leaves"). The words that named the old noun with it go too ("a *vending* machine" -> "a
     person")."""
     t = token_at(doc, a, b)
     if t is None:
@@ -102,8 +103,22 @@ def noun_changes(
                 Change(t.left_edge.idx, t.left_edge.idx, case_like(article(word) + " ", doc.text[t.left_edge.idx :]))
             )
         out += agreement(t if pair is None else pair.head, plural=False)  # "Sunglasses are" -> "A hat is"
+    elif not plural and new.plural and _bare(t) and not plural_only(new.lemma, new.synset):
+        # a mass said bare, where they say things in the plural: "eating grass" -> "eating leaves"
+        word = noun_form(new.lemma, True)
+        out += agreement(t, plural=True)
     capital = not any(x.start == a for x in out)  # an article put before it takes the capital
     return out + [Change(a, b, case_like(word, doc.text[a:b]) if capital else word)]
+
+
+def _bare(t: Any) -> bool:
+    """Whether noun ``t`` is said alone, as a mass is: no determiner, possessive or number before
+    it ("eating *grass*"), nor part of another noun's name."""
+    return (
+        t.tag_ == "NN"
+        and t.dep_ != "compound"
+        and not any(x.dep_ in ("det", "poss", "nummod", "predet") for x in t.lefts)
+    )
 
 
 def _names_with(x: Any, t: Any) -> bool:

@@ -30,6 +30,7 @@ from parsers.draft_graph import list_member
 
 _SUBJECTS = ("nsubj", "nsubjpass")
 _CLAUSES = ("advcl", "conj", "relcl", "acl", "ccomp", "xcomp")
+_PLACES = ("in", "on", "at", "near", "by", "beside", "inside", "under", "behind")  # where, not whither
 
 
 def token_at(doc: Any, start: int, end: int) -> Any | None:
@@ -121,7 +122,11 @@ def _options(doc: Any, noun: Any, gone: set[int], keep: set[int]) -> Iterator[li
             # soccer in a field" keeps the soccer)
             a, b = _with_left(doc, _subtree(head, _LATER_CLAUSES), ("that", "which", "who", "and"))
             comma = re.match(r"\s*,", doc.text[b:])  # "Children, playing soccer": the comma goes too
-            yield [Change(a, b + comma.end() if comma and not doc.text[a:].startswith(",") else b, "")]
+            # and the "and" before the next ("eating grass and playing ..." -> "playing ...")
+            joint = re.match(r"\s*(and|or)\b", doc.text[b:]) if doc[head.i - 1].idx < a else None
+            skip = comma if comma and not doc.text[a:].startswith(",") else joint
+            yield [Change(a, b + (skip.end() if skip else 0), "")]
+            yield _verb_and_object(doc, head, noun)
         # The object of a main verb: whether the verb can do without it ("walks a dog" -> "walks",
         # "has a toaster" -> "has") is not in the tree, so the verb goes with it, leaving its
         # subject as a caption's noun phrase ("Two men pull a croissant." -> "Two men."), or the
@@ -131,7 +136,7 @@ def _options(doc: Any, noun: Any, gone: set[int], keep: set[int]) -> Iterator[li
     elif dep in ("npadvmod", "compound") and head.dep_ == "amod" and head.i > noun.i:
         yield [Change(*_subtree(head), "")]  # "on the grass covered ground" -> "on the ground"
     elif dep in _SUBJECTS:
-        if head.dep_ in _CLAUSES and head.head.i != head.i:
+        if head.dep_ in _CLAUSES and head.dep_ != "ccomp" and head.head.i != head.i:  # "has [his arm crossed]"
             yield [Change(*_with_left(doc, _subtree(head), ("and", "but", "while", "as", "when", "whereas")), "")]
         elif _participle_caption(head) and not _sentence(doc, noun) and (kept := _prep_object(head)) is not None:
             # "Several fungi growing off a tree trunk." -> "A tree trunk."
@@ -281,6 +286,16 @@ def _of_example(noun: Any, keep: set[int]) -> list[Change] | None:
                 plural = _plural(held) or bool(others) or len(members_of(noun)) > 1 or len(members_of(held)) > 1
                 return [Change(noun.left_edge.idx, held.left_edge.idx, "")] + agreement(noun, plural)
     return None
+
+
+def _verb_and_object(doc: Any, verb: Any, noun: Any) -> list[Change] | None:
+    """The participle and its object only, where what follows says where it happened, which
+    stays said of the noun it described: "A dog eating grass in the yard." -> "A dog in the yard."."""
+    after = [c for c in verb.rights if c.i > noun.i]
+    places = bool(after) and all(c.dep_ == "prep" and c.lower_ in _PLACES for c in after)
+    if verb.dep_ != "acl" or any(c.i < verb.i for c in verb.children) or not places:
+        return None
+    return [Change(doc[verb.i - 1].idx + len(doc[verb.i - 1]), _subtree(noun)[1], "")]
 
 
 def _participle_caption(verb: Any) -> bool:
