@@ -921,3 +921,22 @@ def test_a_clause_a_verb_needs_does_not_go_with_its_subject():
     arm = next(t for t in doc if t.text == "arm")
     assert arm.dep_ == "nsubj" and arm.head.dep_ == "ccomp"
     assert apply(doc.text, removal(doc, arm) or []) != "A man has."
+
+
+def test_a_noun_replaced_takes_its_modifier_with_it():
+    # the modifier's cut and the noun's replacement overlap: "A woman in shirt" lost both
+    caption = "A woman in a flower shirt and sunglasses stands on a street."
+    refs = [
+        "A woman in jeans and sunglasses on a street.",
+        "A woman wearing jeans and sunglasses.",
+        "A woman in jeans.",
+    ]
+    e = explain(caption, references=refs)
+    shirt = next(k for k, x in enumerate(e.edits) if x.level == "object" and x.source == "shirt")
+    flower = next(k for k, x in enumerate(e.edits) if x.level == "attribute" and x.source == "flower")
+    both = counterfactual(caption, references=refs, edits=[shirt, flower]).text
+    assert both == "A woman in jeans and sunglasses stands on a street."
+    assert (
+        counterfactual(caption, references=refs, edits=[flower]).text
+        == "A woman in a shirt and sunglasses stands on a street."
+    )

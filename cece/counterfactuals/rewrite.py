@@ -119,6 +119,7 @@ def rewrite(
     # cuts first: what is said of a noun phrase that goes, goes with it
     order = sorted(picked, key=lambda k: edits[k].op != "delete")
     changes: list[Change] = []
+    modifiers: list[Change] = []
     for k in order:
         e = edits[k]
         if e.level in ("attribute", "count", "relation") and _inside_cut(ctx, e, changes):
@@ -126,7 +127,11 @@ def rewrite(
         made = _changes(ctx, e)
         if made is None:
             return Counterfactual(None, _why(caption, e))
-        changes += [Change(c.start, c.end, c.new, k) for c in made]
+        modifier = e.level == "attribute" and e.op == "delete"
+        (modifiers if modifier else changes).extend(Change(c.start, c.end, c.new, k) for c in made)
+    # a noun replaced with its modifiers takes them with it: "a *flower* shirt" -> "jeans"; a cut
+    # of the modifier would leave "shirt", the replacement lost inside the cut
+    changes += [c for c in modifiers if not any(x.new and x.start <= c.start < c.end <= x.end for x in changes)]
     if not changes:
         return Counterfactual(caption.text)
     return Counterfactual(apply(caption.text, changes), None, changes)
