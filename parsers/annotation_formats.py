@@ -82,18 +82,21 @@ def from_visual_genome(record: dict[str, Any], field: str = "annotation") -> Sce
     "relationships": [...]}``: objects are names or dicts with ``names``/``name``/``label``
     (``object_id``/``id``, ``synsets``, ``attributes`` optional); relationships are dicts with
     ``predicate`` and ``subject_id``/``object_id`` (or ``subject``/``object`` as nested objects,
-    names or ids), or ``[subject, predicate, object]`` triples of names."""
+    names or ids), or ``[subject, predicate, object]`` triples of names; ``relations`` is read as
+    ``relationships``."""
     if not isinstance(record, dict):
         raise AnnotationError(field, f"expected a dict, got {type(record).__name__}")
     objects = _list(record.get("objects", []), f"{field}.objects")
-    rels = _list(record.get("relationships", []), f"{field}.relationships")
+    # "relations", as people also call them, is read the same: never dropped unread
+    key = "relationships" if "relationships" in record or "relations" not in record else "relations"
+    rels = _list(record.get(key, []), f"{field}.{key}")
     g = SceneGraph(kind="annotation")
     by_id: dict[str, int] = {}
     by_name: dict[str, int] = {}
     for i, obj in enumerate(objects):
         _add_object(g, obj, f"{field}.objects[{i}]", by_id, by_name)
     for j, rel in enumerate(rels):
-        f = f"{field}.relationships[{j}]"
+        f = f"{field}.{key}[{j}]"
         if isinstance(rel, (list, tuple)):
             if len(rel) != 3 or not all(isinstance(x, str) for x in rel):
                 raise AnnotationError(f, "a triple must be [subject, predicate, object] names")

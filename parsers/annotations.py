@@ -64,7 +64,7 @@ def _dispatch(value: Any, field: str, base_dir: Any, depth: int = 0) -> SceneGra
             return _graph_from_dict(value, field)
         if "annotations" in value:
             return from_coco(value, field)
-        if "objects" in value or "relationships" in value:
+        if "objects" in value or "relationships" in value or "relations" in value:
             return from_visual_genome(value, field)
         if any(k in value for k in _COCO_KEYS):  # a single COCO-style instance
             return from_coco([value], field)

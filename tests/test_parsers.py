@@ -541,6 +541,16 @@ def test_simple_objects_and_relationships():
     assert g.triples()[2][0::2] == ("man", "laptop")
 
 
+def test_relations_under_their_other_name_are_read_not_dropped():
+    # {"objects", "relations"}: before, the relations were silently ignored
+    g = to_scene_graph({"objects": [{"id": 0, "name": "cat"}, "table"], "relations": [["cat", "on", "table"]]})
+    assert g.triples() == [("cat", "on", "table")]
+    g = to_scene_graph({"relations": [{"subject": "cat", "predicate": "under", "object": "table"}]})
+    assert g.triples() == [("cat", "under", "table")]
+    with pytest.raises(AnnotationError, match=r"annotation\.relations\[0\]\.object"):
+        to_scene_graph({"objects": ["cat"], "relations": [{"subject": 0, "predicate": "on", "object": 5}]})
+
+
 def test_coco_instances():
     anns = [{"category_id": 18, "category_name": "dog", "id": 7}, {"category_id": 1, "name": "person"}]
     g = from_coco(anns)
