@@ -21,6 +21,7 @@ from __future__ import annotations
 from cece.edits import Edit
 from cece.evidence import covers
 from cece.ged import Match
+from cece.holders import held_agree
 from cece.roles import Judged, judge_against_references, judge_state
 from knowledge import canonicals_agree, inverse_key, is_animate, predicates_agree, relation_key
 from parsers import Relation, SceneGraph, Span
@@ -98,6 +99,7 @@ def role_edits(
         agree += [
             b for b in backward if inv is not None and predicates_agree(inv, relation_key(image.relations[b].canonical))
         ]
+        agree += held_agree(caption, image, r, forward, backward)
         hit = next((f for f in agree if f not in reached), None)
         if hit is not None:
             reached.add(hit)

@@ -9,9 +9,11 @@ they contradict it, in either of two ways, each tallied per reference (:mod:`cec
    the same two things ("sitting on the skateboard"), else ``state``;
 2. *the pair's predicate*: the references relate the same two things in a way that excludes the
    caption's -- spatial opposites (kind ``spatial``: on / under, in front of / behind) or verbs
-   whose states exclude each other (kind ``exclusive``: riding / walking beside). When the
-   references support the subject's state, only spatial opposites count here. Where no
-   reference relates the two directly, a thing is where its holder is (:func:`through_holders`):
+   whose states exclude each other (kind ``exclusive``: riding / walking beside); a holder named
+   from its end says where the held thing is ("a plate of pancakes": the pancakes are not under
+   the plate, :func:`cece.holders.held_agree`). When the references support the subject's
+   state, only spatial opposites count here. Where no reference relates the two directly, a
+   thing is where its holder is (:func:`cece.holders.through_holders`):
    "a turkey in a pan on the counter" is on the counter, not under it; and a container where
    what is in it is ("a cocktail in a glass on a table": the glass is on the table).
 
@@ -26,21 +28,31 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cece.agreement import Tally, state_tally
+from cece.holders import (
+    IN_OR_ON,
+    SHARED,
+    contents_of,
+    held_agree,
+    holds,
+    in_or_on,
+    pair_votes,
+    place_in,
+    puts_inside_of,
+    through_holders,
+)
 from knowledge import (
     aimed,
     canonicals_agree,
     canonicals_contradict,
     inverse_key,
     is_animate,
-    noun_senses,
-    objecthood,
     predicates_agree,
     predicates_contradict,
     relation_key,
     state_of_predicate,
     states_exclude,
 )
-from parsers import Concept, Relation, SceneGraph
+from parsers import Relation, SceneGraph
 
 
 @dataclass
@@ -59,6 +71,8 @@ class Judged:
     #: when the references relate only it to the object
     holder: int | None = None
     contains: bool = False
+    #: the contradicting references name the object as what holds the subject ("a plate of food")
+    container: bool = False
 
     def evidence(self, image: SceneGraph) -> dict[str, Any]:
         if self.tally is None:
@@ -75,6 +89,9 @@ class Judged:
                 held = image.concepts[self.holder].lemma
                 where = f"the {held} in it" if self.contains else f"it in or on the {held}"
                 note = f"the references put {where}, and say {said}"
+            if self.container:
+                held, holder = image.concepts[rel.object].lemma, image.concepts[rel.subject].lemma
+                note += f", which puts the {held} in or on the {holder}"
         if t.verdict() == "split":
             note = f"as many references contradict it ({t.against}) as agree ({t.support})"
         else:
@@ -82,96 +99,30 @@ class Judged:
         out = {"references": sorted(self.against_refs), "words": words, "note": note, "agreement": t.to_dict()}
         if self.holder is not None:
             out["through"] = image.concepts[self.holder].lemma
+        if self.container and self.target is not None:
+            out["container"] = image.concepts[image.relations[self.target].subject].lemma
         return out
 
 
-def _pair_votes(image: SceneGraph, s: int, o: int) -> dict[int, tuple[list[str], list[str]]]:
-    """Per reference, the canonical predicates it relates ``s`` to ``o`` with, and ``o`` to ``s``."""
-    out: dict[int, tuple[list[str], list[str]]] = {}
-    for subject, obj, side in ((s, o, 0), (o, s, 1)):
-        for value, refs in image.concepts[subject].votes.get("relations", {}).items():
-            end, _, canonical = value.partition(" ")
-            if end == str(obj):
-                for k in refs:
-                    out.setdefault(k, ([], []))[side].append(canonical)
-    return out
-
-
-#: Keys that put a thing in or on another (its holder).
-HELD = frozenset({"in", "inside", "within", "on", "atop", "upon"})
-#: Keys that put a thing inside another (so that the container is where the thing is).
-INSIDE = frozenset({"in", "inside", "within"})
-#: Keys a held thing shares with its holder: where the pan is, above or below, before or behind
-#: something, the turkey in it is too.
-SHARED = frozenset(
-    {"on", "atop", "upon", "above", "over", "under", "below", "beneath", "underneath", "in front of", "behind"}
-)
-
-
-def through_holders(image: SceneGraph, s: int, o: int) -> tuple[dict[int, tuple[list[str], list[str]]], dict[int, int]]:
-    """What the references say of ``s`` and ``o`` through the things they put ``s`` in or on
-    (``s``'s holders, :func:`_holds`), and the things they put inside ``s`` (``s`` holds them:
-    the glass is where the cocktail in it is): per reference, the predicates relating a holder to ``o``,
-    as :func:`_pair_votes` gives them for a direct pair (only keys in :data:`SHARED`; the other
-    way round says nothing: a pan on the counter and an owl on the pan are both on it); and the
-    image relations from holders to ``o``, each with its holder.
-
-    >>> from parsers import Concept, Relation
-    >>> names = [("turkey", "turkey.n.04"), ("pan", "pan.n.01"), ("counter", "counter.n.01")]
-    >>> g = SceneGraph([Concept(w, w, syn) for w, syn in names], text="x", kind="references", parts=[(0, 1)])
-    >>> g.concepts[0].votes = {"relations": {"1 in": [0]}}
-    >>> g.concepts[1].votes = {"relations": {"2 sit on": [0]}}
-    >>> g.relations = [Relation(0, "in", 1, "in"), Relation(1, "sitting on", 2, "sit on")]
-    >>> through_holders(g, 0, 2)
-    ({0: (['sit on'], [])}, {1: 1})
-    """
-    holders = []
-    for value in image.concepts[s].votes.get("relations", {}):
-        end, _, canonical = value.partition(" ")
-        m = int(end)
-        if m not in (s, o) and relation_key(canonical) in HELD and m not in holders and _holds(image.concepts[m]):
-            holders.append(m)
-    if _holds(image.concepts[s]):
-        holders += [c for c in _contents(image, s) if c not in (o, *holders)]
-    votes: dict[int, tuple[list[str], list[str]]] = {}
-    for m in holders:
-        for k, (fw, _) in _pair_votes(image, m, o).items():
-            if shared := [c for c in fw if relation_key(c) in SHARED]:
-                votes.setdefault(k, ([], []))[0].extend(shared)
-    by = {
-        x: rel.subject
-        for x, rel in enumerate(image.relations)
-        if rel.subject in holders and rel.object == o and relation_key(rel.canonical) in SHARED
-    }
-    return votes, by
-
-
-def _contents(image: SceneGraph, s: int) -> list[int]:
-    """The things the references put inside ``s``: its container is where they are ("a
-    cocktail in a glass on a table": the glass is on the table too)."""
-    inside = f"{s} "
-    return [
-        c
-        for c, g in enumerate(image.concepts)
-        if c != s
-        and any(v.startswith(inside) and relation_key(v[len(inside) :]) in INSIDE for v in g.votes.get("relations", {}))
-    ]
-
-
-def _holds(g: Concept) -> bool:
-    """Whether ``g`` can hold another thing in or on it: a thing in its sense or one of its
-    lemma's first two (a "glass" is first the material, a "table" first a table of data), not
-    a region of one ("the front", "the top"), a substance or a setting."""
-    senses = [g.synset, *noun_senses(g.lemma, 1)[:2]] if g.synset else []
-    return any(objecthood(x) == "thing" for x in senses)
-
-
 def _pair_verdict(
-    mine: str, forward: list[str], backward: list[str], verbs: bool, animate: bool, bounded: bool = True
+    mine: str,
+    forward: list[str],
+    backward: list[str],
+    verbs: bool,
+    animate: bool,
+    bounded: bool = True,
+    held: bool = False,
 ) -> tuple[bool | None, str]:
     """Whether one reference's predicates for the pair agree with ``mine`` (True), contradict it
     (False) or neither (None), and the kind of contradiction; ``verbs``: verb states count;
-    ``bounded``: the pair's second is a bounded thing (:func:`knowledge.predicates_contradict`)."""
+    ``bounded``: the pair's second is a bounded thing (:func:`knowledge.predicates_contradict`);
+    ``held``: ``mine`` puts the second in or on the first ("a plate of pancakes"), which is
+    judged as the second's being in or on the first."""
+    if held:
+        outs = [_pair_verdict(p, backward, forward, False, animate) for p in IN_OR_ON]
+        if any(agrees for agrees, _ in outs):
+            return True, ""
+        return (False, "spatial") if all(agrees is False for agrees, _ in outs) else (None, "")
     key = relation_key(mine)
     inv = inverse_key(key)
     if any(
@@ -287,8 +238,8 @@ def _judge_pair(
         verbs = not st.support  # the references back the subject's state: only places can clash
     # a look's (an utterance's, a making's) preposition places the look, not the one looking: no
     # bounded place to clash with
-    bounded = _holds(image.concepts[o]) and not aimed(r.canonical)
-    votes, holder_of = _pair_votes(image, s, o), dict[int, int]()
+    bounded = holds(image.concepts[o]) and not aimed(r.canonical)
+    votes, holder_of = pair_votes(image, s, o), dict[int, int]()
     if not votes and not forward and not backward and relation_key(r.canonical) in SHARED:
         # no reference relates the two: where they put the thing's holder, the thing is too,
         # and only the place counts (the holder's verb is its own)
@@ -296,8 +247,9 @@ def _judge_pair(
         forward, verbs = list(holder_of), False
     support = against = 0
     kinds, against_refs = set(), []
+    held = puts_inside_of(caption, r)
     for ref, (fw, bw) in votes.items():
-        agrees, why = _pair_verdict(r.canonical, fw, bw, verbs, animate, bounded)
+        agrees, why = _pair_verdict(r.canonical, fw, bw, verbs, animate, bounded, held)
         if agrees:
             support += 1
         elif agrees is False:
@@ -317,6 +269,7 @@ def _judge_pair(
         )
     ]
     agree += [b for b in backward if inv is not None and predicates_agree(inv, relation_key(rels[b].canonical))]
+    agree += held_agree(caption, image, r, forward, backward, bounded)
     mentioning = len(
         set.intersection(
             *({k for a, _ in image.concepts[j].spans if (k := image.part_of(a)) is not None} for j in (s, o))
@@ -330,6 +283,8 @@ def _judge_pair(
         return Judged(tally=t, against_refs=against_refs)
     contra = [f for f in forward if _clashes(r.canonical, rels[f].canonical, verbs, animate, bounded)]
     contra += [b for b in backward if key == relation_key(rels[b].canonical) and inv not in (None, key)]
+    if not held and in_or_on(key, bounded) is False:
+        contra += [b for b in backward if puts_inside_of(image, rels[b])]
     if not contra:
         return Judged(agree=agree)
     # the rewrite takes the relation whose verb puts the subject in the state most references
@@ -338,8 +293,11 @@ def _judge_pair(
     contra.sort(key=lambda f: -len(states.get(state_of_predicate(rels[f].canonical) or "", ())))
     if holder_of:  # the caption's two things stay; only the place changes
         place, holder = relation_key(rels[contra[0]].canonical), holder_of[contra[0]]
-        contains = holder in _contents(image, s)
+        contains = holder in contents_of(image, s)
         return Judged(
             target=contra[0], tally=t, predicate=place, against_refs=against_refs, holder=holder, contains=contains
         )
+    if contra[0] in backward and puts_inside_of(image, rels[contra[0]]):  # "a plate of pancakes"
+        place = place_in(image, o)
+        return Judged(target=contra[0], tally=t, predicate=place, against_refs=against_refs, container=True)
     return Judged(target=contra[0], tally=t, against_refs=against_refs)

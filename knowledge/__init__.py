@@ -9,6 +9,7 @@ never on NLTK objects; NLTK is only used once, to build that index.
 """
 
 from knowledge.concepts import CAPTION_PLURALS, lemmatize, names_portion, noun_senses, noun_synset, verb_synset
+from knowledge.contents import is_container, puts_inside
 from knowledge.coreference import another_name, corefer_distance, only_people, people_clash, plain_person, sex_of
 from knowledge.distance import (
     UnknownSynsetError,
@@ -69,6 +70,7 @@ __all__ = [
     "find_wordnet",
     "get_hierarchy",
     "is_animate",
+    "is_container",
     "is_garment",
     "is_portion",
     "names_portion",
@@ -95,6 +97,7 @@ __all__ = [
     "predicates_agree",
     "predicates_contradict",
     "predicate_verb_synset",
+    "puts_inside",
     "relation_key",
     "root_distance",
     "sex_of",

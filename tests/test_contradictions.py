@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cece import Explainer, explain
-from cece.roles import through_holders
+from cece.holders import through_holders
 from knowledge import aimed, predicates_contradict
 from knowledge.states import state_of_predicate, states_exclude
 from parsers import Concept, Relation, SceneGraph
@@ -23,6 +23,11 @@ def parser():
 def flagged(e):
     """(level, words) of the hallucinated edits."""
     return [(x.level, [e.caption[a:b] for a, b in x.spans]) for x in e.edits if x.hallucinated]
+
+
+def claims(e):
+    """The caption's relation triples the references do not support (D or R edits)."""
+    return [x.source for x in e.edits_of("relation") if x.op != "insert"]
 
 
 def agreement(e, level):
@@ -336,6 +341,35 @@ def test_a_container_is_where_the_references_put_what_is_in_it():
     # what is *on* a thing says nothing of where the thing is (a cat on a car on the road)
     refs = ["A cat on a car.", "A cat on the road.", "A cat sitting on a car."]
     assert not explain("A car under the road.", references=refs).edits_of("relation")[0].hallucinated
+
+
+FOOD = ["A restaurant table with three plates of pastries.", "Several plates of food on a table.", "A plate of food."]
+
+
+def test_a_holder_named_from_its_end_says_where_the_held_thing_is():
+    # "plates of food": the food is on the plates, so not under them
+    e = explain("Food sits under plates.", references=FOOD)
+    assert flagged(e) == [("relation", ["sits under"])] and e.counterfactual == "Food sits on plates."
+    claim = next(x for x in e.edits if x.hallucinated)
+    assert claim.target == ["food", "on", "plate"] and claim.evidence["container"] == "plate"
+    assert "puts the food in or on the plate" in claim.evidence["note"]
+    # and says what "on" says, from either end
+    assert claims(explain("Food on a plate.", references=FOOD)) == []
+    refs = ["Pancakes on a white plate.", "Some pancakes and bananas on a plate."]
+    for caption in ("A plate of pancakes.", "A plate filled with pancakes.", "A plate topped with pancakes."):
+        assert claims(explain(caption, references=refs)) == [], caption
+    pancakes = {"objects": ["pancake", "plate"], "relationships": [["pancake", "on", "plate"]]}
+    for caption in ("A plate of a pancake.", "A plate topped with a pancake."):
+        assert explain(caption, annotation=pancakes).hallucinated is False, caption
+
+
+def test_with_a_holding_verb_or_of_a_non_container_says_nothing_of_where_a_thing_is():
+    # "a plate with a fork" may have it beside; "a picture of a dog" and "a man holding a cup"
+    # hold nothing in them
+    refs = ["A plate with a fork.", "A white plate with a fork."]
+    assert not explain("A fork next to a plate.", references=refs).hallucinated
+    refs = ["A picture of a dog.", "A framed picture of a dog."]
+    assert not explain("A dog next to a picture.", references=refs).hallucinated
 
 
 def test_a_region_is_no_holder_and_a_holders_place_is_not_read_backwards():

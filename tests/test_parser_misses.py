@@ -778,6 +778,18 @@ def test_a_wrong_with_triple_whose_object_is_needed_later_keeps_both_things():
     assert e.counterfactual == "A desk and a computer on it. A dog sits next to the computer."
 
 
+def test_a_wrong_participle_triple_keeps_both_things():
+    # "topped with" joins the two things as "with" does: both stay, neither is put on the other
+    pancake = A(["pancake", "plate", "table"], [["pancake", "next to", "plate"]])
+    e = explain("A plate topped with a pancake.", annotation=pancake)
+    assert flagged(e) == [("D", ["topped with"])] and e.counterfactual == "A plate and a pancake." and e.fixed_point
+    e = explain("A white plate filled with a pancake on a table.", annotation=pancake)
+    assert e.counterfactual == "A white plate and a pancake and a table." and e.fixed_point
+    # and where the pancake is on the plate, "topped with" says so
+    on = A(["pancake", "plate"], [["pancake", "on", "plate"]])
+    assert explain("A plate topped with a pancake.", annotation=on).edits_of("relation") == []
+
+
 def test_a_verb_in_ing_is_no_lost_noun(parser):
     # "making" has a noun sense that is a thing, but after "possibly" it is the verb make
     text = "A man in a black suit skiing down a snow-covered mountain, possibly making a sharp turn."

@@ -271,9 +271,11 @@ def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
     r = caption.relations[e.caption_index]
     if e.op == "delete":  # an annotation's triple between two faithful objects: drop its object
         return _drop_object(ctx, r)
-    if (e.evidence.get("agreement") or {}).get("kind") in ("state", "exclusive") or "through" in e.evidence:
-        # the subject's posture or motion, or its place where the references see its holder:
-        # only the predicate changes, its ends stay
+    if (e.evidence.get("agreement") or {}).get("kind") in ("state", "exclusive") or (
+        "through" in e.evidence or "container" in e.evidence
+    ):
+        # the subject's posture or motion, or its place where the references see its holder or
+        # name the object as what holds it ("a plate of food"): only the predicate changes
         return [Change(*r.span, predicate_like(e.target[1], doc, r.span))] if r.span else None
     t = ctx.image.relations[e.image_index]
     out = []
@@ -308,23 +310,33 @@ def _drop_object(ctx: _Text, r: Any) -> list[Change] | None:
 
 def _unrelate(ctx: _Text, r: Any) -> list[Change] | None:
     """``[Change(preposition -> "and")]`` when triple ``r`` is a lone preposition between its
-    subject noun and that preposition's object ("a desk *with* a computer"), and the subject is
-    no verb's subject (whose verb would then have to agree with two things); else None."""
+    subject noun and that preposition's object ("a desk *with* a computer"), or a bare participle
+    and its preposition ("a plate *topped with* a pancake"), and the subject is no verb's subject
+    (whose verb would then have to agree with two things); else None."""
     s, o = ctx.head(r.subject), ctx.head(r.object)
     tokens = [t for t in ctx.doc if r.span and r.span[0] <= t.idx < r.span[1]]
-    if s is None or o is None or len(tokens) != 1:
+    if s is None or o is None or len(tokens) not in (1, 2):
         return None
-    p, o = tokens[0], members_of(o)[0]  # "with a stove and a sink": the list hangs from "with"
-    if (
-        p.pos_ != "ADP"
-        or p.dep_ != "prep"
-        or p.head.i != s.i
-        or o.head.i != p.i
-        or o.dep_ != "pobj"
-        or s.dep_ in ("nsubj", "nsubjpass")
-    ):
+    p, o = tokens[-1], members_of(o)[0]  # "with a stove and a sink": the list hangs from "with"
+    verb = tokens[0] if len(tokens) == 2 else None
+    if p.pos_ != "ADP" or p.dep_ != "prep" or o.head.i != p.i or o.dep_ != "pobj":
         return None
-    return [Change(p.idx, p.idx + len(p), "and")]
+    if verb is None:
+        if p.head.i != s.i or s.dep_ in ("nsubj", "nsubjpass"):
+            return None
+    elif not _bare_participle(verb, s, p):
+        return None
+    return [Change(tokens[0].idx, p.idx + len(p), "and")]
+
+
+def _bare_participle(verb: Any, s: Any, p: Any) -> bool:
+    """Whether ``verb`` is a participle saying only ``p`` of noun ``s``: after it ("a plate
+    *topped* with ..."), or the root of a caption without a finite verb, which spaCy reads as
+    the noun's verb; nothing else hangs from it."""
+    after = verb.dep_ == "acl" and verb.head.i == s.i
+    root = verb.dep_ == "ROOT" and s.head.i == verb.i and s.dep_ in ("nsubj", "nsubjpass") and verb.tag_ == "VBN"
+    rest = [c for c in verb.children if c.i not in (s.i, p.i) and c.dep_ != "punct"]
+    return verb.tag_ in ("VBN", "VBG") and (after or root) and not rest
 
 
 def predicate_like(target: str, doc: Any, span: tuple[int, int]) -> str:
