@@ -30,7 +30,7 @@ import numpy as np
 from cece.edit_kinds import EditClass, Level, Op, Status
 from cece.evidence import same_thing
 from cece.ged import Match
-from knowledge import lowest_common_hypernym, wup_similarity
+from knowledge import another_name, lowest_common_hypernym, noun_synset, only_people, plain_person, wup_similarity
 from parsers import Concept, SceneGraph, Span
 from parsers.attribute_words import HEDGE_ADVERBS
 
@@ -210,6 +210,17 @@ def kinship(c: Concept, g: Concept) -> tuple[float | None, str | None]:
     if not (c.synset and g.synset):
         return None, None
     return wup_similarity(c.synset, g.synset), lowest_common_hypernym(c.synset, g.synset)
+
+
+def another_name_for(c: Concept, g: Concept) -> bool:
+    """Whether concept ``c`` names a person concept ``g`` names too, by another name that can be
+    theirs (:func:`knowledge.another_name`: "a kid" for a boy), with a word that names nothing but
+    people (or is a plain word for one: "man", whatever else "man" can be): a word that is a
+    person only in one of its senses ("a *bull*", "a *toaster*" beside a man) is no other name
+    for them, whichever sense the context gave it."""
+    if c.synset is None or g.synset is None or not another_name(c.synset, g.synset):
+        return False
+    return plain_person(noun_synset(c.lemma)) or only_people(c.lemma)
 
 
 def _spans(text: str, c: Concept) -> list[Span]:

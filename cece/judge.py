@@ -34,10 +34,9 @@ from typing import Any
 
 from cece.confidence import ConfidenceModel, default_model, noisy_or
 from cece.edit_features import Context, edit_features
-from cece.edits import Edit, kinship
+from cece.edits import Edit, another_name_for, kinship
 from cece.evidence import evidence_of, type_support
 from cece.ged import Match
-from knowledge import another_name, noun_synset, only_people, plain_person
 from parsers import SceneGraph
 
 #: The score at or above which a record (and an edit) is called hallucinated: the threshold
@@ -141,17 +140,11 @@ def _relation_evidence(image: SceneGraph, e: Edit, caption: SceneGraph) -> dict[
 
 
 def _another_name(caption: SceneGraph, image: SceneGraph, e: Edit) -> bool:
-    """Whether object edit ``e`` names a person the image side names too, by another name that
-    can be theirs (:func:`knowledge.another_name`), with a caption word that names nothing but
-    people (or is a plain word for one: "man", whatever else "man" can be): a word that is a
-    person only in one of its senses ("a *bull*", "a *toaster*" beside a man) is no other name
-    for them, whichever sense the context gave it."""
+    """Whether object edit ``e`` names a person the image side names too, by another name
+    (:func:`cece.edits.another_name_for`)."""
     if e.caption_index is None or e.target_index is None:
         return False
-    c, g = caption.concepts[e.caption_index], image.concepts[e.target_index]
-    if c.synset is None or g.synset is None or not another_name(c.synset, g.synset):
-        return False
-    return plain_person(noun_synset(c.lemma)) or only_people(c.lemma)
+    return another_name_for(caption.concepts[e.caption_index], image.concepts[e.target_index])
 
 
 def judge(

@@ -18,7 +18,7 @@ say so than agree. A triple they do not state either way is ``unverified``.
 
 from __future__ import annotations
 
-from cece.edits import Edit
+from cece.edits import Edit, another_name_for
 from cece.evidence import covers
 from cece.ged import Match
 from cece.holders import held_agree
@@ -52,6 +52,12 @@ def role_edits(
     # References that name a thing only more generally ("a bench" for the caption's "park
     # bench", class O) still say where it is: its triples are judged like a faithful one's.
     faithful = {i for i, cls in classes.items() if cls in ((None, "U", "O") if partial else (None, "U"))}
+    if partial:  # "a kid" where they see a boy is he, by another name: where he is still counts
+        faithful |= {
+            i
+            for i, cls in classes.items()
+            if cls == "R" and mapping[i] >= 0 and another_name_for(caption.concepts[i], image.concepts[mapping[i]])
+        }
     by_pair: dict[tuple[int, int], list[int]] = {}
     for k, t in enumerate(image.relations):
         by_pair.setdefault((t.subject, t.object), []).append(k)
@@ -188,7 +194,9 @@ def _spoken_of(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, o: i
     """Whether both ends of caption triple ``r`` speak of the image entities the match paired
     them with (``s``, ``o``; :func:`cece.evidence.covers`). The second of "a white bowl beside a
     green bowl", where the references merged both bowls into one entity, is paired with what is
-    left, their tray; how they relate a bowl and the tray says nothing of the two bowls."""
-    return covers(caption.concepts[r.subject], image.concepts[s]) and covers(
-        caption.concepts[r.object], image.concepts[o]
+    left, their tray; how they relate a bowl and the tray says nothing of the two bowls. A person
+    named by another name that can be theirs is spoken of ("a kid" for their boy)."""
+    return all(
+        covers(c, g) or another_name_for(c, g)
+        for c, g in ((caption.concepts[r.subject], image.concepts[s]), (caption.concepts[r.object], image.concepts[o]))
     )

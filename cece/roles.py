@@ -300,4 +300,6 @@ def _judge_pair(
     if contra[0] in backward and puts_inside_of(image, rels[contra[0]]):  # "a plate of pancakes"
         place = place_in(image, o)
         return Judged(target=contra[0], tally=t, predicate=place, against_refs=against_refs, container=True)
+    if contra[0] in backward:  # "a table on the cat" says the cat is under it
+        return Judged(target=contra[0], tally=t, predicate=inv, against_refs=against_refs)
     return Judged(target=contra[0], tally=t, against_refs=against_refs)

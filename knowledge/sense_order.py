@@ -8,6 +8,8 @@ that order says nothing of frequency, and a caption names the visible thing a wo
 >>> from knowledge.hierarchy import get_hierarchy
 >>> [get_hierarchy().names[i] for i in senses_in_order("mug", "n")][:2]
 ['mug.n.04', 'mug.n.01']
+>>> [get_hierarchy().names[i] for i in senses_in_order("broccoli", "n")]
+['broccoli.n.02', 'broccoli.n.01']
 """
 
 from __future__ import annotations
@@ -42,7 +44,11 @@ def senses_in_order(lemma: str, pos: str) -> tuple[int, ...]:
     person -- the one who does what the thing is for ("toaster", "stroller": a saunterer,
     "monitor": a proctor) or slang ("shrimp", "taco") -- is read as the thing it also names;
     where its sentence has it do what only somebody does, the parser reads it as the person
-    again (:mod:`parsers.person_readings`: "a racer *riding* a bike")."""
+    again (:mod:`parsers.person_readings`: "a racer *riding* a bike"). A never-tagged noun whose
+    first sense is a plant and which also names a food ("broccoli", "peach", "cucumber": first
+    the plant) is read as the food, the produce a caption sees on a plate or a stall, which
+    "vegetables" and "fruit" then cover -- not a fungus: "mushrooms" grow on trees in captions as
+    often as they lie on pizzas."""
     h = get_hierarchy()
     ids = tuple(h.lemmas(pos)[lemma])
     if pos != "n" or len(ids) < 2:
@@ -54,6 +60,10 @@ def senses_in_order(lemma: str, pos: str) -> tuple[int, ...]:
     kinds = [h.lexnames[h.lexname_of[i]] for i in ids]
     if not h.noun_sense_counts or lemma in h.noun_sense_counts:
         return ids
+    if kinds[0] == "noun.plant" and "noun.food" in kinds and not is_hypernym("fungus.n.01", h.names[ids[0]]):
+        # a caption names the produce it sees: "broccoli" on a plate is the vegetable (but
+        # "mushrooms" grow on a tree as often as they lie on a pizza)
+        return _first(ids, kinds.index("noun.food"))
     if kinds[0] == "noun.person":
         things = sorted((_READ_AS.index(k), n) for n, k in enumerate(kinds) if k in _READ_AS and k != kinds[0])
         return _first(ids, things[0][1]) if things else ids

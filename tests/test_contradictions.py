@@ -372,6 +372,27 @@ def test_with_a_holding_verb_or_of_a_non_container_says_nothing_of_where_a_thing
     assert not explain("A dog next to a picture.", references=refs).hallucinated
 
 
+PEACHES = [
+    "Peaches with grill marks being cooked on an outside grill.",
+    "Halved peaches sit on the grates of a grill.",
+    "A bunch of sliced peaches are on a grill.",
+]
+
+
+def test_only_the_predicate_of_a_contradicted_pair_changes():
+    # "food" is their peaches, more generally: it stays, only where it is changes
+    e = explain("The food is sitting under the grill.", references=PEACHES)
+    assert flagged(e) == [("relation", ["sitting under"])] and e.counterfactual == "The food is sitting on the grill."
+    # a person by another name that can be theirs is where they see him
+    refs = ["A boy on a skateboard.", "A boy standing on his skateboard.", "A young boy rides a skateboard."]
+    e = explain("A kid standing under a skateboard.", references=refs)
+    assert flagged(e) == [("relation", ["standing under"])] and e.counterfactual == "A kid standing on a skateboard."
+    # said from the other end, the place is turned round ("a blanket on a boy": he is under it)
+    refs = ["A blanket on top of a boy.", "A blanket lying on a boy."]
+    e = explain("A boy on a blanket.", references=refs)
+    assert flagged(e) == [("relation", ["on"])] and e.counterfactual == "A boy under a blanket."
+
+
 def test_a_region_is_no_holder_and_a_holders_place_is_not_read_backwards():
     # "the number on the front" and "an owl on the front": both on it, neither under the other
     refs = ["A black t-shirt has an owl and number twenty two painted on the front.", "A black shirt with an owl."]
@@ -803,4 +824,5 @@ def test_a_thing_the_references_name_more_generally_is_still_where_they_put_it()
     refs = ["A dog sitting on a bench in front of a garden.", "A dog laying on a bench in front of a garden."]
     e = explain("A dog sitting under a park bench in front of a fenced garden.", references=refs)
     assert flagged(e) == [("relation", ["sitting under"])]
-    assert e.counterfactual == "A dog sitting on a bench in front of a fenced garden."
+    # only the place is wrong: the caption's "park bench", which they do not contradict, stays
+    assert e.counterfactual == "A dog sitting on a park bench in front of a fenced garden."

@@ -343,3 +343,13 @@ def test_an_adjective_that_says_the_thing_is_there_supports_it(parser):
     e = explain(parser, "A glass by a lake.", ["A glassy lake at dawn.", "A calm lake."])
     glass = next(x for x in e.edits if x.source == "glass")
     assert (glass.cls, glass.status) == ("D", "hallucinated")
+
+
+def test_produce_the_references_name_is_what_the_caption_calls_vegetables_or_fruit(parser):
+    # WordNet's first "broccoli", "carrot", "peach" is the plant; a caption's is the produce
+    refs = ["A plate with steak, broccoli and carrots.", "Steak with broccoli and carrots on a white plate."]
+    e = explain(parser, "A plate of meat and vegetables.", refs)
+    objects = [(x.cls, x.source, x.status) for x in e.edits if x.level == "object" and x.op != "insert"]
+    assert objects == [("U", "meat", "suggestion"), ("U", "vegetable", "suggestion")] and not e.hallucinated
+    e = explain(parser, "A bowl of fruit.", ["A bowl of peaches.", "Some peaches in a bowl."])
+    assert [(x.cls, x.target) for x in e.edits if x.level == "object"] == [("U", "peach")]

@@ -509,6 +509,12 @@ def test_canonical_predicate_with_verbs(text, canon, verb):
         ("toaster", "toaster.n.02"),
         ("shrimp", "prawn.n.01"),
         ("taco", "taco.n.02"),
+        # nor the plant a caption's produce: "broccoli" on a plate is the vegetable, "peaches"
+        # the fruit (so "vegetables" and "fruit" cover them)
+        ("broccoli", "broccoli.n.02"),
+        ("peach", "peach.n.03"),
+        ("cucumber", "cucumber.n.02"),
+        ("mushroom", "mushroom.n.01"),
         # a tagged word keeps WordNet's order, however odd ("plate" is first home plate)
         ("plate", "home_plate.n.01"),
         ("man", "man.n.01"),

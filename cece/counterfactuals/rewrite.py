@@ -271,11 +271,10 @@ def _relation(ctx: _Text, e: Edit) -> list[Change] | None:
     r = caption.relations[e.caption_index]
     if e.op == "delete":  # an annotation's triple between two faithful objects: drop its object
         return _drop_object(ctx, r)
-    if (e.evidence.get("agreement") or {}).get("kind") in ("state", "exclusive") or (
-        "through" in e.evidence or "container" in e.evidence
-    ):
-        # the subject's posture or motion, or its place where the references see its holder or
-        # name the object as what holds it ("a plate of food"): only the predicate changes
+    if e.evidence.get("agreement"):
+        # what the references contradict is how two things they name relate -- the subject's
+        # posture or motion, or its place: only the predicate changes, and the caption's words for
+        # the two stay ("The food is sitting on the grill", not "The peach ...")
         return [Change(*r.span, predicate_like(e.target[1], doc, r.span))] if r.span else None
     t = ctx.image.relations[e.image_index]
     out = []
