@@ -429,6 +429,13 @@ REFERENCE_REWRITES = [
         ["Pasta on a plate.", "A plate of pasta.", "Some pasta on a white plate."],
         "Pasta on a plate.",
     ),
+    # a possessive stays the noun's determiner: no "a" is put before it ("holding a his rifle" was
+    # the rewrite: a made thing's singular was read as a word with no singular, like "jeans")
+    (
+        "A man holding his eraser.",
+        ["A man in a red hat holding a rifle.", "A man shooting a gun.", "A man aiming a rifle."],
+        "A man holding his rifle.",
+    ),
     # a noun with no singular ("jeans", "clothes", "sunglasses") takes no "a" and makes its verb
     # plural ("a jean", "a clothes" were the rewrites); one said for it takes "a" back
     (
@@ -687,6 +694,7 @@ def grammar_problems(nlp, text):
         "A man wears a shirt while runs behind him.",
         "The dogs runs on a beach.",
         "A cat sleeping on a.",
+        "A man holding a his rifle.",
     ],
 )
 def test_the_grammar_check_sees_broken_english(broken):

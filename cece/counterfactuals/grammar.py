@@ -46,8 +46,8 @@ def grammar_problems(doc: Any) -> list[str]:
     conjunction; one whose root is neither a finite verb (or a participle with its subject) nor
     a noun phrase; an auxiliary without its verb or with a bare one ("is hold"); a subject and
     verb that disagree; a finite adverbial verb without a subject ("while runs"); a preposition
-    without its object; an article with no noun; a sentence ending on a determiner,
-    preposition, conjunction or auxiliary.
+    without its object; an article with no noun or before another determiner ("a his rifle"); a
+    sentence ending on a determiner, preposition, conjunction or auxiliary.
 
     >>> from parsers import load_spacy
     >>> grammar_problems(load_spacy()("A woman is."))
@@ -106,6 +106,13 @@ def _token_problems(t: Any) -> list[str]:
         out.append(f"finite verb {t.text!r} without a subject")
     if t.lower_ in ("a", "an") and (t.i + 1 >= len(t.doc) or t.doc[t.i + 1].is_punct):
         out.append(f"article {t.text!r} without its noun")
+    nxt = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
+    if (
+        t.lower_ in ("a", "an", "the")
+        and nxt is not None
+        and (nxt.tag_ in ("PRP$", "WP$") or nxt.lower_ in ("a", "an", "the"))
+    ):
+        out.append(f"two determiners {t.text!r} {nxt.text!r}")
     return out
 
 

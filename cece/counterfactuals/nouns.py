@@ -98,7 +98,7 @@ def noun_changes(
         if pair is not None:  # "a pair of scissors" -> "a knife"
             start = min([pair.head.idx] + [d.idx for d in pair.head.lefts if d.dep_ == "det"])
             out.append(Change(start, t.left_edge.idx, case_like(article(word) + " ", doc.text[start:])))
-        elif det is None:  # "sunglasses" -> "a hat"
+        elif det is None and not any(x.dep_ in ("poss", "nummod") for x in t.lefts):  # "sunglasses" -> "a hat"
             out.append(
                 Change(t.left_edge.idx, t.left_edge.idx, case_like(article(word) + " ", doc.text[t.left_edge.idx :]))
             )
