@@ -108,8 +108,10 @@ def _general_word_of(c: Concept, g: Concept) -> bool:
 #: look's ("looking at a woman"), nor "on" ("a man on a horse"): such objects may be anything.
 PLACE_KEYS = frozenset({"in", "inside", "within", "into"})
 #: The same, said of the references' things: where they place something ("at the beach", "on the
-#: street") is a place whatever else it is.
-WHERE_KEYS = PLACE_KEYS | {"at", "on", "onto", "atop", "upon"}
+#: street", the horse one rides) is a place whatever else it is.
+WHERE_KEYS = PLACE_KEYS | {"at", "on", "onto", "atop", "upon", "ride"}
+#: Relation keys whose object is what the subject rests on ("on a table", "on top of a counter").
+SURFACE_KEYS = frozenset({"on", "onto", "atop", "upon"})
 
 
 def places_of(graph: SceneGraph, keys: frozenset[str] = PLACE_KEYS) -> set[int]:
@@ -139,11 +141,12 @@ def where_of(image: SceneGraph) -> dict[int, int]:
 
 def roles_of(caption: SceneGraph) -> dict[int, str]:
     """The caption concepts whose role says what can stand in for them: ``"place"`` (something is
-    in it, :func:`places_of`), ``"worn"`` (what someone wears: "a man wearing a *curtain*", or is
-    in, of a garment: "a woman in a black *dress*") or ``"doer"`` (it does what only somebody does,
-    :func:`knowledge.agents.needs_somebody`: "a *human mouth* wearing a coat"). The role comes
-    from the sentence, not from what the word names, which may be the very mistake -- but for
-    what one is *in*, where only a garment word says it is worn (a wrong garment is still worn).
+    in it, :func:`places_of`), ``"surface"`` (something is on it: "on a *table*"), ``"worn"``
+    (what someone wears: "a man wearing a *curtain*", or is in, of a garment: "a woman in a black
+    *dress*") or ``"doer"`` (it does what only somebody does, :func:`knowledge.agents.needs_somebody`:
+    "a *human mouth* wearing a coat"). The role comes from the sentence, not from what the word
+    names, which may be the very mistake -- but for what one is *in*, where only a garment word
+    says it is worn (a wrong garment is still worn).
 
     >>> from parsers import Concept, Relation, SceneGraph
     >>> man, curtain = Concept("man", "man", "man.n.01"), Concept("curtain", "curtain", "curtain.n.01")
@@ -159,7 +162,8 @@ def roles_of(caption: SceneGraph) -> dict[int, str]:
         or key in PLACE_KEYS
         and is_garment(caption.concepts[r.object].synset)  # "a woman in a *dress*"
     }
-    return doers | {i: "place" for i in places_of(caption)} | worn
+    surfaces = {i: "surface" for i in places_of(caption, SURFACE_KEYS)}
+    return doers | surfaces | {i: "place" for i in places_of(caption)} | worn
 
 
 def _fit(c: Concept, role: str | None, g: Concept, sal: float, where: int) -> float:
@@ -167,12 +171,17 @@ def _fit(c: Concept, role: str | None, g: Concept, sal: float, where: int) -> fl
     for caption concept ``c`` of ``role`` (:func:`roles_of`): its salience; -1 when it cannot play
     the role. Only a place of the references stands in for a place (one things are in ahead of
     one they are on), only a garment for what is worn, only what can act for a doer
-    (:func:`knowledge.agents.can_act`); the likest first among those named as often (the
-    tie-break, under 0.05, never outweighs one more reference of ten)."""
+    (:func:`knowledge.agents.can_act`), only what they put something on, in or at, or ride,
+    for what something rests on ("on a *table*" is not the cucumbers on their plate); the likest
+    first among those named as often (the tie-break, under 0.05, never outweighs one more
+    reference of ten)."""
     if role is None:
         return sal
     if role == "doer":
         if not can_act(g.synset):
+            return -1.0
+    elif role == "surface":
+        if not where:
             return -1.0
     elif is_animate(g.synset) or not (where if role == "place" else _can_be_worn(g)):
         return -1.0

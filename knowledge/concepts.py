@@ -262,14 +262,16 @@ def wordnet_first_sense(word: str) -> str | None:
 @lru_cache(maxsize=65536)
 def noun_senses(phrase: str, min_count: int = 0) -> tuple[str, ...]:
     """The noun synsets of the lemma :func:`noun_synset` finds for ``phrase``, in WordNet sense
-    order (the first is ``noun_synset(phrase)``); an existing synset name gives just itself.
+    order as :func:`knowledge.sense_order.senses_in_order` reads it (the first is
+    ``noun_synset(phrase)``: a tree's "branch" before an office's); an existing synset name gives
+    just itself.
 
     ``min_count`` keeps, beyond the first sense, only senses tagged at least that often in
     WordNet's sense-tagged corpus (index.sense): ``min_count=1`` drops the rare readings
     ("goat" as a person born under Capricorn). Ignored when the database has no counts.
 
     >>> noun_senses("branch")[:2], noun_senses("xyzzy")
-    (('branch.n.01', 'branch.n.02'), ())
+    (('branch.n.02', 'branch.n.01'), ())
     >>> noun_senses("goat", min_count=1)
     ('goat.n.01',)
     """

@@ -21,8 +21,8 @@ postures that exclude each other, so :func:`canonicals_agree` is false and
 
 >>> canonicals_agree("sit on", "on"), canonicals_agree("sit on", "stand on")
 (True, False)
->>> canonicals_contradict("ride", "walk next to")
-True
+>>> canonicals_contradict("ride", "walk next to"), predicates_contradict("ride", "under")
+(True, True)
 """
 
 from __future__ import annotations
@@ -96,10 +96,11 @@ AGREE: tuple[frozenset[str], ...] = (
 #: "in the water" and "on the water", "in a field" and "on a field".
 AT_A_PLACE = frozenset({"in", "on", "at", "upon", "into", "onto"})
 
-#: Keys that cannot both hold of one ordered pair.
+#: Keys that cannot both hold of one ordered pair. One rides on what one rides: "a man under a
+#: bike" where they see him riding it is wrong.
 OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
     (
-        frozenset({"on", "above", "over", "atop", "upon", "onto"}),
+        frozenset({"on", "above", "over", "atop", "upon", "onto", "ride"}),
         frozenset({"under", "below", "beneath", "underneath"}),
     ),
     (frozenset({"in front of"}), frozenset({"behind"})),
@@ -111,7 +112,7 @@ OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
 #: and "next to the grass" are two ways of placing a thing at a place with no edge to speak of.
 BOUNDED_OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
     (
-        frozenset({"on", "atop", "upon", "onto", "in", "inside", "within", "into"}),
+        frozenset({"on", "atop", "upon", "onto", "in", "inside", "within", "into", "ride"}),
         frozenset({"next to", "near", "beside", "by", "close to"}),
     ),
     # in a boat is not under it; in the water and under the water are one

@@ -233,6 +233,21 @@ def test_predicates_of_one_pair_that_exclude_each_other():
     assert flagged(e) == [("relation", ["under"])] and agreement(e, "relation")[0]["kind"] == "spatial"
     e = explain("A dog in front of a car.", references=["A dog behind a car."])
     assert flagged(e) == [("relation", ["in front of"])]
+    # one rides on what one rides: not under it, nor beside it
+    refs = ["A man riding a bike.", "A man rides a bike.", "A man riding a bike down the street."]
+    e = explain("A man under a bike.", references=refs)
+    assert flagged(e) == [("relation", ["under"])] and e.counterfactual == "A man riding a bike."
+    e = explain("A man sitting next to a bike.", references=refs)
+    assert flagged(e) == [("relation", ["sitting next to"])]
+
+
+def test_the_table_a_thing_rests_on_is_furniture_said_as_what_they_put_it_on():
+    # read as a table of figures, the table was an abstraction nobody doubted (0.30, faithful)
+    refs = ["A cat sitting on a bed.", "A cat lying on a blanket on a bed.", "An orange cat on a bed."]
+    e = explain("A cat sitting on a table.", references=refs)
+    [table] = [x for x in e.edits if x.level == "object" and x.source == "table"]
+    assert e.hallucinated and table.hallucinated and table.cls == "R" and table.target == "bed"
+    assert e.counterfactual == "A cat sitting on a bed."
 
 
 def test_on_a_thing_is_not_beside_it_but_on_a_place_may_be_by_it():

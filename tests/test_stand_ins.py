@@ -173,8 +173,9 @@ SKIERS = [
     "caption, references, wrong, stand_in",
     [
         # "food" names the meat in its second sense (solid food), not its first (nutrient): the
-        # meat is no stand-in for the grill
-        ("The food is laying on the black grill.", MEAT, "grill", "tray"),
+        # meat is no stand-in for the grill, but the table the one reference naming the food puts
+        # it on (what the references relate to it the same way)
+        ("The food is laying on the black grill.", MEAT, "grill", "table"),
         # what the references relate the same way, by a verb even over kin: "bread" is close kin
         # of "juice" (Wu-Palmer 0.80) and was its target, "drinking a bread"
         ("A man is sitting at a table drinking a juice.", WINE, "juice", "wine"),
@@ -193,7 +194,7 @@ def test_the_stand_in_of_a_wrong_word(caption, references, wrong, stand_in):
 @pytest.mark.parametrize(
     "caption, references, rewrite",
     [
-        ("The food is laying on the black grill.", MEAT, "The food is laying on the black tray."),
+        ("The food is laying on the black grill.", MEAT, "The food is laying on the black table."),
         # both unsupported, as salient: the fruit, named first, is the (raw) meat every reference
         # names; "laying" (no object) is lying, which a thing does too
         (
@@ -201,10 +202,13 @@ def test_the_stand_in_of_a_wrong_word(caption, references, wrong, stand_in):
             MEAT,
             "The raw meat is laying on the black tray, cooking.",
         ),
-        # with three of them the grill is paired with the meat: the subject that cannot go is not
-        # said as the meat again ("The meat is laying on the red meat"); with nothing else to say
-        # it as, there is no rewrite
-        ("The fruit is laying on the black grill, cooking.", MEAT[:3], None),
+        # with three of them too: what the food rests on is said as what they put the meat on
+        # (the tray), never as the meat, which is left for the subject
+        (
+            "The fruit is laying on the black grill, cooking.",
+            MEAT[:3],
+            "The raw meat is laying on the black tray, cooking.",
+        ),
     ],
 )
 def test_a_rewrite_says_the_stand_in(caption, references, rewrite):
