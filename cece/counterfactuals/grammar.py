@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+#: The articles; one before another, or before a possessive, is broken ("a his rifle").
+ARTICLES = frozenset({"a", "an", "the"})
 #: Tags of a finite verb.
 FINITE = ("VBZ", "VBP", "VBD", "MD")
 #: Prepositions that may stand without an object ("looking up", "a dog nearby").
@@ -104,14 +106,10 @@ def _token_problems(t: Any) -> list[str]:
         and not any(c.dep_.startswith("nsubj") or c.dep_ == "expl" for c in t.children)
     ):
         out.append(f"finite verb {t.text!r} without a subject")
-    if t.lower_ in ("a", "an") and (t.i + 1 >= len(t.doc) or t.doc[t.i + 1].is_punct):
-        out.append(f"article {t.text!r} without its noun")
     nxt = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
-    if (
-        t.lower_ in ("a", "an", "the")
-        and nxt is not None
-        and (nxt.tag_ in ("PRP$", "WP$") or nxt.lower_ in ("a", "an", "the"))
-    ):
+    if t.lower_ in ("a", "an") and (nxt is None or nxt.is_punct):
+        out.append(f"article {t.text!r} without its noun")
+    elif t.lower_ in ARTICLES and nxt is not None and (nxt.tag_ in ("PRP$", "WP$") or nxt.lower_ in ARTICLES):
         out.append(f"two determiners {t.text!r} {nxt.text!r}")
     return out
 
