@@ -29,12 +29,12 @@ from parsers.attribute_words import COLOURS, QUANTIFIER_NOUNS, names_with
 from parsers.attributes import group_attributes
 from parsers.covered import add_covering_things
 from parsers.draft_graph import Draft, Mention, from_upstream, joins_next
-from parsers.frames import drop_frame_nouns, drop_the_camera
+from parsers.frames import drop_frame_nouns, drop_positions, drop_the_camera
 from parsers.intransitive import add_states
 from parsers.mentions import merge_definite_mentions
 from parsers.modifiers import is_plural, mark_uncertain, modifier_values
 from parsers.of_names import join_of_names
-from parsers.person_readings import read_doers_as_people
+from parsers.person_readings import read_doers_as_people, read_worn_as_garments
 from parsers.recovery import recover_nouns
 from parsers.scene_graph import Concept, Relation, SceneGraph
 from parsers.spacy_model import load_spacy
@@ -157,12 +157,12 @@ class CaptionParser:
         repairs.merge_alternatives(d)
         repairs.drop_negated(d)
         drop_frame_nouns(d)
-        aimed_at = drop_the_camera(d)
+        aimed_at = drop_the_camera(d) + drop_positions(d)
         repairs.drop_copulas(d)
         mark_uncertain(d)
         graph = merge_definite_mentions(self._build(d))
         graph = recover_nouns(graph, aimed_at) if self.recover else graph
-        return read_doers_as_people(add_states(graph, doc))
+        return read_worn_as_garments(read_doers_as_people(add_states(graph, doc)))
 
     # -- building ----------------------------------------------------------------------------
     def _build(self, d: Draft) -> SceneGraph:

@@ -1,7 +1,8 @@
 """The picture framing a caption, which names no object in it: "The image shows a dog", "In
 this picture, ...", "A photo of a dog", "The view into a kitchen", "A close up of a cake"; and
 the camera taking it, which is where a pose or a look is aimed ("smiling *at the camera*",
-"posing *for the camera*"), not a thing in the picture.
+"posing *for the camera*"), not a thing in the picture; and where in the picture something is
+("a tree *in the background*", "bananas *on top*", "a boat *in the middle*"), no thing either.
 
 :func:`drop_frame_nouns` is one of the repairs of SceneGraphParser's output (:mod:`parsers.repairs`),
 run on a :class:`~parsers.draft_graph.Draft`; what the caption says of the frame it says of what is
@@ -14,6 +15,7 @@ framed ("a close up of a cake *on a table*": the cake is on it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from knowledge import lemmatize, noun_synset
@@ -34,6 +36,15 @@ BEHIND_THE_PICTURE = frozenset(["camera", "photographer", "viewer"])
 #: Verbs aimed at someone, and the prepositions that aim them ("looking *into* the camera").
 AIMED_VERBS = frozenset(["look", "stare", "gaze", "glance", "peer", "smile", "grin", "pose", "mug", "wave", "point"])
 AIMS = frozenset(["at", "for", "into", "in", "to", "toward", "towards"])
+#: Nouns that say where in the picture, or where on a thing left unsaid, something is: "in the
+#: background", "on top", "in front", "on the side" -- of nothing named, so no object.
+POSITIONS = frozenset(
+    ["background", "foreground", "distance", "top", "front", "back", "middle", "center", "centre", "side"]
+)
+#: The determiners of a position of nothing named ("on *each* side"; "a side" is a thing).
+POSITION_DETERMINERS = frozenset(["the", "each", "either", "both"])
+#: The prepositions that place a thing at such a position.
+AT_POSITION = frozenset(["in", "on", "at", "to", "from", "toward", "towards"])
 
 
 def drop_frame_nouns(d: Draft) -> None:
@@ -81,13 +92,45 @@ def drop_the_camera(d: Draft) -> tuple[tuple[int, int], ...]:
     >>> CaptionParser().parse("A dog in a room staring at the camera.").triples()
     [('dog', 'in', 'room')]
     """
+    return _drop_where(d, behind_the_picture)
+
+
+def drop_positions(d: Draft) -> tuple[tuple[int, int], ...]:
+    """Drop the positions that name no object (:func:`names_a_position`) with their relations;
+    returns the char spans of their words, which name no lost thing either.
+
+    >>> from parsers.caption import CaptionParser
+    >>> parser = CaptionParser()
+    >>> parser.parse("Pancakes with bananas on top.").triples()
+    [('pancake', 'have', 'banana')]
+    >>> [c.lemma for c in parser.parse("A tree in the background.").concepts]
+    ['tree']
+    """
+    return _drop_where(d, names_a_position)
+
+
+def _drop_where(d: Draft, names_nothing: Callable[[Any], bool]) -> tuple[tuple[int, int], ...]:
+    """Drop the mentions whose root noun ``names_nothing`` says is no thing in the picture; the
+    char spans of their words."""
     spans = []
     for m in d.mentions:
         root = d.doc[m.root]
-        if m.alias is None and behind_the_picture(root):
+        if m.alias is None and names_nothing(root):
             m.alias = DROPPED
             spans.append((root.idx, root.idx + len(root)))
     return tuple(spans)
+
+
+def names_a_position(root: Any) -> bool:
+    """Whether noun ``root`` says where something is and nothing more: a bare position after a
+    preposition ("on top", "in the background", "on each side"). A position of something named
+    is a part of it ("on the side *of the road*", "on *its* back"), and "a side", "two sides"
+    are things counted."""
+    if root.lower_ not in POSITIONS or root.dep_ != "pobj" or root.head.lower_ not in AT_POSITION:
+        return False
+    if any(c.dep_ == "det" and c.lower_ not in POSITION_DETERMINERS for c in root.children):
+        return False
+    return not any(c.dep_ in ("poss", "nummod", "compound") or c.lower_ == "of" for c in root.children)
 
 
 def behind_the_picture(root: Any) -> bool:

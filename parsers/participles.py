@@ -313,7 +313,7 @@ def _relink_object(n: Any, v: Any, place: tuple[Any, str], owner: Any) -> None:
     v.head, v.dep_, v.tag_ = owner, "acl", verb_tag(v)
     for t in movers:
         t.head = n
-    nxt = doc[v.i + 1]
+    nxt = doc[v.i + 1] if v.i + 1 < len(doc) else v  # itself where it ends the text: nothing to hang
     if nxt.head.i != v.i and nxt.dep_ in ("prep", "prt"):
         nxt.head = v
     obj = nxt.head  # "in a helmet riding *a segway*": the noun phrase after it is its object
