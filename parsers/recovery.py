@@ -7,7 +7,7 @@ names it could never support it. :func:`recover_nouns` adds such words back as c
 ``recovered=True`` and no relations). A word qualifies when it is no concept's head or modifier
 and no predicate, WordNet knows it *only* as a noun (no verb or adjective reading to have been
 meant instead), one of its senses names a visible thing (:data:`knowledge.THINGS`), and it is
-neither first a material nor a quantifier ("bunches of"), nor a verb's -ing form ("possibly *making*
+neither first a material, a group nor a quantifier ("bunches of"), nor a verb's -ing form ("possibly *making*
 a turn"). After "possibly" it is hedged. The word before it comes back with it when the two are one
 name WordNet knows ("a *can* opener", the modal "can" to the tagger).
 
@@ -112,10 +112,11 @@ def thing_noun(word: str) -> tuple[str, str] | None:
     if word.endswith("ing") and verb_form(word, "VBG"):  # "possibly making a turn": a verb, not lost
         return None
     # Its first sense that is a visible thing (the first of "opener" is an event) -- unless
-    # the word is first a material, which as a lost word was a modifier ("a wood burning stove").
+    # the word is first a material, which as a lost word was a modifier ("a wood burning stove"),
+    # or a group, which counts what comes after it ("a *family* of ducks": the ducks).
     senses = noun_senses(lemma)
     synset = next((x for x in senses if filed_as(x) in THINGS), None)
-    if synset is None or filed_as(senses[0]) == "noun.substance":
+    if synset is None or filed_as(senses[0]) in ("noun.substance", "noun.group"):
         return None
     return lemma, synset
 

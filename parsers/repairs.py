@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knowledge import is_animate, is_hypernym, names_portion, noun_synset, objecthood, one_pair
+from knowledge import is_animate, is_hypernym, lexname, names_portion, noun_synset, objecthood, one_pair
 from knowledge.agents import can_act, needs_somebody
 from parsers.draft_graph import (
     CHAIN_WORDS,
@@ -300,6 +300,7 @@ def fold_quantifiers(d: Draft, quantifiers: dict[str, str]) -> None:
         root = doc[m.root]
         # plural quantifiers too: "two bunches of bananas", "stacks of plates"
         value = quantifiers.get(root.lower_, quantifiers.get(root.lemma_.lower()))
+        value = "many" if value is None and _a_group_of_several(root) else value
         portion = value is None and names_portion(root.lemma_.lower())
         if (value is None and not portion) or m.alias is not None:
             continue
@@ -329,6 +330,16 @@ def fold_quantifiers(d: Draft, quantifiers: dict[str, str]) -> None:
                     if not (k.subject == idx and len(k.tokens) == 1 and doc[k.tokens[0]].lower_ == "of")
                 ]
                 m.alias = t_idx
+
+
+def _a_group_of_several(root: Any) -> bool:
+    """Whether noun ``root`` names a group (WordNet files it so) of the plural after its "of":
+    "a *batch* of cucumbers", "a *cluster* of grapes", "a *family* of ducks" count them."""
+    synset = noun_synset(root.lemma_.lower())
+    if synset is None or lexname(synset) != "noun.group":
+        return False
+    of = [p for p in root.children if p.dep_ == "prep" and p.lower_ == "of" and p.i == root.i + 1]
+    return any(g.dep_ == "pobj" and g.tag_ in ("NNS", "NNPS") for p in of for g in p.children)
 
 
 def merge_alternatives(d: Draft) -> None:

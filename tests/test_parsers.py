@@ -208,6 +208,24 @@ def test_quantifier_nouns_count_what_they_quantify(parser):
     assert [c.lemma for c in g.concepts] == ["man", "woman"] and g.relations == []
 
 
+@pytest.mark.parametrize(
+    "text, names, count",
+    [
+        # a noun WordNet files as a group counts the plural after its "of", listed or not
+        ("A batch of cucumbers and zucchini.", ["cucumber", "zucchini"], ["many"]),
+        ("A cluster of grapes on a vine.", ["grape", "vine"], ["many"]),
+        ("A family of ducks in a pond.", ["duck", "pond"], ["many"]),
+        # a container of them, or a group of one thing, is a thing of its own
+        ("A bowl of apples.", ["bowl", "apple"], None),
+        ("A family of four on a beach.", ["family", "beach"], None),
+    ],
+)
+def test_a_group_of_things_counts_the_things(parser, text, names, count):
+    g = parser.parse(text)
+    assert [c.lemma for c in g.concepts] == names
+    assert g.concepts[0].attributes.get("count") == count
+
+
 def test_a_pair_of_what_has_no_singular_is_one_thing(parser):
     # "a pair of scissors" is one pair of scissors; it was counted two, and against references
     # that see a knife the count was reported beside the scissors (one mistake, said twice)
