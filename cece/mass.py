@@ -1,7 +1,8 @@
 """How the references say a thing: counted ("a pizza", "two dogs") or as a mass ("a plate of
 pasta", "some meat"). A mass has no number to contradict ("three kinds of meats" where they
 say "some meat" is no count claim) and takes no "a" in a rewrite ("eating a sandwich" ->
-"eating pasta").
+"eating pasta"). And by what name: a rewrite says "a cherry picker" where every reference does,
+not "a picker" (:func:`said_name`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import re
 from typing import Any
 
 from cece.counterfactuals.words import noun_form
-from knowledge import PREPOSITIONS
+from knowledge import PREPOSITIONS, noun_synset
 from parsers import SceneGraph
 from parsers.attribute_words import COLOURS, MATERIALS, NUMBER_WORDS
 from parsers.language import is_modifier
@@ -85,3 +86,22 @@ def _words_before(image: SceneGraph, g: Any) -> list[str | None]:
             words.pop()
         out.append(words[-1] if words else None)
     return out
+
+
+def said_name(image: SceneGraph, g: Any) -> str:
+    """The name the references give image concept ``g``: its lemma, after the noun modifier of
+    it that comes right before every mention ("a man in a *cherry* picker", twice: "cherry
+    picker", where "picker" alone is one who picks); a modifier some mentions lack ("a kitchen
+    counter", "the counter") is no part of its name.
+
+    >>> from parsers import Concept
+    >>> picker = Concept("picker", "picker", "picker.n.01", {"other": ["cherry"]}, [(18, 24), (39, 45)])
+    >>> refs = SceneGraph([picker], text="A man in a cherry picker. A red cherry picker.", kind="references")
+    >>> said_name(refs, picker)
+    'cherry picker'
+    """
+    nouns = [m for m in g.attributes.get("other", []) if m.isalpha() and noun_synset(m)]
+    if image.kind != "references" or not g.spans or not nouns:
+        return str(g.lemma)
+    before = {(re.findall(r"[a-z]+", image.text[max(0, a - 30) : a].lower()) or [""])[-1] for a, _ in g.spans}
+    return f"{before.pop()} {g.lemma}" if len(before) == 1 and before <= set(nouns) else str(g.lemma)

@@ -316,6 +316,18 @@ REWRITES = [
 ]
 
 REFERENCE_REWRITES = [
+    # what they always call a "cherry picker" is said so ("a picker" is one who picks); a word
+    # before only some of its mentions ("a kitchen counter", "the counter") is no part of its name
+    (
+        "A boat under a street light.",
+        ["A man in a cherry picker fixing a street light.", "A cherry picker next to a street light."] * 2,
+        "A cherry picker under a street light.",
+    ),
+    (
+        "A cat sleeping on a bed.",
+        ["A cat on the kitchen counter.", "A cat sitting on a counter.", "A cat lying on a counter."],
+        "A cat sleeping on a counter.",
+    ),
     (
         "A dog and a cat sitting on a couch.",
         ["A dog sitting on a couch.", "A brown dog lying on a sofa."],

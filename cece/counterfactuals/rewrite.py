@@ -28,7 +28,7 @@ English.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cece.counterfactuals.nouns import bare_span, count_changes, holds_things, noun_changes
@@ -37,7 +37,7 @@ from cece.counterfactuals.tree import members_of, modifier_removal, removal, tok
 from cece.counterfactuals.words import case_like, noun_form, verb_form
 from cece.edits import Edit
 from cece.evidence import salience
-from cece.mass import said_plural, uncounted
+from cece.mass import said_name, said_plural, uncounted
 from cece.stand_ins import roles_of, stand_ins
 from knowledge import (
     PREPOSITIONS,
@@ -202,10 +202,11 @@ def _changes(ctx: _Text, e: Edit) -> list[Change] | None:
 
 def _noun_changes(ctx: _Text, a: int, b: int, *, old: Any, new: Any) -> list[Change]:
     """:func:`noun_changes` with the image's word said as the references say it (a mass without
-    "a", "jeans" in the plural)."""
+    "a", "jeans" in the plural, "a cherry picker" by its whole name)."""
     mass = uncounted(ctx.image, new)
+    named = replace(new, lemma=said_name(ctx.image, new))
     return noun_changes(
-        ctx.doc, a, b, old=old, new=new, uncounted=mass, said_plural=not mass and said_plural(ctx.image, new)
+        ctx.doc, a, b, old=old, new=named, uncounted=mass, said_plural=not mass and said_plural(ctx.image, new)
     )
 
 
