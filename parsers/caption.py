@@ -157,11 +157,11 @@ class CaptionParser:
         repairs.merge_alternatives(d)
         repairs.drop_negated(d)
         drop_frame_nouns(d)
-        aimed_at = drop_the_camera(d) + drop_positions(d)
+        no_things = drop_the_camera(d) + drop_positions(d)  # spans no lost noun is recovered from
         repairs.drop_copulas(d)
         mark_uncertain(d)
         graph = merge_definite_mentions(self._build(d))
-        graph = recover_nouns(graph, aimed_at) if self.recover else graph
+        graph = recover_nouns(graph, no_things) if self.recover else graph
         return read_worn_as_garments(read_doers_as_people(add_states(graph, doc)))
 
     # -- building ----------------------------------------------------------------------------
