@@ -30,6 +30,7 @@ import numpy as np
 from cece.edit_kinds import EditClass, Level, Op, Status
 from cece.evidence import same_thing
 from cece.ged import Match
+from cece.mass import said_name
 from knowledge import another_name, lowest_common_hypernym, noun_synset, only_people, plain_person, wup_similarity
 from parsers import Concept, SceneGraph, Span
 from parsers.attribute_words import HEDGE_ADVERBS
@@ -267,7 +268,7 @@ def object_edits(
                 "object",
                 cls,
                 source=c.lemma,
-                target=g.lemma,
+                target=said_name(image, g),
                 cost=float(sub[i, j]),
                 wup=wup,
                 lca=lca,
@@ -277,5 +278,5 @@ def object_edits(
             )
         )
     for j in match.inserted:
-        edits.append(Edit("insert", "object", "I", target=image.concepts[j].lemma, target_index=j))
+        edits.append(Edit("insert", "object", "I", target=said_name(image, image.concepts[j]), target_index=j))
     return edits, classes

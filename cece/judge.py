@@ -37,6 +37,7 @@ from cece.edit_features import Context, edit_features
 from cece.edits import Edit, another_name_for, kinship
 from cece.evidence import evidence_of, type_support
 from cece.ged import Match
+from cece.mass import said_name
 from parsers import SceneGraph
 
 #: The score at or above which a record (and an edit) is called hallucinated: the threshold
@@ -78,7 +79,7 @@ def settle_by_support(
     out = [e for e in out if not (e.op == "insert" and e.level == "object" and e.target_index not in inserted)]
     known = {e.target_index for e in out if e.op == "insert" and e.level == "object"}
     out += [
-        Edit("insert", "object", "I", target=image.concepts[j].lemma, target_index=j)
+        Edit("insert", "object", "I", target=said_name(image, image.concepts[j]), target_index=j)
         for j in inserted
         if j not in known
     ]
@@ -90,7 +91,7 @@ def _over_specific(e: Edit, caption: SceneGraph, image: SceneGraph, j: int) -> E
     generally."""
     g = image.concepts[j]
     wup, lca = kinship(caption.concepts[e.caption_index], g)
-    return replace(e, op="replace", cls="O", target=g.lemma, target_index=j, wup=wup, lca=lca)
+    return replace(e, op="replace", cls="O", target=said_name(image, g), target_index=j, wup=wup, lca=lca)
 
 
 def _object_evidence(e: Edit, caption: SceneGraph, image: SceneGraph) -> dict[str, Any]:
@@ -110,7 +111,7 @@ def _object_evidence(e: Edit, caption: SceneGraph, image: SceneGraph) -> dict[st
         note = f"no reference mentions {c.lemma!r} or a kind of it{closest}"
     if e.op == "replace" and e.image_index is not None and image.concepts[e.image_index].lemma != support.word:
         # the rewrite puts the matched thing in its place, not the closest kind: say both
-        note += f"; in its place: {image.concepts[e.image_index].lemma!r}"
+        note += f"; in its place: {said_name(image, image.concepts[e.image_index])!r}"
         near = [e.image_index, *(j for j in near if j != e.image_index)]
     return evidence_of(image, near, note)
 
