@@ -316,6 +316,18 @@ REWRITES = [
 ]
 
 REFERENCE_REWRITES = [
+    # an article put before a sentence's first word takes its capital ("A Dark hat" was the
+    # rewrite), and a singular gets none it did not have ("A Large brown piano")
+    (
+        "Dark sunglasses on a table.",
+        ["A hat on a table.", "A black hat on a table.", "A hat on the table."],
+        "A dark hat on a table.",
+    ),
+    (
+        "Large brown wood printer with white keys.",
+        ["A large brown wooden piano with white keys.", "A brown piano with white keys.", "An old brown piano."],
+        "Large brown piano with white keys.",
+    ),
     # what they always call a "cherry picker" is said so ("a picker" is one who picks); a word
     # before only some of its mentions ("a kitchen counter", "the counter") is no part of its name
     (

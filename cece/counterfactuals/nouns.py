@@ -40,6 +40,15 @@ def holds_things(lemma: str) -> bool:
     return any(is_hypernym(h, s) for s in noun_senses(lemma.replace(" ", "_")) for h in HOLDERS)
 
 
+def _article_before(doc: Any, first: Any, head: Any, word: str) -> list[Change]:
+    """ "a" / "an" for ``word`` put before token ``first`` of ``head``'s phrase; at the start of a
+    sentence the article takes the capital ("Dark sunglasses" -> "A dark hat"), not a name's."""
+    lowered = first.text[:1].lower() + first.text[1:]
+    if first.i != head.i and first.is_sent_start and first.tag_ not in ("NNP", "NNPS") and not first.text.isupper():
+        return [Change(first.idx, first.idx + len(first), case_like(article(word), first.text) + " " + lowered)]
+    return [Change(first.idx, first.idx, case_like(article(word) + " ", doc.text[first.idx :]))]
+
+
 def noun_changes(
     doc: Any, a: int, b: int, *, old: Any, new: Any, uncounted: bool = False, said_plural: bool = False
 ) -> list[Change]:
@@ -54,7 +63,8 @@ def noun_changes(
     t = token_at(doc, a, b)
     if t is None:
         return [Change(a, b, case_like(noun_form(new.lemma, old.plural), doc.text[a:b]))]
-    was_plural_only = plural_only(old.lemma, old.synset) or one_pair(t.lower_, old.synset)  # "goggles"
+    # "goggles": a pair said in the plural ("a printer" is no word for a pair of anything)
+    was_plural_only = plural_only(old.lemma, old.synset) or t.tag_ in ("NNS", "NNPS") and one_pair(t.lower_, old.synset)
     plural = t.tag_ in ("NNS", "NNPS") and not was_plural_only
     word = noun_form(new.lemma, plural)
     a = min(
@@ -99,9 +109,7 @@ def noun_changes(
             start = min([pair.head.idx] + [d.idx for d in pair.head.lefts if d.dep_ == "det"])
             out.append(Change(start, t.left_edge.idx, case_like(article(word) + " ", doc.text[start:])))
         elif det is None and not any(x.dep_ in ("poss", "nummod") for x in t.lefts):  # "sunglasses" -> "a hat"
-            out.append(
-                Change(t.left_edge.idx, t.left_edge.idx, case_like(article(word) + " ", doc.text[t.left_edge.idx :]))
-            )
+            out += _article_before(doc, t.left_edge, t, word)
         out += agreement(t if pair is None else pair.head, plural=False)  # "Sunglasses are" -> "A hat is"
     elif not plural and new.plural and _bare(t) and not plural_only(new.lemma, new.synset):
         # a mass said bare, where they say things in the plural: "eating grass" -> "eating leaves"
@@ -152,12 +160,8 @@ def count_changes(caption: SceneGraph, e: Edit, doc: Any) -> list[Change] | None
         if said is not None:  # "Many dogs", "A group of red cars", "A few people": "A dog", "A red car"
             after = next((t for t in doc[said[1] :] if not t.is_space), head)
             out.append(Change(*said, case_like(article(after.text) + " ", doc.text[said[0] :])))
-        elif det is None and first.i != head.i and first.is_sent_start and first.tag_ not in ("NNP", "NNPS"):
-            # the article takes the sentence's capital: "Dark curtains" -> "A dark curtain"
-            word = first.text if first.text.isupper() and len(first) > 1 else first.text[:1].lower() + first.text[1:]
-            out.append(Change(first.idx, first.idx + len(first), case_like(article(word), first.text) + " " + word))
-        elif det is None:
-            out.append(Change(first.idx, first.idx, article(first.text if first.i != head.i else singular) + " "))
+        elif det is None:  # "Dark curtains" -> "A dark curtain"
+            out += _article_before(doc, first, head, first.text if first.i != head.i else singular)
         elif det.lower_ in ("some", "several", "many", "few", "these", "those"):
             out.append(Change(det.idx, det.idx + len(det), case_like("a", det.text)))
         out.append(Change(head.idx, head.idx + len(head), singular))
