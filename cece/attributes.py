@@ -82,11 +82,14 @@ def _number(c: Concept) -> str | None:
 
 def _one_of_them(caption: SceneGraph, image: SceneGraph, i: int, found: list[int]) -> bool:
     """Whether concept ``i`` is one of several the caption names ("five people ... as *one*
-    person looks at a laptop"): the references' total is no count of it."""
-    if _number(caption.concepts[i]) != "1" or not caption.concepts[i].attributes.get("count"):
+    person looks at a laptop", "*one* girl ... and another girl"): the references' total is no
+    count of it."""
+    c = caption.concepts[i]
+    if _number(c) != "1" or not c.attributes.get("count"):
         return False
     for k, other in enumerate(caption.concepts):
-        if k != i and _number(other) != "1" and set(partners(caption, image, k, mapping=())) & set(found):
+        several = _number(other) != "1" or other.lemma.lower() == c.lemma.lower()
+        if k != i and several and set(partners(caption, image, k, mapping=())) & set(found):
             return True
     return False
 
@@ -167,7 +170,9 @@ def _reference_count(
     if span is None or t.verdict() is None:
         return None
     values = list(others)
-    target = next((v for v in values if v.isdigit()), None) or ("1" if "one" in values else "several")
+    # "one" where they say several is several, not the singular some of them also say
+    plural = source == "1" or "one" not in values
+    target = next((v for v in values if v.isdigit()), None) or ("several" if plural else "1")
     return _tallied(image, "count", i, source, target, span, found, t, f"the references say {target}")
 
 

@@ -155,8 +155,13 @@ def _said_of_another(caption: SceneGraph, image: SceneGraph, i: int, found: list
     if not others:
         return set()
     values = said(image, found, _SAID_AS[kind])
-    # one of them, not "two white bowls" or "blue canoes", which say it of both
-    one = {r for r, ns in said(image, found, ("count", "number")).items() if ns and set(ns) <= {"one", "1"}}
+    # one of them ("a white bowl next to another bowl"), not "two white bowls" or "blue canoes",
+    # which say it of both
+    one = {
+        r
+        for r, ns in said(image, found, ("count", "number")).items()
+        if {"one", "1"} & set(ns) and set(ns) <= {"one", "1", "several"}
+    }
     return {r for r, vs in values.items() if vs and {group(v) for v in vs} <= others and r in one}
 
 

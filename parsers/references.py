@@ -37,6 +37,7 @@ it, where the graph keeps one copy).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -82,6 +83,7 @@ def from_references(
         merged.parts.append((offset, offset + len(ref)))
         claimed: set[int] = set()  # entities this reference has already named
         local: list[int] = []
+        named = Counter[tuple[int, str]]()  # per entity and name, this reference's mentions
         for c in graph.concepts:
             shifted = _shift(c, offset)
             k, general = _entity_for(shifted, merged.concepts, synsets, names, claimed)
@@ -97,6 +99,10 @@ def from_references(
             claimed.add(k)
             local.append(k)
             _vote(merged.concepts[k], shifted, len(merged.parts) - 1, general, merged.text)
+            named[k, c.lemma] += not general
+        for (k, _), n in named.items():
+            if n > 1:
+                _named_apart(merged.concepts[k], len(merged.parts) - 1)
         for r in graph.relations:
             s, o = local[r.subject], local[r.object]
             state = state_of_predicate(r.canonical)
@@ -148,6 +154,28 @@ def _vote(e: Concept, c: Concept, ref: int, general: bool, text: str) -> None:
         and not before_covering(text, c.spans[0][1])  # "a *tree* lined road" has trees
     ):
         _add_vote(e, "number", "one", ref)
+
+
+def _named_apart(e: Concept, ref: int) -> None:
+    """Reference ``ref`` names ``e`` by one word more than once, as things apart -- the parser
+    keeps "the girl" with "a girl", so these are "one girl ... another girl", "a gray car next
+    to a red one": it says there are several, each mention of one of them, and its "one" says
+    which, not how many. (Two words of one entity, "hot chocolate or coffee", may be one thing.)
+
+    >>> e = Concept("girl", "girl", votes={"count": {"1": [0]}, "number": {"one": [0, 1]}})
+    >>> _named_apart(e, 0)
+    >>> e.votes
+    {'number': {'one': [0, 1], 'several': [0]}}
+    """
+    counts = e.votes.get("count", {})
+    if ref in counts.get("1", []):
+        counts["1"].remove(ref)
+        if not counts["1"]:
+            del counts["1"]
+        if not counts:
+            del e.votes["count"]
+    if not any(ref in refs for refs in counts.values()):
+        _add_vote(e, "number", "several", ref)
 
 
 def _entity_for(

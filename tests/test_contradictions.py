@@ -530,6 +530,27 @@ def test_a_plurality_of_references_contradicts_a_count():
     assert e.edits_of("count")[0].confidence >= e.threshold
 
 
+def test_a_thing_a_reference_names_twice_apart_is_several():
+    # "one girl ... another girl" says two girls: its "one" says which, not how many
+    refs = [
+        "One girl is holding up a picture while another girl is drawing on a tablet.",
+        "A girl dressed in pink is making a funny face.",
+        "A girl in pink is winking while another girl is holding up a picture.",
+        "One girl is holding up a piece of paper and another girl is drawing on a table.",
+    ]
+    e = explain("Two little girls holding up a picture.", references=refs)
+    assert e.edits_of("count") == [] and not e.hallucinated
+    # against the same references, three girls are several too: nobody says how many in all
+    assert explain("Three girls at a desk.", references=refs).edits_of("count") == []
+    # a thing named again ("a gray car next to a red one") is several, a thing said again
+    # ("a paper cup ... the cup") is one
+    cars = ["A gray car parked next to a red one.", "A car in a lot.", "A white car next to a red car."]
+    assert explain("Two cars in a parking lot.", references=cars).edits_of("count") == []
+    cups = ["A cup of coffee.", "A paper cup of coffee on a table, and the cup is white.", "A cup on a table."]
+    e = explain("Three cups of coffee on a table.", references=cups)
+    assert [(x.source, x.target) for x in e.edits_of("count")] == [("3", "1")]
+
+
 def test_one_dissenting_reference_does_not_make_a_colour():
     refs = ["A white dog.", "A white dog on grass.", "A white puppy.", "A small white dog.", "A brown dog."]
     assert explain("A white dog on the grass.", references=refs).edits_of("attribute") == []
