@@ -274,6 +274,12 @@ def noun_senses(phrase: str, min_count: int = 0) -> tuple[str, ...]:
     (('branch.n.02', 'branch.n.01'), ())
     >>> noun_senses("goat", min_count=1)
     ('goat.n.01',)
+
+    A plural WordNet lists as a word of its own ("glasses", "pants") also names what its
+    singular names first, after its own senses:
+
+    >>> noun_senses("pants"), noun_senses("glasses")
+    (('bloomers.n.01', 'trouser.n.01'), ('spectacles.n.01', 'glass.n.01'))
     """
     text = phrase.strip().lower()
     if _SYNSET_NAME.match(text):
@@ -283,10 +289,21 @@ def noun_senses(phrase: str, min_count: int = 0) -> tuple[str, ...]:
     if lemma is None:
         return ()
     h = get_hierarchy()
-    ids = list(senses_in_order(lemma, "n"))
+    lemmas = [lemma]
+    if " " not in text and "_" not in lemma:
+        # a plural WordNet lists as a word of its own also inflects its singular, and names
+        # what that names first: "pants" is women's underpants first, and trousers too
+        lemmas += morphy_forms(text)[1:]
+    ids: list[int] = []
+    counts: dict[int, int] = {}  # each sense's tag count, by the lemma it was found under
+    for name in lemmas:
+        found = h.noun_sense_counts.get(name) or [0] * len(h.lemmas("n")[name])
+        for i, n in zip(h.lemmas("n")[name], found, strict=True):
+            counts.setdefault(i, n)
+        read = senses_in_order(name, "n")
+        ids += [i for i in (read if name == lemma else read[:1]) if i not in ids]
     if min_count > 0 and h.noun_sense_counts:
-        counts = h.noun_sense_counts.get(lemma, [0] * len(ids))
-        ids = [i for k, i in enumerate(ids) if k == 0 or counts[k] >= min_count]
+        ids = [i for k, i in enumerate(ids) if k == 0 or counts[i] >= min_count]
     return tuple(h.names[i] for i in ids)
 
 

@@ -353,3 +353,17 @@ def test_produce_the_references_name_is_what_the_caption_calls_vegetables_or_fru
     assert objects == [("U", "meat", "suggestion"), ("U", "vegetable", "suggestion")] and not e.hallucinated
     e = explain(parser, "A bowl of fruit.", ["A bowl of peaches.", "Some peaches in a bowl."])
     assert [(x.cls, x.target) for x in e.edits if x.level == "object"] == [("U", "peach")]
+
+
+def test_a_plural_of_its_own_also_names_what_its_singular_does(parser):
+    # WordNet's "pants" is first women's underpants; it inflects "pant", trousers, too
+    refs = ["A woman in black trousers walks her dog.", "A lady walking a dog.", "A woman in jeans walks a dog."]
+    e = explain(parser, "A woman in black pants walking a dog.", refs)
+    assert not [x for x in e.edits if x.level == "object" and x.op != "insert"] and not e.hallucinated
+    # their pants are the trousers a caption's jeans are a kind of
+    e = explain(parser, "A woman in black jeans walking a dog.", ["A woman in black pants walks her dog."])
+    assert [(x.cls, x.source, x.status) for x in e.edits if x.level == "object"] == [("O", "jean", "unverified")]
+    # a chest's drawers are the drawers of furniture, where they see drawers and cabinets
+    refs = ["A kitchen with white cabinets and drawers.", "A white kitchen cabinet with a drawer."]
+    e = explain(parser, "A kitchen with white drawers.", refs)
+    assert not [x for x in e.edits if x.level == "object" and x.op != "insert"] and not e.hallucinated
