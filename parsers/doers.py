@@ -40,7 +40,7 @@ from typing import Any
 
 from parsers.attribute_words import COLOURS
 from parsers.draft_graph import list_member
-from parsers.verb_words import names_one_thing, verb_participle
+from parsers.verb_words import names_one_thing, seen, verb_participle
 
 _NOUNS = frozenset(("NN", "NNS", "NNP"))
 
@@ -151,6 +151,24 @@ def second_object_doer(doc: Any, i: int) -> Any | None:
     governs = nxt.tag_ in ("IN", "RP") or any(c.dep_ == "dobj" and c.i > v.i for c in v.children)
     named = names_one_thing(n.lower_, v.lower_) or nxt.pos_ == "NOUN" and names_one_thing(v.lower_, nxt.lower_)
     return owner_of(v.head) if governs and not named and verb_participle(v.lower_) else None  # not "*riding boots*"
+
+
+def final_participle(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] | None:
+    """``(noun, participle, (noun's new head, dep), owner)`` when token ``i`` is a participle that
+    ends its clause, read by the tagger with the noun before it as one prepositional or direct
+    object ("a woman in a black dress *standing*.": the noun "dress standing"): it says what
+    the one wearing or holding the noun does, as a participle with an object does
+    (:mod:`parsers.participles`), when the two words name no one thing; else None."""
+    v, n = doc[i], doc[i - 1]
+    if v.tag_ not in ("NN", "VBG") or not v.lower_.endswith("ing") or v.dep_ not in ("pobj", "dobj"):
+        return None
+    if n.head.i != v.i or n.dep_ != "compound" or i + 1 < len(doc) and not doc[i + 1].is_punct:
+        return None
+    if n.tag_ not in ("NN", "NNS") or names_one_thing(n.lower_, v.lower_) or not verb_participle(v.lower_):
+        return None
+    place = (v.head, v.dep_)
+    owner = owner_of(place[0])
+    return (n, v, place, owner) if owner is not None and seen(n.lower_) else None
 
 
 def relink_doer(v: Any, doer_: Any) -> None:

@@ -29,6 +29,7 @@ from typing import Any
 
 from knowledge.states import state_of_verb
 from parsers.attribute_words import counts_several
+from parsers.doers import final_participle
 from parsers.verb_words import listed_name, more_often_a_verb, names_one_thing, seen, verb_form, verb_participle
 
 #: Tags of a finite verb: a sentence with one has its main verb.
@@ -102,8 +103,11 @@ def participle_object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, 
     grill with butter *cooking* on it", "a gecko *climbing* on the wall", "a lock *hanging* under
     the handlebars"): the noun is the object, and the participle says what it does. Not a noun
     that first names a food or a substance ("cream *filling*", "cheese *frosting*"), nor a name
-    WordNet lists."""
+    WordNet lists. A participle the tagger read as a noun there says what the one wearing or
+    holding the noun does (:func:`parsers.doers.final_participle`: "in a black dress *standing*.")."""
     v, n = doc[i], doc[i - 1]
+    if v.tag_ == "NN":
+        return final_participle(doc, i)
     if v.tag_ != "VBG" or v.dep_ != "pobj" or v.head.tag_ != "IN" or n.dep_ != "compound" or n.head.i != v.i:
         return None
     if n.tag_ not in ("NN", "NNS") or not (i + 1 == len(doc) or doc[i + 1].is_punct or preposition_at(doc, i + 1)):

@@ -286,6 +286,14 @@ def test_plural_nouns_that_could_be_verbs_stay_nouns(parser, text, names):
         ),
         # before a garment the -ing word says what it is for
         ("A man in a bicycle racing suit.", ["man", "suit"], [("man", "in", "suit")]),
+        # ... and ending its clause, what the wearer does ("dress standing": no one thing)
+        ("A woman in a black dress standing.", ["woman", "dress"], [("woman", "in", "dress")]),
+        (
+            "A man in a red shirt bowling, with a ball.",
+            ["man", "shirt", "ball"],
+            [("man", "in", "shirt"), ("man", "have", "ball")],
+        ),
+        ("A man in front of a building painting.", ["man", "painting"], [("man", "in front of", "painting")]),
         # after what is worn or held, followed by an article: the noun phrase is the participle's object
         (
             "A man in a helmet riding a segway with others around.",
