@@ -15,10 +15,15 @@ one for a participle hung from a thing that is no person or animal:
   ("a rifle *laying* on the ground" lies there itself);
 - whoever does the verb a direct object belongs to ("a man wearing a parka *inserting* coins").
 
+:func:`final_participle` finds the same one for a participle that ends its clause, which the
+tagger reads as a noun with the worn thing or the place before it as its modifier ("in a black
+dress *standing*.", "standing in a kitchen *cooking*.").
+
 The parser also coordinates the second thing a person wears or holds with the person: "A man
 wearing a hat *and a jacket*" (a second man, who wears the hat), "A girl in a sun dress *and
 leggings* stands" (a second girl, in the dress), "A woman wearing a scarf *and a coat* is
-standing" (a second subject of "standing"). :func:`regroup` hangs such a noun from the first
+standing" (a second subject of "standing"), "A man in a blue shirt *and khaki shorts* holding a
+surfboard" (the man's apposition, who holds the surfboard). :func:`regroup` hangs such a noun from the first
 object: it follows a participle or preposition of the person that has an object before it, it
 cannot act (:func:`knowledge.agents.can_act`: "a man riding a horse and a carriage" may list two
 actors) and it is the same broad kind of thing as that object (WordNet's lexicographer file: "a
@@ -157,8 +162,8 @@ def final_participle(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] 
     """``(noun, participle, (noun's new head, dep), owner)`` when token ``i`` is a participle that
     ends its clause, read by the tagger with the noun before it as one prepositional or direct
     object ("a woman in a black dress *standing*.": the noun "dress standing"): it says what
-    the one wearing or holding the noun does, as a participle with an object does
-    (:mod:`parsers.participles`), when the two words name no one thing; else None."""
+    the one wearing or holding the noun does, or the one in that place (as :func:`doer_of` finds
+    them: "standing in a kitchen *cooking*."), when the two words name no one thing; else None."""
     v, n = doc[i], doc[i - 1]
     if v.tag_ not in ("NN", "VBG") or not v.lower_.endswith("ing") or v.dep_ not in ("pobj", "dobj"):
         return None
@@ -168,6 +173,8 @@ def final_participle(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] 
         return None
     place = (v.head, v.dep_)
     owner = owner_of(place[0])
+    if owner is None and v.dep_ == "pobj" and not _actor(n):  # "standing in a kitchen *cooking*."
+        owner = _subject_of(place[0], v)
     return (n, v, place, owner) if owner is not None and seen(n.lower_) else None
 
 
@@ -191,6 +198,8 @@ def _coordinated_with(c: Any) -> Any | None:
     "standing")."""
     if list_member(c):
         return c.head  # an apposition holding a conjunct is the rest of a list ("a hat, a scarf and gloves")
+    if c.dep_ == "appos" and any(t.dep_ == "cc" and c.head.i < t.i < c.left_edge.i for t in c.doc):
+        return c.head  # "A man in a blue shirt *and khaki shorts* holding": the shorts his apposition
     if c.dep_ != "nsubj":
         return None
     before = [t for t in c.head.children if t.dep_ == "nsubj" and t.i < c.i]
