@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from knowledge.concepts import noun_senses
+from knowledge.concepts import noun_senses, noun_synset
 from knowledge.distance import lexname
 from knowledge.hierarchy import get_hierarchy
 
@@ -45,11 +45,18 @@ def plural_only(lemma: str, synset: str | None) -> bool:
 def one_pair(word: str, synset: str | None) -> bool:
     """Whether a plural ``word`` as written after "a pair of" names one thing ("a pair of jeans",
     "of glasses", "of scissors"), not two ("a pair of shoes", "of giraffes"): a noun only ever
-    plural (:func:`plural_only`), or a made thing whose plural word lemminflect reads as a lemma
-    of its own ("jeans", "goggles", "trousers"; not "shoes", whose lemma is "shoe").
+    plural (:func:`plural_only`), in ``synset`` or in the word's first sense ("pants" read as
+    the trousers it also names is women's underpants first, a word only ever plural), or a made
+    thing whose plural word lemminflect reads as a lemma of its own ("jeans", "goggles",
+    "trousers"; not "shoes", whose lemma is "shoe").
+
+    >>> one_pair("pants", "trouser.n.01"), one_pair("dogs", "dog.n.01")
+    (True, False)
     """
     from lemminflect import getLemma
 
     if not synset:
         return False
-    return plural_only(word, synset) or (lexname(synset) == "noun.artifact" and word in getLemma(word, "NOUN"))
+    if plural_only(word, synset) or plural_only(word, noun_synset(word)):
+        return True
+    return lexname(synset) == "noun.artifact" and word in getLemma(word, "NOUN")
