@@ -5,7 +5,10 @@ image triple whose predicate agrees (:func:`knowledge.predicates_agree`: "with" 
 agree). Otherwise it is ``D`` -- including collateral from deleted or replaced ends -- unless a
 post-hoc step pairs it with an image triple not reached by any caption triple that differs in
 exactly one position (subject, predicate or object under the node map): that pair is a role
-``R``. Image triples left over are ``I``.
+``R``. Image triples left over are ``I``. A prepositional phrase right after a verb's object,
+which the parser hangs from that object, may as well say where the verb's subject is ("a dog
+playing with a ball *on the grass*"): a triple of the subject there supports it too
+(:func:`attached_after`).
 
 Against reference captions, which are partial, a triple between two faithful ends (there, an
 end the references name only more generally, ``O``, is faithful too: they still say where it is)
@@ -91,6 +94,8 @@ def role_edits(
             continue
         if partial:
             judged = judge_against_references(caption, image, r, s=s, o=o, forward=forward, backward=backward)
+            if judged.target is None and judged.tally is None and not judged.agree:
+                judged = _as_attached_after(caption, image, r, mapping, faithful, o, by_pair) or judged
             if judged.target is None and judged.tally is None:
                 reached.update(judged.agree[:1])
                 if judged.agree:
@@ -99,13 +104,10 @@ def role_edits(
                 decided[k] = judged
             unmatched.append(k)
             continue
-        animate = is_animate(caption.concepts[r.subject].synset)
-        agree = [f for f in forward if canonicals_agree(r.canonical, image.relations[f].canonical, animate)]
-        inv = inverse_key(relation_key(r.canonical))
-        agree += [
-            b for b in backward if inv is not None and predicates_agree(inv, relation_key(image.relations[b].canonical))
-        ]
-        agree += held_agree(caption, image, r, forward, backward)
+        agree = _agreeing(caption, image, r, forward, backward)
+        x = attached_after(caption, r)  # "dogs playing with a ball *on the grass*": the dogs are
+        if x is not None and x in faithful and mapping[x] >= 0:
+            agree += _agreeing(caption, image, r, by_pair.get((mapping[x], o), []), by_pair.get((o, mapping[x]), []))
         hit = next((f for f in agree if f not in reached), None)
         if hit is not None:
             reached.add(hit)
@@ -164,6 +166,55 @@ def role_edits(
     for f in free:
         edits.append(Edit("insert", "relation", "I", target=list(image.relations[f].triple(image)), target_index=f))
     return edits
+
+
+def _agreeing(
+    caption: SceneGraph, image: SceneGraph, r: Relation, forward: list[int], backward: list[int]
+) -> list[int]:
+    """The image triples that say what caption triple ``r`` says, of the image ends its ends map
+    to (``forward``) or the other way round (``backward``)."""
+    animate = is_animate(caption.concepts[r.subject].synset)
+    agree = [f for f in forward if canonicals_agree(r.canonical, image.relations[f].canonical, animate)]
+    inv = inverse_key(relation_key(r.canonical))
+    agree += [
+        b for b in backward if inv is not None and predicates_agree(inv, relation_key(image.relations[b].canonical))
+    ]
+    return agree + held_agree(caption, image, r, forward, backward)
+
+
+def attached_after(caption: SceneGraph, r: Relation) -> int | None:
+    """The subject of the verb whose object ``r``'s prepositional phrase follows ("two dogs
+    playing with a ball *on the grass*": the dogs), else None. The parser hangs such a phrase from
+    the noun before it; a reader may as well hang it from the verb, and an image that has the
+    subject there says what the caption says."""
+    if r.span is None or relation_key(r.canonical) == "have":
+        return None
+    end = caption.concepts[r.subject].phrase_span
+    if end is None or caption.text[end[1] : r.span[0]].strip():
+        return None
+    for q in caption.relations:
+        if q.object == r.subject and q.subject != r.object and q.span is not None and q.span[1] <= end[0]:
+            return q.subject
+    return None
+
+
+def _as_attached_after(
+    caption: SceneGraph,
+    image: SceneGraph,
+    r: Relation,
+    mapping: list[int],
+    faithful: set[int],
+    o: int,
+    by_pair: dict[tuple[int, int], list[int]],
+) -> Judged | None:
+    """The references' agreement with caption triple ``r`` read as said of the verb's subject
+    (:func:`attached_after`), when they agree with it so read, else None."""
+    x = attached_after(caption, r)
+    if x is None or x not in faithful or (s := mapping[x]) < 0:
+        return None
+    forward, backward = by_pair.get((s, o), []), by_pair.get((o, s), [])
+    judged = judge_against_references(caption, image, r, s=s, o=o, forward=forward, backward=backward)
+    return judged if judged.agree and judged.target is None else None
 
 
 def _pair_post_hoc(

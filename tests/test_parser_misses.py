@@ -294,6 +294,14 @@ def test_plural_nouns_that_could_be_verbs_stay_nouns(parser, text, names):
             [("man", "in", "shirt"), ("man", "have", "ball")],
         ),
         ("A man in front of a building painting.", ["man", "painting"], [("man", "in front of", "painting")]),
+        # ... or in a place, what the one there does ("kitchen cooking": no one thing)
+        ("A woman standing in a kitchen cooking.", ["woman", "kitchen"], [("woman", "stand in", "kitchen")]),
+        # a second worn thing the parser made an apposition of the wearer
+        (
+            "A man in a blue shirt and khaki shorts holding a surfboard.",
+            ["man", "shirt", "shorts", "surfboard"],
+            [("man", "in", "shirt"), ("man", "in", "shorts"), ("man", "hold", "surfboard")],
+        ),
         # after what is worn or held, followed by an article: the noun phrase is the participle's object
         (
             "A man in a helmet riding a segway with others around.",
@@ -1240,3 +1248,24 @@ def test_a_bare_position_names_no_object(parser, text, names, triples):
     g = parser.parse(text)
     assert [c.lemma for c in g.concepts] == names
     assert g.triples() == triples
+
+
+def test_a_phrase_after_a_verbs_object_may_say_where_its_subject_is():
+    # the parser hangs "on the grass" from the ball; a reader may as well hang it from the dog
+    lawn = A(["dog", "ball", "grass"], [["dog", "playing with", "ball"], ["dog", "on", "grass"]])
+    e = explain("A dog playing with a ball on the grass.", annotation=lawn)
+    assert flagged(e) == [] and e.counterfactual == "A dog playing with a ball on the grass."
+    # where the annotation says it of neither, the triple is still wrong
+    beside = A(["dog", "ball", "grass"], [["dog", "playing with", "ball"], ["dog", "next to", "grass"]])
+    assert flagged(explain("A dog playing with a ball on the grass.", annotation=beside)) == [("D", ["on"])]
+    # against references, their "dogs on the grass" says it too: nothing left unverified
+    refs = ["Two dogs on the grass with a ball.", "Dogs play on a lawn.", "Two dogs playing with a ball."]
+    e = explain("Two dogs playing with a ball on the grass.", references=refs)
+    assert [x.source for x in e.edits_of("relation") if x.op != "insert"] == []
+
+
+def test_a_noun_only_ever_plural_is_one_thing_of_its_kind():
+    # "pants" is one pair: against an annotation's one pair of trousers it is no count
+    worn = A(["man", "trousers", "dog"], [["man", "wearing", "trousers"], ["man", "next to", "dog"]])
+    e = explain("A man in black pants standing next to a dog.", annotation=worn)
+    assert flagged(e) == [] and e.counterfactual == "A man in black pants standing next to a dog."
