@@ -316,6 +316,12 @@ REWRITES = [
 ]
 
 REFERENCE_REWRITES = [
+    # a verb joined to another goes with its wrong object ("no grammatical rewrite" before)
+    (
+        "Two young children sitting at a table, eating pizza. One of them is wearing a party hat.",
+        ["Two kids eating cake at a table.", "Children with a birthday cake.", "Two children, one in a party hat."],
+        "Two young children sitting at a table. One of them is wearing a party hat.",
+    ),
     # an article put before a sentence's first word takes its capital ("A Dark hat" was the
     # rewrite), and a singular gets none it did not have ("A Large brown piano")
     (

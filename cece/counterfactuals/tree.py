@@ -2,12 +2,11 @@
 (:mod:`cece.counterfactuals.rewrite`). Each returns :class:`~cece.counterfactuals.text.Change` s, or None when no
 grammatical cut exists.
 
-- :func:`removal`: what to cut so that a noun phrase disappears with every word that only
-  depended on it -- its conjunction, its preposition, the participle or relative clause it was the
-  object of, the "while ..." clause it was the subject of -- keeping the main verb and its other
-  arguments; where the main verb cannot stand without it, the verb goes too, and the subject stays
-  as a caption's noun phrase ("Two men pull a croissant." -> "Two men."), else the whole sentence
-  when the caption has others;
+- :func:`removal`: what to cut so that a noun phrase disappears with every word that only depended on it --
+  its conjunction, its preposition, the participle, relative clause or joined verb it was the object of,
+  the "while ..." clause it was the subject of -- keeping the main verb and its other arguments; where the
+  main verb cannot stand without it, the verb goes too, and the subject stays as a caption's noun phrase
+  ("Two men pull a croissant." -> "Two men."), else the whole sentence when the caption has others;
 - :func:`agreement`: the verb forms that change when a subject changes number.
 
 >>> from cece.counterfactuals.text import apply
@@ -116,7 +115,8 @@ def _options(doc: Any, noun: Any, gone: set[int], keep: set[int]) -> Iterator[li
         # of what the phrase was attached to ("with multiple cars traveling down tracks")
         yield [Change(*_with_left(doc, (_preposition_start(doc, head), _own(noun)[1]), ()), "")]
     elif dep in ("dobj", "attr", "oprd", "dative"):
-        if head.dep_ in ("acl", "relcl", "advcl", "xcomp") and head.head.i != head.i:
+        joined = head.dep_ == "conj" and head.head.tag_.startswith("VB")
+        if (head.dep_ in ("acl", "relcl", "advcl", "xcomp") or joined) and head.head.i != head.i:
             yield [Change(*_with_left(doc, _subtree(head), ("that", "which", "who", "and")), "")]
             # the clause alone, not the clauses that follow it ("wearing team uniforms, playing
             # soccer in a field" keeps the soccer)
