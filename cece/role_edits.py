@@ -105,7 +105,7 @@ def role_edits(
             unmatched.append(k)
             continue
         agree = _agreeing(caption, image, r, forward, backward)
-        x = attached_after(caption, r)  # "dogs playing with a ball *on the grass*": the dogs are
+        x = attached_after(caption, r)  # "dogs playing with a ball *on the grass*": the dogs may be
         if x is not None and x in faithful and mapping[x] >= 0:
             agree += _agreeing(caption, image, r, by_pair.get((mapping[x], o), []), by_pair.get((o, mapping[x]), []))
         hit = next((f for f in agree if f not in reached), None)
