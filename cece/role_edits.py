@@ -105,9 +105,9 @@ def role_edits(
             unmatched.append(k)
             continue
         agree = _agreeing(caption, image, r, forward, backward)
-        x = attached_after(caption, r)  # "dogs playing with a ball *on the grass*": the dogs may be
-        if x is not None and x in faithful and mapping[x] >= 0:
-            agree += _agreeing(caption, image, r, by_pair.get((mapping[x], o), []), by_pair.get((o, mapping[x]), []))
+        x = _attached_image_end(caption, r, mapping, faithful)  # "dogs playing with a ball *on the grass*"
+        if x is not None:
+            agree += _agreeing(caption, image, r, by_pair.get((x, o), []), by_pair.get((o, x), []))
         hit = next((f for f in agree if f not in reached), None)
         if hit is not None:
             reached.add(hit)
@@ -198,6 +198,12 @@ def attached_after(caption: SceneGraph, r: Relation) -> int | None:
     return None
 
 
+def _attached_image_end(caption: SceneGraph, r: Relation, mapping: list[int], faithful: set[int]) -> int | None:
+    """The image concept the verb's subject of :func:`attached_after` maps to, when it is faithful."""
+    x = attached_after(caption, r)
+    return mapping[x] if x is not None and x in faithful and mapping[x] >= 0 else None
+
+
 def _as_attached_after(
     caption: SceneGraph,
     image: SceneGraph,
@@ -209,8 +215,8 @@ def _as_attached_after(
 ) -> Judged | None:
     """The references' agreement with caption triple ``r`` read as said of the verb's subject
     (:func:`attached_after`), when they agree with it so read, else None."""
-    x = attached_after(caption, r)
-    if x is None or x not in faithful or (s := mapping[x]) < 0:
+    s = _attached_image_end(caption, r, mapping, faithful)
+    if s is None:
         return None
     forward, backward = by_pair.get((s, o), []), by_pair.get((o, s), [])
     judged = judge_against_references(caption, image, r, s=s, o=o, forward=forward, backward=backward)

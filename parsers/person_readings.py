@@ -45,10 +45,7 @@ def read_doers_as_people(graph: SceneGraph) -> SceneGraph:
         first = wordnet_first_sense(c.lemma)
         if first and first != c.synset and lexname(first) == "noun.person":
             people[i] = first
-    if not people:
-        return graph
-    concepts = [replace(c, synset=people[i]) if i in people else c for i, c in enumerate(graph.concepts)]
-    return replace(graph, concepts=concepts, relations=list(graph.relations))
+    return _read_as(graph, people)
 
 
 #: Predicates whose object is worn by their subject, and those whose object is worn when their
@@ -72,7 +69,12 @@ def read_worn_as_garments(graph: SceneGraph) -> SceneGraph:
         sense = next((s for s in noun_senses(c.lemma) if is_garment(s)), None)
         if sense:
             worn[r.object] = sense
-    if not worn:
+    return _read_as(graph, worn)
+
+
+def _read_as(graph: SceneGraph, senses: dict[int, str]) -> SceneGraph:
+    """``graph`` with concept ``i`` read in sense ``senses[i]`` (itself when there is none)."""
+    if not senses:
         return graph
-    concepts = [replace(c, synset=worn[i]) if i in worn else c for i, c in enumerate(graph.concepts)]
+    concepts = [replace(c, synset=senses[i]) if i in senses else c for i, c in enumerate(graph.concepts)]
     return replace(graph, concepts=concepts, relations=list(graph.relations))
