@@ -33,6 +33,10 @@ REWRITES = [
     ("A man's dog runs on the beach.", A(["man", "cat", "beach"]), "A man's cat runs on the beach."),
     # object D with what only depended on it
     ("A guitar on a sofa.", A(["dog", "sofa"]), "A sofa."),
+    # a piece of a thing goes with it ("A dog next to a piece." / "A slice on a plate." before)
+    ("A dog next to a piece of cake.", A(["dog"]), "A dog."),
+    ("A slice of cake on a plate next to a fork.", A(["plate", "fork"]), "A plate next to a fork."),
+    ("A man eating a slice of pie at a table.", A(["man", "table"]), "A man at a table."),
     ("A dog and a cat sitting on a couch.", A(["dog", "couch"]), "A dog sitting on a couch."),
     ("A cat and a dog are sitting on a couch.", A(["dog", "couch"]), "A dog is sitting on a couch."),
     ("A dog and a cat are sitting on a couch.", A(["dog", "couch"]), "A dog is sitting on a couch."),

@@ -40,6 +40,22 @@ def holds_things(lemma: str) -> bool:
     return any(is_hypernym(h, s) for s in noun_senses(lemma.replace(" ", "_")) for h in HOLDERS)
 
 
+def portion_head(t: Any, phrase: tuple[int, int] | None) -> Any:
+    """The noun heading token ``t``'s phrase when the parser folded a portion or quantity into it
+    (its phrase starts there: "a *piece* of cake", "a *group* of people"): what goes with the cake
+    is the piece, not "a piece" left eating nothing."""
+    while (
+        t is not None
+        and phrase is not None
+        and t.dep_ == "pobj"
+        and t.head.lower_ == "of"
+        and t.head.head.pos_ == "NOUN"
+        and phrase[0] <= t.head.head.idx < t.idx < phrase[1]
+    ):
+        t = t.head.head
+    return t
+
+
 def _article_before(doc: Any, first: Any, head: Any, word: str) -> list[Change]:
     """ "a" / "an" for ``word`` put before token ``first`` of ``head``'s phrase; at the start of a
     sentence the article takes the capital ("Dark sunglasses" -> "A dark hat"), not a name's."""

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cece.counterfactuals.nouns import bare_span, count_changes, holds_things, noun_changes
+from cece.counterfactuals.nouns import bare_span, count_changes, holds_things, noun_changes, portion_head
 from cece.counterfactuals.text import Change, apply
 from cece.counterfactuals.tree import members_of, modifier_removal, removal, token_at
 from cece.counterfactuals.words import case_like, noun_form, verb_form
@@ -261,6 +261,11 @@ def _remove(ctx: _Text, c: Any) -> list[Change] | None:
     for a, b in c.spans:
         t = token_at(ctx.doc, a, b)
         cut = removal(ctx.doc, t, keep=ctx.keep, gone=ctx.gone, holder=holds_things(c.lemma)) if t is not None else None
+        whole = portion_head(t, c.phrase_span)
+        if t is not None and whole is not t:  # "a piece of cake" goes whole where a cut of it takes the cake too
+            whole_cut = removal(ctx.doc, whole, keep=ctx.keep, gone=ctx.gone, holder=holds_things(c.lemma))
+            if whole_cut is not None and any(x.start <= t.idx < x.end for x in whole_cut):
+                cut = whole_cut
         if cut is None:
             return None
         out += cut

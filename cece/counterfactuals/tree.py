@@ -19,7 +19,7 @@ grammatical cut exists.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
 
 from cece.counterfactuals.text import Change
@@ -138,7 +138,7 @@ def _options(doc: Any, noun: Any, gone: set[int], keep: set[int]) -> Iterator[li
     elif dep in _SUBJECTS:
         if head.dep_ in _CLAUSES and head.dep_ != "ccomp" and head.head.i != head.i:  # "has [his arm crossed]"
             yield [Change(*_with_left(doc, _subtree(head), ("and", "but", "while", "as", "when", "whereas")), "")]
-        elif _participle_caption(head) and not _sentence(doc, noun) and (kept := _prep_object(head)) is not None:
+        elif _participle_caption(head) and not _sentence(doc, noun) and (kept := _prep_object(head, gone)) is not None:
             # "Several fungi growing off a tree trunk." -> "A tree trunk."
             yield [Change(noun.left_edge.idx, kept.left_edge.idx, "")]
         yield _whole(doc, noun)
@@ -149,7 +149,7 @@ def _options(doc: Any, noun: Any, gone: set[int], keep: set[int]) -> Iterator[li
     elif dep in ("compound", "npadvmod", "appos", "nmod", "amod"):
         yield [Change(*_subtree(noun), "")]
         yield [Change(*_own(noun), "")]  # "a grocery croissant on the street": not the street
-    elif dep == "ROOT" and (kept := _prep_object(noun)) is not None and not _sentence(doc, noun):
+    elif dep == "ROOT" and (kept := _prep_object(noun, gone)) is not None and not _sentence(doc, noun):
         # a caption that is one noun phrase: "A guitar on a sofa." -> "A sofa."
         yield [Change(noun.left_edge.idx, kept.left_edge.idx, "")]
     yield _whole(doc, noun)
@@ -307,14 +307,14 @@ def _participle_caption(verb: Any) -> bool:
     )
 
 
-def _prep_object(t: Any) -> Any | None:
+def _prep_object(t: Any, gone: Collection[int] = ()) -> Any | None:
     """The object of the first preposition after ``t`` ("on a *sofa*"), or after the participle
-    that follows it ("floating in a *glass*"), if any."""
+    that follows it ("floating in a *glass*"), if any, but none of ``gone`` ("of *cake* on a plate")."""
     for c in t.rights:
-        if c.dep_ == "prep":
+        if c.dep_ == "prep" and not any(o.dep_ == "pobj" and o.i in gone for o in c.children):
             return next((o for o in c.children if o.dep_ == "pobj"), None)
         if c.dep_ == "acl" and c.tag_ in ("VBG", "VBN"):
-            return _prep_object(c)
+            return _prep_object(c, gone)
     return None
 
 
