@@ -5,10 +5,10 @@ image triple whose predicate agrees (:func:`knowledge.predicates_agree`: "with" 
 agree). Otherwise it is ``D`` -- including collateral from deleted or replaced ends -- unless a
 post-hoc step pairs it with an image triple not reached by any caption triple that differs in
 exactly one position (subject, predicate or object under the node map): that pair is a role
-``R``. Image triples left over are ``I``. A prepositional phrase right after a verb's object,
-which the parser hangs from that object, may as well say where the verb's subject is ("a dog
-playing with a ball *on the grass*"): a triple of the subject there supports it too
-(:func:`attached_after`).
+``R``. Image triples left over are ``I``. A prepositional phrase right after a verb's object may
+say where the verb's subject is as well as where the object is, whichever the parser hung it
+from ("a dog playing with a ball *on the grass*", "a cat sitting on a chair *in front of a
+window*"): a triple of the other one there supports it too (:func:`attached_after`).
 
 Against reference captions, which are partial, a triple between two faithful ends (there, an
 end the references name only more generally, ``O``, is faithful too: they still say where it is)
@@ -183,23 +183,35 @@ def _agreeing(
 
 
 def attached_after(caption: SceneGraph, r: Relation) -> int | None:
-    """The subject of the verb whose object ``r``'s prepositional phrase follows ("two dogs
-    playing with a ball *on the grass*": the dogs), else None. The parser hangs such a phrase from
-    the noun before it; a reader may as well hang it from the verb, and an image that has the
-    subject there says what the caption says."""
+    """The other reading of ``r``'s prepositional phrase when it follows a verb's object, else
+    None. The parser hangs such a phrase from the noun before it or from the verb; a reader may
+    hang it either way, and an image that has the other end there says what the caption says.
+    Hung from the object ("two dogs playing with a ball *on the grass*"), the other end is the
+    verb's subject (the dogs); hung from the verb, so from its subject ("a cat sitting on a chair
+    *in front of a window*"), it is the verb's object (the chair)."""
     if r.span is None or relation_key(r.canonical) == "have":
         return None
-    end = caption.concepts[r.subject].phrase_span
-    if end is None or caption.text[end[1] : r.span[0]].strip():
-        return None
     for q in caption.relations:
-        if q.object == r.subject and q.subject != r.object and q.span is not None and q.span[1] <= end[0]:
+        if q.span is None or q.object == r.object or q.subject == q.object:
+            continue
+        if q.object == r.subject and q.subject != r.object and _right_before(caption, q.object, r, q.span[1]):
             return q.subject
+        if q.subject == r.subject and q.object != r.object and _right_before(caption, q.object, r, q.span[1]):
+            return q.object
     return None
 
 
+def _right_before(caption: SceneGraph, i: int, r: Relation, after: int) -> bool:
+    """Whether concept ``i``'s phrase, starting at or after ``after``, ends right where ``r``'s
+    predicate begins."""
+    end = caption.concepts[i].phrase_span
+    if end is None or r.span is None or not after <= end[0] <= end[1] <= r.span[0]:
+        return False
+    return not caption.text[end[1] : r.span[0]].strip()
+
+
 def _attached_image_end(caption: SceneGraph, r: Relation, mapping: list[int], faithful: set[int]) -> int | None:
-    """The image concept the verb's subject of :func:`attached_after` maps to, when it is faithful."""
+    """The image concept the other end of :func:`attached_after` maps to, when it is faithful."""
     x = attached_after(caption, r)
     return mapping[x] if x is not None and x in faithful and mapping[x] >= 0 else None
 
@@ -214,7 +226,7 @@ def _as_attached_after(
     by_pair: dict[tuple[int, int], list[int]],
 ) -> Judged | None:
     """The references' agreement with caption triple ``r`` read as said of the verb's subject
-    (:func:`attached_after`), when they agree with it so read, else None."""
+    or object (:func:`attached_after`), when they agree with it so read, else None."""
     s = _attached_image_end(caption, r, mapping, faithful)
     if s is None:
         return None

@@ -1264,6 +1264,27 @@ def test_a_phrase_after_a_verbs_object_may_say_where_its_subject_is():
     assert [x.source for x in e.edits_of("relation") if x.op != "insert"] == []
 
 
+def test_a_phrase_after_a_verbs_object_may_say_where_the_object_is():
+    # the parser hangs "in front of a window" from the cat (through "sitting"); a reader may as
+    # well hang it from the chair
+    room = A(["cat", "chair", "window"], [["cat", "sitting on", "chair"], ["chair", "in front of", "window"]])
+    e = explain("A cat sitting on a chair in front of a window.", annotation=room)
+    assert flagged(e) == [] and e.counterfactual == "A cat sitting on a chair in front of a window."
+    # where the annotation says it of neither, the triple is still wrong
+    beside = A(["cat", "chair", "window"], [["cat", "sitting on", "chair"], ["chair", "next to", "window"]])
+    assert flagged(explain("A cat sitting on a chair in front of a window.", annotation=beside)) == [
+        ("D", ["in front of"])
+    ]
+    # against references, their "a chair by the window" says it too: nothing left unverified
+    refs = ["A cat on a chair in front of the window.", "A cat sits on a chair.", "A gray cat resting on a chair."]
+    e = explain("A cat sitting on a chair in front of a window.", references=refs)
+    assert [x.source for x in e.edits_of("relation") if x.op != "insert"] == []
+    # a phrase that comes after the verb is no reading of the verb's own triple: the man rides
+    refs = ["The empty surf board is floating on top of a wave.", "A surfboard without a rider glides on the wave."]
+    e = explain("A man riding a wave on top of a surfboard.", references=refs)
+    assert ["man", "ride", "wave"] in [x.source for x in e.edits_of("relation") if x.op != "insert"]
+
+
 def test_a_noun_only_ever_plural_is_one_thing_of_its_kind():
     # "pants" is one pair: against an annotation's one pair of trousers it is no count
     worn = A(["man", "trousers", "dog"], [["man", "wearing", "trousers"], ["man", "next to", "dog"]])
