@@ -3,6 +3,7 @@
 - :mod:`cece.counterfactuals.rewrite`: which edits to apply and how (``rewrite``, ``Counterfactual``)
 - :mod:`cece.counterfactuals.nouns`: a noun said as another, or with another count
 - :mod:`cece.counterfactuals.tree`: cutting a noun phrase out of the dependency tree
+- :mod:`cece.counterfactuals.verbs`: the verb agreeing with a subject whose number changed
 - :mod:`cece.counterfactuals.words`: articles, number and agreement of the words put in
 - :mod:`cece.counterfactuals.text`: applying character-level changes to the caption
 - :mod:`cece.counterfactuals.grammar`: the grammar checks a rewrite must pass

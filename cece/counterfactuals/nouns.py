@@ -10,7 +10,8 @@ from functools import lru_cache
 from typing import Any
 
 from cece.counterfactuals.text import Change
-from cece.counterfactuals.tree import agreement, token_at
+from cece.counterfactuals.tree import token_at
+from cece.counterfactuals.verbs import agreement
 from cece.counterfactuals.words import article, case_like, noun_form, number_word
 from cece.edits import Edit
 from knowledge import is_hypernym, noun_senses, noun_synset, one_pair, plural_only

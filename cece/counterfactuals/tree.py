@@ -6,8 +6,8 @@ grammatical cut exists.
   its conjunction, its preposition, the participle, relative clause or joined verb it was the object of,
   the "while ..." clause it was the subject of -- keeping the main verb and its other arguments; where the
   main verb cannot stand without it, the verb goes too, and the subject stays as a caption's noun phrase
-  ("Two men pull a croissant." -> "Two men."), else the whole sentence when the caption has others;
-- :func:`agreement`: the verb forms that change when a subject changes number.
+  ("Two men pull a croissant." -> "Two men."), else the whole sentence when the caption has others
+  (the verb agreeing with what is left, :func:`cece.counterfactuals.verbs.agreement`).
 
 >>> from cece.counterfactuals.text import apply
 >>> nlp = __import__("parsers").load_spacy()
@@ -23,11 +23,10 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
 
 from cece.counterfactuals.text import Change
-from cece.counterfactuals.words import case_like, verb_form
+from cece.counterfactuals.verbs import SUBJECTS, agreement
 from knowledge import PREPOSITIONS, is_hypernym, noun_senses
 from parsers.draft_graph import list_member
 
-_SUBJECTS = ("nsubj", "nsubjpass")
 _CLAUSES = ("advcl", "conj", "relcl", "acl", "ccomp", "xcomp")
 _PLACES = ("in", "on", "at", "near", "by", "beside", "inside", "under", "behind")  # where, not whither
 
@@ -135,7 +134,7 @@ def _options(doc: Any, noun: Any, gone: set[int], keep: set[int]) -> Iterator[li
         yield _whole(doc, noun)
     elif dep in ("npadvmod", "compound") and head.dep_ == "amod" and head.i > noun.i:
         yield [Change(*_subtree(head), "")]  # "on the grass covered ground" -> "on the ground"
-    elif dep in _SUBJECTS:
+    elif dep in SUBJECTS:
         if head.dep_ in _CLAUSES and head.dep_ != "ccomp" and head.head.i != head.i:  # "has [his arm crossed]"
             yield [Change(*_with_left(doc, _subtree(head), ("and", "but", "while", "as", "when", "whereas")), "")]
         elif _participle_caption(head) and not _sentence(doc, noun) and (kept := _prep_object(head, gone)) is not None:
@@ -282,7 +281,7 @@ def _of_example(noun: Any, keep: set[int]) -> list[Change] | None:
             if held is not None:
                 # a list of subjects stays plural ("a piece of banana, some strawberries ... are"),
                 # however the parser hangs its members
-                others = [x for x in noun.head.children if x.dep_ in _SUBJECTS and x.i != noun.i]
+                others = [x for x in noun.head.children if x.dep_ in SUBJECTS and x.i != noun.i]
                 plural = _plural(held) or bool(others) or len(members_of(noun)) > 1 or len(members_of(held)) > 1
                 return [Change(noun.left_edge.idx, held.left_edge.idx, "")] + agreement(noun, plural)
     return None
@@ -343,7 +342,7 @@ def _subject_alone(doc: Any, verb: Any, noun: Any) -> list[Change] | None:
     of a clause, whose subject does not open its sentence, or is a pronoun ("He." says nothing:
     the sentence goes), or whose predicate names another thing than ``noun`` (that goes): "while
     wearing *sunglasses*", "its prey *in a web*" stay said."""
-    subject = next((c for c in verb.children if c.dep_ in _SUBJECTS), None)
+    subject = next((c for c in verb.children if c.dep_ in SUBJECTS), None)
     if verb.dep_ != "ROOT" or subject is None or subject.left_edge.i != verb.sent.start or subject.pos_ == "PRON":
         return None
     said = [t for t in verb.sent if t.i > subject.right_edge.i and not t.is_punct and not t.is_space]
@@ -373,28 +372,3 @@ def _whole(doc: Any, t: Any) -> list[Change] | None:
 
 def _plural(t: Any) -> bool:
     return t.tag_ in ("NNS", "NNPS")
-
-
-def agreement(subject: Any, plural: bool) -> list[Change]:
-    """Changes that make the finite verb (or auxiliary) of ``subject`` agree with a subject of the
-    given number; nothing when ``subject`` is no subject or the verb is not in the present or
-    a form of "be"."""
-    if subject.dep_ not in _SUBJECTS and not (  # "there *is* a dog"
-        subject.dep_ == "attr" and any(c.dep_ == "expl" for c in subject.head.children)
-    ):
-        return []
-    verb = subject.head
-    finite = next((c for c in verb.children if c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBZ", "VBP", "VBD")), None)
-    target = finite or verb
-    tag = target.tag_
-    if tag not in ("VBZ", "VBP") and not (target.lemma_ == "be" and tag == "VBD"):
-        return []
-    if target.lemma_ == "be":
-        new = ("were" if plural else "was") if tag == "VBD" else ("are" if plural else "is")
-    else:
-        new = verb_form(target.lemma_, "VBP" if plural else "VBZ")
-    return (
-        []
-        if new == target.text.lower()
-        else [Change(target.idx, target.idx + len(target), case_like(new, target.text))]
-    )
