@@ -37,6 +37,12 @@ REWRITES = [
     ("A dog next to a piece of cake.", A(["dog"]), "A dog."),
     ("A slice of cake on a plate next to a fork.", A(["plate", "fork"]), "A plate next to a fork."),
     ("A man eating a slice of pie at a table.", A(["man", "table"]), "A man at a table."),
+    # a participle's wrong triple goes, the place after it stays, "next to" as "in" ("A man." before)
+    (
+        "A man holding an umbrella next to a woman.",
+        A(["man", "woman", "umbrella"], [["woman", "holding", "umbrella"], ["man", "next to", "woman"]]),
+        "A man next to a woman.",
+    ),
     ("A dog and a cat sitting on a couch.", A(["dog", "couch"]), "A dog sitting on a couch."),
     ("A cat and a dog are sitting on a couch.", A(["dog", "couch"]), "A dog is sitting on a couch."),
     ("A dog and a cat are sitting on a couch.", A(["dog", "couch"]), "A dog is sitting on a couch."),

@@ -291,10 +291,17 @@ def _verb_and_object(doc: Any, verb: Any, noun: Any) -> list[Change] | None:
     """The participle and its object only, where what follows says where it happened, which
     stays said of the noun it described: "A dog eating grass in the yard." -> "A dog in the yard."."""
     after = [c for c in verb.rights if c.i > noun.i]
-    places = bool(after) and all(c.dep_ == "prep" and c.lower_ in _PLACES for c in after)
+    places = bool(after) and all(_place(c) for c in after)
     if verb.dep_ != "acl" or any(c.i < verb.i for c in verb.children) or not places:
         return None
     return [Change(doc[verb.i - 1].idx + len(doc[verb.i - 1]), _subtree(noun)[1], "")]
+
+
+def _place(t: Any) -> bool:
+    """Whether ``t`` heads a phrase saying where: "in the yard", "*next* to a woman"."""
+    if t.dep_ == "prep":
+        return t.lower_ in _PLACES
+    return t.dep_ == "advmod" and any(p.dep_ == "prep" and f"{t.lower_} {p.lower_}" in PREPOSITIONS for p in t.children)
 
 
 def _participle_caption(verb: Any) -> bool:
