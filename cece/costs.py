@@ -13,7 +13,10 @@ U, a suggestion, not a hallucination -- however far apart the two are. By path l
 would be deleted as if nothing in the image were an animal. Such a pair costs
 ``d / (d + root distance of the caption concept)`` instead: below 1, so below every deletion of a
 known concept and every over-specialisation or replacement (at least 1 edge), and growing with
-how much the caption leaves unsaid, so that of several hyponyms the closest is preferred.
+how much the caption leaves unsaid, so that of several hyponyms the closest is preferred. Likewise
+a plain word for a person and another name that may be theirs (:func:`knowledge.another_name`:
+"a woman" and "a bride", whom WordNet files six edges apart, under what she does) cost what the
+plain word says beyond "person" (2 for "woman"), not a deletion: they may be one person.
 
 >>> from parsers import Concept, SceneGraph
 >>> cap = SceneGraph([Concept("dog", "dog", "dog.n.01")])
@@ -31,8 +34,18 @@ import numpy as np
 
 from cece.evidence import same_thing, synsets_of
 from cece.ged import Edge, EdgeCosts
-from knowledge import PREPOSITIONS, distance_matrix, is_hypernym, relation_key, root_distance
-from parsers import SceneGraph
+from knowledge import (
+    PREPOSITIONS,
+    another_name,
+    distance_matrix,
+    is_hypernym,
+    only_people,
+    path_distance,
+    plain_person,
+    relation_key,
+    root_distance,
+)
+from parsers import Concept, SceneGraph
 
 
 @dataclass(frozen=True)
@@ -63,6 +76,10 @@ class CostModel:
                 for j, g in enumerate(image.concepts):
                     if extra_c[i] or extra_g[j]:
                         sub[i, j] = distance_matrix(synsets_of(c), synsets_of(g)).min(initial=sub[i, j])
+        for i, j in zip(*np.nonzero(sub > _PLAIN_PERSON), strict=True):  # "a woman" for their bride
+            c, g = caption.concepts[i].synset, image.concepts[j].synset
+            if c and g and another_name(c, g) and _role(caption.concepts[i], image.concepts[j], c, g):
+                sub[i, j] = min(sub[i, j], path_distance(c if plain_person(c) else g, "person.n.01") or 0.0)
         general = under_specialised(caption, image)
         if general.any():
             depth = np.array([float(root_distance(c.synset)) if c.synset else 0.0 for c in caption.concepts])
@@ -79,6 +96,17 @@ class CostModel:
         return np.array([[same_thing(c, g) for g in image.concepts] for c in caption.concepts], dtype=bool).reshape(
             len(caption.concepts), len(image.concepts)
         )
+
+
+#: What a plain word for a person says beyond "person" at most ("woman", "boy": 2 or 3 edges).
+_PLAIN_PERSON = 3.0
+
+
+def _role(cc: Concept, gc: Concept, c: str, g: str) -> bool:
+    """Whether of two person synsets neither is a kind of the other and the one that is not a
+    plain word names only people ("bride", "waitress"; not "joker", also a card)."""
+    other = gc if plain_person(c) else cc
+    return not (is_hypernym(c, g) or is_hypernym(g, c)) and only_people(other.lemma)
 
 
 def under_specialised(caption: SceneGraph, image: SceneGraph) -> np.ndarray:

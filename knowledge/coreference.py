@@ -24,6 +24,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from knowledge.distance import ancestors, is_hypernym, path_distance, root_distance
+from knowledge.hierarchy import get_hierarchy
 
 PERSON = "person.n.01"
 _MALE, _FEMALE = "male.n.02", "female.n.02"
@@ -35,7 +36,12 @@ _AGELESS = frozenset({"girl.n.01"})
 
 
 def _sex(a: dict[str, int]) -> str | None:
-    return "m" if _MALE in a else "f" if _FEMALE in a else None
+    """By the hypernyms (``a``: a synset's ancestors, itself too), else by the nearest of them
+    whose gloss says a woman or a man: a "bride" is "a woman who has recently been married"."""
+    if _MALE in a or _FEMALE in a:
+        return "m" if _MALE in a else "f"
+    glossed = get_hierarchy().sexes
+    return min(((d, glossed[s]) for s, d in a.items() if s in glossed), default=(0, None))[1]
 
 
 def _age(name: str, a: dict[str, int]) -> str | None:
@@ -51,6 +57,8 @@ def sex_of(a: str | None) -> str | None:
 
     >>> sex_of("male_child.n.01"), sex_of("woman.n.01"), sex_of("child.n.01"), sex_of("dog.n.01")
     ('m', 'f', None, None)
+    >>> sex_of("bride.n.01"), sex_of("groom.n.01")   # by their glosses
+    ('f', 'm')
     """
     if a is None:
         return None

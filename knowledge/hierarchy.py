@@ -44,6 +44,7 @@ from knowledge.provision import (
     load_wordnet,
     missing_message,
 )
+from knowledge.sex_index import build_sexes
 
 __all__ = ["Hierarchy", "build_hierarchy", "get_hierarchy", "index_path"]
 
@@ -51,7 +52,7 @@ FORMAT_VERSION = 2
 INDEX_FILENAME = f"wordnet-index-v{FORMAT_VERSION}.json"
 _MAX_HEADER = 1 << 16  # the header line holds a key and a hash: a longer one is not ours
 # Bumped whenever the Hierarchy fields change; part of the cache key, so old files rebuild.
-_SCHEMA = 9
+_SCHEMA = 10
 # Files whose size and mtime enter the cache key: a changed database rebuilds the index.
 _KEY_FILES = ("data.noun", "data.verb", "index.noun", "index.verb", "noun.exc", "verb.exc")
 
@@ -104,6 +105,7 @@ class Hierarchy:
     part_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Per adjective, the nouns whose thing it says is there ("grassy": grass; knowledge.having).
     having: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    sexes: dict[str, str] = field(default_factory=dict)  # a person's sex by its gloss (knowledge.sex_index)
 
     def __len__(self) -> int:
         return len(self.names)
@@ -180,6 +182,7 @@ class Hierarchy:
             adjective_lemmas=frozenset(state["adjective_lemmas"]),
             part_of={str(k): tuple(str(x) for x in v) for k, v in dict(state["part_of"]).items()},
             having={str(k): tuple(str(x) for x in v) for k, v in dict(state["having"]).items()},
+            sexes={str(k): str(v) for k, v in dict(state["sexes"]).items()},
         )
 
 
@@ -267,6 +270,7 @@ def build_hierarchy(reader: Any = None, source: str = "") -> Hierarchy:
         somebody_only=np.array([_somebody_only(s) for s in synsets], dtype=bool),
         part_of={s.name(): tuple(sorted(h.name() for h in s.part_holonyms())) for s in synsets if s.part_holonyms()},
         having=build_having(reader),
+        sexes=build_sexes(reader),
     )
 
 

@@ -1,0 +1,38 @@
+"""People the references name by what they do ("a bride", "a waitress"), which WordNet files far
+from "man" and "woman" and without a sex: the gloss gives it (knowledge.sex_index), and a plain
+word for a person is another name for one whose sex and age fit (cece.costs)."""
+
+from __future__ import annotations
+
+from cece import explain
+from knowledge import another_name, people_clash, sex_of
+
+WEDDING = [
+    "A bride and groom cutting their wedding cake.",
+    "A couple cuts a cake.",
+    "A newly married couple slicing a cake.",
+]
+BRIDE = ["A bride cutting a wedding cake.", "A bride cuts her cake.", "A woman in a white dress slicing a cake."]
+
+
+def hallucinated_objects(e):
+    return [(x.cls, x.source) for x in e.edits if x.level == "object" and x.status == "hallucinated"]
+
+
+def test_the_gloss_says_the_sex_the_hypernyms_do_not():
+    assert (sex_of("bride.n.01"), sex_of("groom.n.01"), sex_of("waitress.n.01")) == ("f", "m", "f")
+    assert people_clash("man.n.01", "waitress.n.01") and not people_clash("woman.n.01", "waitress.n.01")
+    assert another_name("woman.n.01", "bride.n.01") and not another_name("man.n.01", "bride.n.01")
+    assert sex_of("skier.n.01") is None  # a gloss that says neither leaves it open
+
+
+def test_a_man_and_a_woman_are_the_bride_and_groom():
+    # six WordNet edges apart, past a deletion: both were deleted as hallucinated
+    e = explain("A man and a woman cutting a cake together.", references=WEDDING)
+    assert not e.hallucinated and hallucinated_objects(e) == []
+    assert e.counterfactual == "A man and a woman cutting a cake together."
+
+
+def test_a_man_is_not_the_bride():
+    assert hallucinated_objects(explain("A man cutting a cake.", references=BRIDE)) == [("R", "man")]
+    assert not explain("A woman cutting a cake.", references=BRIDE).hallucinated
