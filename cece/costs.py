@@ -77,9 +77,10 @@ class CostModel:
                     if extra_c[i] or extra_g[j]:
                         sub[i, j] = distance_matrix(synsets_of(c), synsets_of(g)).min(initial=sub[i, j])
         for i, j in zip(*np.nonzero(sub > _PLAIN_PERSON), strict=True):  # "a woman" for their bride
-            c, g = caption.concepts[i].synset, image.concepts[j].synset
-            if c and g and another_name(c, g) and _role(caption.concepts[i], image.concepts[j], c, g):
-                sub[i, j] = min(sub[i, j], path_distance(c if plain_person(c) else g, "person.n.01") or 0.0)
+            cc, gc = caption.concepts[i], image.concepts[j]
+            if _another_name(cc, gc):
+                plain = cc.synset if plain_person(cc.synset) else gc.synset
+                sub[i, j] = min(sub[i, j], path_distance(plain, "person.n.01") or 0.0)
         general = under_specialised(caption, image)
         if general.any():
             depth = np.array([float(root_distance(c.synset)) if c.synset else 0.0 for c in caption.concepts])
@@ -102,11 +103,14 @@ class CostModel:
 _PLAIN_PERSON = 3.0
 
 
-def _role(cc: Concept, gc: Concept, c: str, g: str) -> bool:
-    """Whether of two person synsets neither is a kind of the other and the one that is not a
-    plain word names only people ("bride", "waitress"; not "joker", also a card)."""
-    other = gc if plain_person(c) else cc
-    return not (is_hypernym(c, g) or is_hypernym(g, c)) and only_people(other.lemma)
+def _another_name(cc: Concept, gc: Concept) -> bool:
+    """Whether two concepts may name one person by another name (:func:`knowledge.another_name`),
+    neither a kind of the other, and the one that is not a plain word names only people ("bride",
+    "waitress"; not "joker", also a card)."""
+    c, g = cc.synset, gc.synset
+    if not (c and g and another_name(c, g)) or is_hypernym(c, g) or is_hypernym(g, c):
+        return False
+    return only_people((gc if plain_person(c) else cc).lemma)
 
 
 def under_specialised(caption: SceneGraph, image: SceneGraph) -> np.ndarray:
