@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from cece.edits import another_name_for
 from cece.evidence import NEAR, covers, salience, same_thing, type_support
 from knowledge import (
     is_animate,
@@ -190,8 +191,10 @@ def _fit(c: Concept, role: str | None, g: Concept, sal: float, where: int) -> fl
 
 
 def _kin(c: Concept, g: Concept) -> bool:
-    """Whether ``c`` and ``g`` are close kin (Wu-Palmer at least ``NEAR``: "cat" and "dog")."""
-    return bool(c.synset and g.synset and wup_similarity(c.synset, g.synset) >= NEAR)
+    """Whether ``c`` and ``g`` are close kin (Wu-Palmer at least ``NEAR``: "cat" and "dog"), or
+    may name one person (:func:`cece.edits.another_name_for`: "a woman" for the references'
+    waitress, whatever the references put in the same restaurant)."""
+    return bool(c.synset and g.synset and wup_similarity(c.synset, g.synset) >= NEAR) or another_name_for(c, g)
 
 
 def _same_kind(c: Concept, g: Concept, role: str | None) -> bool:

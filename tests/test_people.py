@@ -36,3 +36,17 @@ def test_a_man_and_a_woman_are_the_bride_and_groom():
 def test_a_man_is_not_the_bride():
     assert hallucinated_objects(explain("A man cutting a cake.", references=BRIDE)) == [("R", "man")]
     assert not explain("A woman cutting a cake.", references=BRIDE).hallucinated
+
+
+DINER = ["A waitress carries plates in a restaurant.", "A server bringing food to a table.", "A waitress at a diner."]
+
+
+def test_another_name_is_not_traded_for_a_thing_in_the_same_place():
+    # the references put the plates in the restaurant and the waitress nowhere: "a woman ... in a
+    # restaurant" was re-paired with the plates, and the rewrite read "A plate serving food"
+    e = explain("A woman serving food in a restaurant.", references=DINER)
+    assert not e.hallucinated and hallucinated_objects(e) == []
+    assert e.counterfactual == "A woman serving food in a restaurant."
+    waiter = [r.replace("waitress", "waiter") for r in DINER]
+    assert not explain("A man serving food in a restaurant.", references=waiter).hallucinated
+    assert hallucinated_objects(explain("A man serving food in a restaurant.", references=DINER)) == [("D", "man")]
