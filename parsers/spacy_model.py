@@ -96,9 +96,10 @@ def _load(name: str, exclude: tuple[str, ...], fast_attributes: bool, tree_repai
         lemma_memo.install(nlp)
         _numpy_blas(nlp)
     if tree_repairs:
-        from parsers import anaphora, coordination, misread_nouns, participles
+        from parsers import anaphora, coordination, misread_nouns, participles, passive_agents
 
-        anaphora.install(nlp)  # first installed, so last after the parser: it reads the others' tags
+        passive_agents.install(nlp)  # first installed, so last after the parser: it reads the others' tags
+        anaphora.install(nlp)
         coordination.install(nlp)
         participles.install(nlp)
         misread_nouns.install(nlp)  # last installed, so first after the parser
@@ -133,10 +134,11 @@ def load_spacy(
     sooner. ``tree_repairs`` re-reads what the small model's parse gets wrong in captions: two
     objects read as one noun phrase (:mod:`parsers.coordination`: "a black tent and black
     sunglasses"), participles taken for nouns (:mod:`parsers.participles`: "A kid playing
-    baseball") and a "one" that stands for a noun taken for a number (:mod:`parsers.anaphora`:
-    "by a large one"). Cached per argument set (a separate
-    pipeline each, so callers never see each other's changes); raises :class:`SpacyModelError`
-    naming the fix when no model is installed."""
+    baseball"), a "one" that stands for a noun taken for a number (:mod:`parsers.anaphora`:
+    "by a large one") and a "by" after an active verb taken for a passive agent
+    (:mod:`parsers.passive_agents`: "playing in the sand *by* the ocean"). Cached per argument
+    set (a separate pipeline each, so callers never see each other's changes); raises
+    :class:`SpacyModelError` naming the fix when no model is installed."""
     if model is None:
         st = find_spacy_model()
         if not st.ok:

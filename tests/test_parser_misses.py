@@ -436,6 +436,12 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
             [("cookie", "wear", "blouse"), ("cookie", "wear", "pants"), ("cookie", "stand on", "grass")],
         ),
         ("A car carrying a bike and a kayak.", [("car", "carry", "bike"), ("car", "carry", "kayak")]),
+        # "by" after an active verb says where, whatever the parser labels it: not who plays
+        ("Kids playing in the sand by the ocean.", [("kid", "play in", "sand"), ("kid", "next to", "ocean")]),
+        (
+            "A cow is standing by an electric fence in the grass.",
+            [("cow", "stand by", "fence"), ("fence", "in", "grass")],
+        ),
     ],
 )
 def test_who_does_what_where(parser, text, triples):
