@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from knowledge import is_hypernym, noun_synset, path_distance, wup_similarity
+from knowledge import is_hypernym, noun_senses, noun_synset, path_distance, wup_similarity
 from knowledge.concepts import morphy_forms
 from knowledge.having import nouns_had
 from parsers import Concept, SceneGraph
+from parsers.references import COREF_SENSES
 
 #: Wu-Palmer similarity from which two things are close kin: siblings, as in a swapped object
 #: ("cat" where they all see a dog), rather than unrelated things.
@@ -56,8 +57,18 @@ def synsets_of(c: Concept) -> list[str]:
 @lru_cache(maxsize=1 << 16)
 def _synsets(k: _Names) -> tuple[str, ...]:
     out = [k.synset] if k.synset else []
-    out += [s for a in (*k.alternatives, *k.aliases) if (s := noun_synset(a)) and s not in out]
+    out += [s for a in (*k.alternatives, *k.aliases) if (s := _alias_synset(a, k)) and s not in out]
     return tuple(out)
+
+
+def _alias_synset(alias: str, k: _Names) -> str | None:
+    """The synset another name of a concept stands for: the concept's own where the name can mean
+    it and one of the concept's names names it first (the references' "bike" beside their
+    "bicycle" is the bicycle, not WordNet's first bike, a motorcycle), else the name's first. A
+    sense the caption's context chose for the concept leaves its other names as they read: "the
+    base ball" they hit, read as the ball beside a caption's ball, still names the game too."""
+    named = k.synset and any(noun_synset(n) == k.synset for n in (k.lemma, *k.aliases))
+    return k.synset if named and k.synset in noun_senses(alias)[:COREF_SENSES] else noun_synset(alias)
 
 
 def word_forms(c: Concept) -> frozenset[str]:
@@ -164,7 +175,7 @@ def _word_for(g: Concept, synset: str) -> str:
     """The name of ``g`` that stands for ``synset`` (its lemma unless an alternative or alias does)."""
     if g.synset == synset:
         return g.lemma
-    return next((a for a in (*g.alternatives, *g.aliases) if noun_synset(a) == synset), g.lemma)
+    return next((a for a in (*g.alternatives, *g.aliases) if _alias_synset(a, _names(g)) == synset), g.lemma)
 
 
 def salience(image: SceneGraph) -> list[float]:

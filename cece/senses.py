@@ -29,7 +29,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from knowledge import ancestors, distance_matrix, noun_senses
+from knowledge import ancestors, distance_matrix, noun_senses, noun_synset
 from parsers import Concept, SceneGraph
 
 
@@ -107,6 +107,9 @@ def disambiguate(
     closest[np.ix_(c_with, g_with)] = np.minimum.reduceat(
         np.minimum.reduceat(d, rows[c_with], axis=0), cols[g_with], axis=1
     )
+    for j, g in enumerate(image.concepts):
+        if _named_outright(g):
+            settled_g[j] = 0.0  # the references' own words chose its sense: the caption does not re-read it
     candidates = []
     for i, cs in enumerate(cap_senses):
         for j, gs in enumerate(img_senses):
@@ -148,6 +151,13 @@ def disambiguate(
     if not new_c and not new_g:
         return caption, image
     return _with(caption, new_c), _with(image, new_g)
+
+
+def _named_outright(g: Concept) -> bool:
+    """Whether another name of ``g`` names its sense outright, where its own word's first sense
+    is another: the references' "bike" that one of them calls a "bicycle"
+    (:func:`parsers.references.from_references`)."""
+    return bool(g.synset) and g.synset != noun_synset(g.lemma) and any(noun_synset(a) == g.synset for a in g.aliases)
 
 
 def _with(graph: SceneGraph, synsets: dict[int, str]) -> SceneGraph:

@@ -93,6 +93,7 @@ def from_references(
                 names.append(set(shifted.names()))
             else:
                 pool(merged.concepts[k], shifted, keep_number=not general)
+                merged.concepts[k] = _read_as_said(merged.concepts[k], c)
                 names[k] = set(merged.concepts[k].names())
                 if c.synset:
                     synsets[k].add(c.synset)
@@ -205,6 +206,16 @@ def _entity_for(
             if best is None or found[:2] < best[:2]:
                 best = found
     return (best[1], best[2]) if best else (None, False)
+
+
+def _read_as_said(e: Concept, c: Concept) -> Concept:
+    """Entity ``e`` read in the sense of its word that another word for it, mention ``c``, names
+    outright: "a bike" is first a motorcycle in WordNet, but where another reference calls it "a
+    bicycle", that is the bike they all saw. A mention of the entity's own word is no evidence of
+    its sense (the parser gave it the word's first)."""
+    if not c.synset or c.synset == e.synset or c.lemma == e.lemma:
+        return e
+    return replace(e, synset=c.synset) if c.synset in noun_senses(e.lemma)[:COREF_SENSES] else e
 
 
 def _senses(e: Concept, limit: int) -> tuple[str, ...]:

@@ -54,6 +54,31 @@ def test_synonyms_across_references_are_one_entity():
     assert e.image_graph.concepts[0].lemma == "boy" and "kid" in e.image_graph.concepts[0].aliases
 
 
+@pytest.mark.parametrize(
+    "references",
+    [
+        ["A man riding a bike down a city street.", "A person on a bicycle on a busy road."],
+        ["A person on a bicycle on a busy road.", "A man riding a bike down a city street."],
+    ],
+)
+def test_a_word_is_read_in_the_sense_another_reference_names(references):
+    # WordNet's first "bike" is a motorcycle: where another reference calls it a bicycle, in
+    # either order, a caption's motorcycle is a swap, and its bike and bicycle are what they saw
+    assert claims(explain("A man riding a motorcycle down a street.", references=references)) == [
+        ("object", "R", ["motorcycle"])
+    ]
+    for word in ("bike", "bicycle"):
+        assert not explain(f"A man riding a {word} down a street.", references=references).hallucinated
+    image = explain("A bike.", references=references).image_graph
+    assert [g.synset for g in image.concepts if g.lemma in ("bike", "bicycle")] == ["bicycle.n.01"]
+
+
+def test_a_word_no_other_reference_reads_keeps_its_first_sense():
+    references = ["A man riding a motorbike.", "A man on a bike."]
+    assert not explain("A man riding a motorcycle.", references=references).hallucinated
+    assert claims(explain("A man riding a bicycle.", references=references)) == [("object", "R", ["bicycle"])]
+
+
 def test_with_supports_holding():
     e = explain(
         "A man holding a knife.", references=["A man with a knife in a kitchen.", "A man cutting bread with a knife."]
