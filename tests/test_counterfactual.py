@@ -31,6 +31,8 @@ REWRITES = [
     ("An elephant standing next to a truck.", A(["elephant", "car"]), "An elephant standing next to a car."),
     ("There is a cat on the bed.", A(["dog", "bed"]), "There is a dog on the bed."),
     ("A man's dog runs on the beach.", A(["man", "cat", "beach"]), "A man's cat runs on the beach."),
+    # a capital inside a sentence is a name's, not the phrase's ("a Radio" before)
+    ("A man watching a TV on a sofa.", A(["man", "radio", "sofa"]), "A man watching a radio on a sofa."),
     # object D with what only depended on it
     ("A guitar on a sofa.", A(["dog", "sofa"]), "A sofa."),
     # a piece of a thing goes with it ("A dog next to a piece." / "A slice on a plate." before)
@@ -326,6 +328,12 @@ REWRITES = [
 ]
 
 REFERENCE_REWRITES = [
+    # a name's capital is not the phrase's ("a Grill" before)
+    (
+        "A black car with a California license plate.",
+        ["A black car with a silver grill.", "A car with a shiny grill.", "The grill of a black car."],
+        "A black car with a grill.",
+    ),
     # a verb joined to another goes with its wrong object ("no grammatical rewrite" before)
     (
         "Two young children sitting at a table, eating pizza. One of them is wearing a party hat.",

@@ -133,7 +133,24 @@ def noun_changes(
         word = noun_form(new.lemma, True)
         out += agreement(t, plural=True)
     capital = not any(x.start == a for x in out)  # an article put before it takes the capital
-    return out + [Change(a, b, case_like(word, doc.text[a:b]) if capital else word)]
+    return out + [Change(a, b, case_like(word, _case_of(doc, a, b)) if capital else word)]
+
+
+def _case_of(doc: Any, a: int, b: int) -> str:
+    """The words at ``[a, b)`` as far as their case speaks for a word put in their place: a
+    capital inside a sentence is a name's, not the phrase's ("a *California* license plate" ->
+    "a lawn", not "a Lawn"); one that opens a sentence, or words in capitals, are the caption's.
+
+    >>> from parsers.spacy_model import load_spacy
+    >>> doc = load_spacy()("A car with a California license plate. California plates.")
+    >>> _case_of(doc, 13, 37), _case_of(doc, 39, 56)
+    ('california license plate', 'California plates')
+    """
+    old: str = doc.text[a:b]
+    first = next((t for t in doc if t.idx == a), None)
+    if first is None or first.is_sent_start or (len(old) >= 4 and old.isupper()):
+        return old
+    return old.lower()
 
 
 def _bare(t: Any) -> bool:
