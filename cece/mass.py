@@ -75,16 +75,19 @@ def said_plural(image: SceneGraph, g: Any) -> bool:
 
 def _words_before(image: SceneGraph, g: Any) -> list[str | None]:
     """For each mention of ``g``, the word before it, read back over its adjectives (None at the
-    start of a sentence)."""
+    start of a sentence; "and" for a member of a list after a comma, which shares or drops the
+    determiner of the list's first member, as one after "and" does: "wearing red hat, red
+    shirt")."""
     out: list[str | None] = []
     for a, _ in g.spans:
-        before = re.split(r"[.!?;,\n]", image.text[max(0, a - 60) : a])[-1]
-        words = [w for w in re.findall(r"[a-z]+", before.lower()) if w not in ("and", "or")]
+        clauses = re.split(r"([.!?;,\n])", image.text[max(0, a - 60) : a])
+        words = [w for w in re.findall(r"[a-z]+", clauses[-1].lower()) if w not in ("and", "or")]
         while (
             words and (is_modifier(words[-1]) or words[-1] in COLOURS | MATERIALS) and words[-1] not in _NOT_MODIFIERS
         ):
             words.pop()
-        out.append(words[-1] if words else None)
+        listed = not words and len(clauses) > 1 and clauses[-2] == ","
+        out.append(words[-1] if words else "and" if listed else None)
     return out
 
 

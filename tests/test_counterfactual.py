@@ -997,3 +997,17 @@ def test_a_noun_replaced_takes_its_modifier_with_it():
         counterfactual(caption, references=refs, edits=[flower]).text
         == "A woman in a shirt and sunglasses stands on a street."
     )
+
+
+def test_a_thing_listed_without_its_article_is_still_counted():
+    # "wearing red hat, red shirt": a list's member shares or drops its article ("with shirt" before)
+    from cece.mass import uncounted
+
+    refs = ["A man in red shirt aiming a rifle.", "A man wearing red hat, red shirt.", "A man with a rifle."]
+    e = Explainer(weights=firm_model()).explain("A man aiming a rifle with a table.", references=refs)
+    assert not uncounted(e.image_graph, next(g for g in e.image_graph.concepts if g.lemma == "shirt"))
+    assert e.counterfactual == "A man aiming a rifle with a shirt."
+    # a mass is still one: never counted, said bare after "of", at the start, after "some"
+    pasta = ["A plate of pasta.", "Pasta on a table.", "Some pasta."]
+    e = Explainer(weights=firm_model()).explain("A plate of rice.", references=pasta)
+    assert uncounted(e.image_graph, next(g for g in e.image_graph.concepts if g.lemma == "pasta"))
