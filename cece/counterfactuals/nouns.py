@@ -147,8 +147,8 @@ def _case_of(doc: Any, a: int, b: int) -> str:
     ('california license plate', 'California plates')
     """
     old: str = doc.text[a:b]
-    first = next((t for t in doc if t.idx == a), None)
-    if first is None or first.is_sent_start or (len(old) >= 4 and old.isupper()):
+    words = doc.char_span(a, b, alignment_mode="expand")
+    if not words or words[0].is_sent_start or (len(old) >= 4 and old.isupper()):
         return old
     return old.lower()
 
