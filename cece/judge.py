@@ -38,7 +38,8 @@ from cece.edits import Edit, another_name_for, kinship
 from cece.evidence import evidence_of, type_support
 from cece.ged import Match
 from cece.mass import said_name
-from parsers import SceneGraph
+from knowledge.meronymy import names_a_part_of
+from parsers import Concept, SceneGraph
 
 #: The score at or above which a record (and an edit) is called hallucinated: the threshold
 #: fitted with the shipped confidence model (README, "Choosing the threshold").
@@ -106,6 +107,9 @@ def _object_evidence(e: Edit, caption: SceneGraph, image: SceneGraph) -> dict[st
     near = [support.index] if support.index is not None else []
     if support.kind == "over":
         note = f"the references only say something more general: {support.word!r}"
+    elif e.op == "delete" and (whole := _whole_of(c, image)) is not None:  # "the floor" where they see a room
+        note = f"no reference mentions {c.lemma!r}, a part of the {said_name(image, image.concepts[whole])!r} they name"
+        near = [whole]
     else:
         closest = f"; closest: {support.word!r} (Wu-Palmer {support.wup:.2f})" if near else ""
         note = f"no reference mentions {c.lemma!r} or a kind of it{closest}"
@@ -114,6 +118,11 @@ def _object_evidence(e: Edit, caption: SceneGraph, image: SceneGraph) -> dict[st
         note += f"; in its place: {said_name(image, image.concepts[e.image_index])!r}"
         near = [e.image_index, *(j for j in near if j != e.image_index)]
     return evidence_of(image, near, note)
+
+
+def _whole_of(c: Concept, image: SceneGraph) -> int | None:
+    """The first image concept ``c`` names a part of (:func:`knowledge.meronymy.names_a_part_of`)."""
+    return next((j for j, g in enumerate(image.concepts) if names_a_part_of(c.synset, g.synset, c.lemma)), None)
 
 
 def _relation_evidence(image: SceneGraph, e: Edit, caption: SceneGraph) -> dict[str, Any]:

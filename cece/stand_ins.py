@@ -35,6 +35,7 @@ from knowledge import (
     wup_similarity,
 )
 from knowledge.agents import can_act, does_as_somebody
+from knowledge.meronymy import names_a_part_of
 from parsers import Concept, SceneGraph
 
 if TYPE_CHECKING:
@@ -175,7 +176,9 @@ def _fit(c: Concept, role: str | None, g: Concept, sal: float, where: int) -> fl
     (:func:`knowledge.agents.can_act`), only what they put something on, in or at, or ride,
     for what something rests on ("on a *table*" is not the cucumbers on their plate); the likest
     first among those named as often (the tie-break, under 0.05, never outweighs one more
-    reference of ten)."""
+    reference of ten). A whole never stands in for its part: the floor is there where the room is."""
+    if _part_of(c, g):
+        return -1.0
     if role is None:
         return sal
     if role == "doer":
@@ -188,6 +191,11 @@ def _fit(c: Concept, role: str | None, g: Concept, sal: float, where: int) -> fl
         return -1.0
     like = wup_similarity(c.synset, g.synset) if c.synset and g.synset else 0.0
     return sal + (where if role == "place" else 0) + 0.05 * like
+
+
+def _part_of(c: Concept, g: Concept) -> bool:
+    """Whether ``c`` names a part of ``g`` (:func:`knowledge.meronymy.names_a_part_of`)."""
+    return names_a_part_of(c.synset, g.synset, c.lemma)
 
 
 def _kin(c: Concept, g: Concept) -> bool:
@@ -289,10 +297,16 @@ def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Ma
         and not same_thing(caption.concepts[i], image.concepts[j])  # most pairs: no need to look further
         and type_support(caption.concepts[i], image).kind is None
     ]
-    if not bad:
+    # A part paired with its whole ("standing on the floor" where they see a room) is no other
+    # word for it: a part is there where its whole is, and left unsaid. Silence, not a swap.
+    parts = [i for i in bad if _part_of(caption.concepts[i], image.concepts[mapping[i]])]
+    for i in parts:
+        mapping[i] = -1
+        bad.remove(i)
+    moved = bool(parts)
+    if not bad and not moved:
         return match
     sal = salience(image)
-    moved = False
     roles, where = roles_of(caption), where_of(image)
     for i, (partner, verb) in related_alike(caption, image, mapping, bad, sal).items():
         # What the references relate the same way is its stand-in, and by a verb even over kin:

@@ -223,3 +223,21 @@ def test_a_jacket_is_no_place_to_be_said_as():
     [jacket] = [x for x in e.edits if x.level == "object" and x.source == "jacket"]
     assert (jacket.cls, jacket.target, jacket.status) == ("D", None, "unverified")
     assert e.counterfactual == "A skier in an orange jacket traveling down a slope."
+
+
+def test_a_part_is_never_said_as_its_whole():
+    # the floor is there where the room is: silence, not "standing on the room"
+    refs = [
+        "A brown and white dog standing in the middle of a room.",
+        "A brown dog is standing in a living room.",
+        "A dog in a room with a television.",
+    ]
+    e = Explainer().explain("A dog is standing on the floor by a tv.", references=refs)
+    [floor] = [x for x in e.edits if x.level == "object" and x.source == "floor"]
+    assert (floor.cls, floor.status) == ("D", "unverified") and not e.hallucinated
+    assert "a part of the 'room' they name" in floor.evidence["note"]
+    assert e.counterfactual == "A dog is standing on the floor by a tv."
+    # WordNet's first "skirt" is a part of a garment; its second is a garment, as jeans are
+    refs = ["Blue jeans on a bed.", "Blue jeans lying on a bed.", "Blue jeans are on a bed."]
+    e = Explainer().explain("A blue skirt is on the bed.", references=refs)
+    assert [(x.cls, x.source, x.target) for x in e.edits if x.level == "object"] == [("R", "skirt", "jean")]
