@@ -35,13 +35,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
+from dataclasses import replace
 
 from cece.agreement import Tally, count_agrees, number_agrees, state_tally, tally, weigh_singular
 from cece.counterfactuals.words import article
 from cece.edit_kinds import Level
 from cece.edits import Edit
 from cece.evidence import covers, evidence_of, mentioned_in, same_thing, type_support
-from cece.mass import uncounted
+from cece.mass import in_its_word, uncounted
 from cece.qualities import agreed, closest, namesakes, quality_edits, word_span
 from knowledge import (
     get_hierarchy,
@@ -159,10 +160,15 @@ def _reference_count(
         # where they say "some meat").
         if not c.plural or not _vague(c):
             return None
+        # As the references that say this very word say it: "fruit" merged with one reference's
+        # "a pomegranate" says nothing of how many fruits there are.
         paired = _paired(image, i, mapping)
         same = [j for j in found if image.concepts[j].lemma.lower() == c.lemma.lower() and j not in paired]
-        if not same or any(uncounted(image, image.concepts[j]) for j in same):
+        own = {j: w for j in same if (w := in_its_word(image, image.concepts[j], c.lemma))}
+        if not own or any(uncounted(image, w) for w in own.values()):
             return None
+        same = list(own)
+        image = replace(image, concepts=[own.get(j, g) for j, g in enumerate(image.concepts)])
         t, others = tally(image, same, ("count", "number"), agrees=number_agrees, label="number")
         t = weigh_singular(t, image, same)
         others = others or Counter({"one": t.against})

@@ -8,10 +8,11 @@ not "a picker" (:func:`said_name`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from cece.counterfactuals.words import noun_form
-from knowledge import PREPOSITIONS, noun_synset
+from knowledge import PREPOSITIONS, lemmatize, noun_synset
 from parsers import SceneGraph
 from parsers.attribute_words import COLOURS, MATERIALS, NUMBER_WORDS
 from parsers.language import is_modifier
@@ -49,6 +50,34 @@ def uncounted(image: SceneGraph, g: Any) -> bool:
             return False
         bare += before is None or before in _BEFORE_PHRASE
     return bare >= 2
+
+
+def in_its_word(image: SceneGraph, g: Any, word: str) -> Any | None:
+    """Image concept ``g`` as said in ``word``: only its mentions in that word, and a reference's
+    "one" only where it says that word; None when none does. An entity merges the general word of
+    one reference with the kinds others name ("fruit" and "a pomegranate"): one pomegranate is no
+    one fruit, but "two puppies" are still several dogs.
+
+    >>> from parsers import Concept
+    >>> fruit = Concept("fruit", "fruit", spans=[(10, 15), (19, 30)], votes={"number": {"one": [0, 1]}})
+    >>> refs = SceneGraph([fruit], text="Slices of fruit. A pomegranate.", kind="references",
+    ...                   parts=[(0, 16), (17, 31)])
+    >>> in_its_word(refs, fruit, "fruit").votes
+    {'number': {'one': [0]}}
+    """
+    n, forms = len(word.split()), {noun_form(word, False), noun_form(word, True)}
+    tails = [(a, b, " ".join(image.text[a:b].lower().split()[-n:])) for a, b in g.spans]
+    # a form lemminflect makes ("papers"), or one WordNet reads back ("zucchinis")
+    spans = [(a, b) for a, b, t in tails if t in forms or lemmatize(t) == lemmatize(word)]
+    if not spans:
+        return None
+    refs = {image.part_of(a) for a, _ in spans}
+    votes: dict[str, dict[str, list[int]]] = {}
+    for kind, by_value in g.votes.items():
+        for value, ks in by_value.items():
+            if kept := [k for k in ks if k in refs or value not in ("one", "1")]:
+                votes.setdefault(kind, {})[value] = kept
+    return replace(g, spans=spans, votes=votes)
 
 
 def said_plural(image: SceneGraph, g: Any) -> bool:

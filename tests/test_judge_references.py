@@ -367,3 +367,22 @@ def test_a_plural_of_its_own_also_names_what_its_singular_does(parser):
     refs = ["A kitchen with white cabinets and drawers.", "A white kitchen cabinet with a drawer."]
     e = explain(parser, "A kitchen with white drawers.", refs)
     assert not [x for x in e.edits if x.level == "object" and x.op != "insert"] and not e.hallucinated
+
+
+def test_a_general_words_number_is_not_that_of_the_kinds_merged_into_it(parser):
+    # One reference's "the fruit" and others' "a pomegranate" are one entity; the pomegranate's
+    # one says nothing of how many fruits there are, and "slices of fruit" says fruit as a mass
+    refs = [
+        "The fruit and lemon is right on the tabletop.",
+        "Slices of different types of fruit are stacked on one another.",
+        "Several slices of citrus fruit are shown with a full pomegranate.",
+        "Several slices of colorful fruit, against a grey background.",
+        "The slices of lemon, orange and grapefruit are arranged in front of a whole pomegranate.",
+        "A pomegranate, grapefruit, orange and lemon on display.",
+    ]
+    e = explain(parser, "Different fruits, lemon, orange, grapefruit and a pomegranate.", refs)
+    assert not [x for x in e.edits if x.level == "count"]
+    # the same word, in either number, still counts: "some zucchini" where one says "zucchinis"
+    refs = ["A zucchini on top of melons.", "A zucchini lays on a pile of melons.", "A pile of zucchinis."]
+    e = explain(parser, "A batch of cucumbers, zucchini and melons.", refs)
+    assert not [x for x in e.edits if x.level == "count" and x.source_index == 1]
