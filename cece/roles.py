@@ -179,10 +179,11 @@ def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, forward:
         pick = next((x for x in keeps + same if relation_key(image.relations[x].canonical) == key), same[0])
         predicate = image.relations[pick].canonical
     elif excluding and len(r.canonical.split()) > 1:
-        # the other end differs: the caption's verb changes, its preposition and object stay
+        # the other end differs: the caption's verb changes to theirs ("crawling", not the class
+        # "travel"), its preposition and object stay
         best = others.most_common(1)[0][0]
         pick = next((x for x in excluding if state_of_predicate(image.relations[x].canonical) == best), excluding[0])
-        predicate = " ".join([best, *r.canonical.split()[1:]])
+        predicate = " ".join([image.relations[pick].canonical.split()[0], *r.canonical.split()[1:]])
     else:
         return None  # said only by participles, or a verb with an object: no rewrite to make
     if verdict == "split":

@@ -127,6 +127,17 @@ def test_a_state_is_the_subjects_whatever_the_references_say_of_the_rest(caption
     assert agreement(e, "relation")[0]["kind"] == kind
 
 
+def test_a_state_put_in_the_captions_verb_is_said_in_the_references_verb():
+    # "crawl" is of the class "travel" (any motion), but what the references say is crawling
+    refs = [
+        "A big brown spider is crawling on the wall.",
+        "A large insect is crawling on the floor.",
+        "A spider crawls.",
+    ]
+    e = explain("A spider stands on a pink surface.", references=refs)
+    assert e.counterfactual == "A spider crawls on a pink surface."
+
+
 def test_a_things_posture_says_where_it_rests_not_how_it_is_posed():
     assert states_exclude("sit", "travel", animate=False) and states_exclude("park", "travel", animate=False)
     assert not states_exclude("sit", "lie", animate=False) and not states_exclude("stand", "sit", animate=False)
