@@ -45,6 +45,7 @@ from knowledge.provision import (
     missing_message,
 )
 from knowledge.sex_index import build_sexes
+from knowledge.young_index import build_young
 
 __all__ = ["Hierarchy", "build_hierarchy", "get_hierarchy", "index_path"]
 
@@ -52,7 +53,7 @@ FORMAT_VERSION = 2
 INDEX_FILENAME = f"wordnet-index-v{FORMAT_VERSION}.json"
 _MAX_HEADER = 1 << 16  # the header line holds a key and a hash: a longer one is not ours
 # Bumped whenever the Hierarchy fields change; part of the cache key, so old files rebuild.
-_SCHEMA = 10
+_SCHEMA = 11
 # Files whose size and mtime enter the cache key: a changed database rebuilds the index.
 _KEY_FILES = ("data.noun", "data.verb", "index.noun", "index.verb", "noun.exc", "verb.exc")
 
@@ -61,11 +62,11 @@ _KEY_FILES = ("data.noun", "data.verb", "index.noun", "index.verb", "noun.exc", 
 class Hierarchy:
     """The noun + verb WordNet hierarchy as flat arrays (ids index ``names``).
 
-    ``parents_of[i]`` holds the ids of synset ``i``'s hypernyms and instance hypernyms (sorted;
-    tuples, which Python walks faster than numpy slices). ``min_depth`` and
-    ``max_depth`` equal NLTK's
-    ``Synset.min_depth()``/``max_depth()``. Lemma keys are lowercase with underscores, as
-    WordNet stores them; their id lists are in WordNet sense order.
+    ``parents_of[i]`` holds the ids of synset ``i``'s hypernyms and instance hypernyms, and of a
+    young animal WordNet files by age alone the animal its gloss names (:mod:`knowledge.young_index`;
+    sorted tuples, which Python walks faster than numpy slices). ``min_depth`` and ``max_depth``
+    are NLTK's ``Synset.min_depth()``/``max_depth()`` over those parents. Lemma keys are lowercase
+    with underscores, as WordNet stores them; their id lists are in WordNet sense order.
 
     >>> h = get_hierarchy()
     >>> int(h.min_depth[h.ids["entity.n.01"]]), bool(h.is_verb[h.ids["sit.v.01"]])
@@ -84,19 +85,16 @@ class Hierarchy:
     verb_exceptions: dict[str, list[str]]
     source: str = ""
     version: str = ""
-    # Per noun lemma, how often each of its senses (in ``noun_lemmas`` order) is tagged in the
-    # SemCor corpus (WordNet's index.sense); lemmas without any tagged sense are left out, and
-    # the dict is empty when the database has no index.sense.
+    # Per noun lemma, how often each of its senses (in ``noun_lemmas`` order) is tagged in SemCor
+    # (WordNet's index.sense); lemmas never tagged left out; empty without index.sense.
     noun_sense_counts: dict[str, list[int]] = field(default_factory=dict)
     # Per verb lemma, how often its senses together are tagged in SemCor (lemmas never tagged
     # left out; empty without index.sense): whether "clings" is more often a verb than a noun.
     verb_counts: dict[str, int] = field(default_factory=dict)
-    # WordNet's lexicographer file of each synset ("noun.artifact", "noun.body"...): an index
-    # into ``lexnames`` per synset id.
+    # WordNet's lexicographer file of each synset ("noun.artifact", "noun.body"...): an index into ``lexnames``.
     lexname_of: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
     lexnames: list[str] = field(default_factory=list)
-    # Lemmas WordNet also lists as adjectives ("round", "young"): a caption word that modifies a
-    # noun may be one of these rather than a noun of its own.
+    # Lemmas WordNet also lists as adjectives ("round", "young"): a modifier may be one, not a noun of its own.
     adjective_lemmas: frozenset[str] = frozenset()
     # Per synset, whether it is a verb every sentence frame of which has a person doing it
     # ("Somebody ----s something": wear, smile), none a thing ("Something ----s": sit, hang).
@@ -228,9 +226,11 @@ def build_hierarchy(reader: Any = None, source: str = "") -> Hierarchy:
     names = [s.name() for s in synsets]
     ids = {name: i for i, name in enumerate(names)}
     by_offset = {(s.pos(), s.offset()): i for i, s in enumerate(synsets)}
-    # Sorted: NLTK keeps pointers in sets, whose order changes with the hash seed; sorting makes
-    # the cached index byte-for-byte reproducible (no distance depends on the order).
-    parents = [sorted(ids[h.name()] for h in s.hypernyms() + s.instance_hypernyms()) for s in synsets]
+    # Sorted: NLTK keeps pointers in sets, whose order changes with the hash seed (no distance
+    # depends on it). And a young animal's gloss names what WordNet files it under age alone.
+    young = {ids[k]: ids[v] for k, v in build_young(reader).items()}
+    hypernyms = [{ids[h.name()] for h in s.hypernyms() + s.instance_hypernyms()} for s in synsets]
+    parents = [sorted(hs | ({young[i]} if i in young else set())) for i, hs in enumerate(hypernyms)]
     lo, hi = _depths(parents)
 
     # NLTK keeps lemma -> pos -> [offsets] (sense order) privately; it is the index files' data.

@@ -386,3 +386,12 @@ def test_a_general_words_number_is_not_that_of_the_kinds_merged_into_it(parser):
     refs = ["A zucchini on top of melons.", "A zucchini lays on a pile of melons.", "A pile of zucchinis."]
     e = explain(parser, "A batch of cucumbers, zucchini and melons.", refs)
     assert not [x for x in e.edits if x.level == "count" and x.source_index == 1]
+
+
+def test_a_young_animal_is_the_animal_the_references_name(parser):
+    # a kitten is a cat they name without its age: more specific, not a thing none of them names
+    refs = ["A cat sleeping on a bed next to a laptop.", "A cat laying on a bed.", "An orange cat on a bed."]
+    e = explain(parser, "A small kitten lies next to a laptop.", refs)
+    assert [(x.cls, x.source, x.target) for x in e.edits if x.level == "object" and x.op != "insert"] == [
+        ("O", "kitten", "cat")
+    ]

@@ -589,3 +589,13 @@ def test_adjectives_that_say_a_thing_is_there():
     ]
     # resembling the thing is not having it; a colour or a participle is neither
     assert [nouns_had(w) for w in ("glassy", "silky", "creamy", "bushy", "golden", "red", "tired")] == [()] * 7
+
+
+def test_a_young_animal_filed_by_age_alone_is_a_kind_of_the_animal_its_gloss_names(wn):
+    # WordNet files a puppy under dog, but a kitten, a lamb or a foal only under "young mammal"
+    assert [h.name() for h in wn.synset("kitten.n.01").hypernyms()] == ["young_mammal.n.01"]
+    for young, adult in (("kitten.n.01", "cat.n.01"), ("lamb.n.01", "sheep.n.01"), ("foal.n.01", "horse.n.01")):
+        assert is_hypernym(adult, young) and is_hypernym("young_mammal.n.01", young)
+    assert is_hypernym("dog.n.01", "puppy.n.01") and not is_hypernym("dog.n.01", "kitten.n.01")
+    # "young of any of various canines" names no one animal: the pup stays a young mammal only
+    assert not is_hypernym("dog.n.01", "pup.n.01")
