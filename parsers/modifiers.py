@@ -110,8 +110,9 @@ def _colour_of_a_part(doc: Any, t: Any) -> bool:
 
 def _counts_a_modifier(doc: Any, number: Any, root: Any, value: str, heads: set[int]) -> bool:
     """Whether ``number`` (above one) counts the noun modifying a singular ``root`` rather than
-    the root: "a *two* story house", "a *three* picture collage" (a number above one before a
-    noun that has a plural form of its own would make that noun plural: "two houses"). A word of
+    the root: "a *two* story house", "a *three* picture collage", or the noun of an adjective
+    made from one, "a *four* sided clock", "a *three* wheeled bicycle" (a number above one before
+    a noun that has a plural form of its own would make that noun plural: "two houses"). A word of
     the thing's own name (``heads``: "two fire truck") is no such noun.
 
     >>> from parsers.spacy_model import load_spacy
@@ -123,8 +124,11 @@ def _counts_a_modifier(doc: Any, number: Any, root: Any, value: str, heads: set[
         return False
     if own_plural(root.lower_) is not False:  # "two sheep" (the usual plural, not "cake" as stuff)
         return False
-    between = range(number.i + 1, root.i)
-    return any(doc[k].dep_ in ("compound", "nmod") and doc[k].tag_ == "NN" and k not in heads for k in between)
+    between = [doc[k] for k in range(number.i + 1, root.i) if k not in heads]
+    return any(
+        t.dep_ in ("compound", "nmod") and t.tag_ == "NN" or t.tag_ in ("JJ", "VBN") and t.lower_.endswith("ed")
+        for t in between
+    )
 
 
 def _join_tones(mods: list[Any]) -> list[str]:

@@ -185,6 +185,10 @@ def test_a_list_keeps_every_member(parser):
         ("A two story house with a porch.", "house", None),
         ("A large eight wheel truck.", "truck", None),
         ("A woman in a red two piece bathing suit.", "bathing suit", None),
+        # ... or the noun of an adjective made from one
+        ("A four sided clock sits on the tower.", "clock", None),
+        ("A boy riding a three wheeled bicycle.", "bicycle", None),
+        ("Two stacked plates.", "plate", ["2"]),
         # ... not a noun whose plural is itself, nor a word of the thing's own name
         ("Two sheep in a field.", "sheep", ["2"]),
         ("Two fire truck parked.", "fire truck", ["2"]),
