@@ -32,8 +32,9 @@ travel     travel.v.01                              -         moving  -        n
 =========  =======================================  ========  ======  =======  ==========
 
 Two states *exclude* each other when they give different values of one dimension ("-" says
-nothing; postures are a person's or an animal's: a thing that sits, stands or lies somewhere
-rests there, in no posture -- "a car sits in the garage" is parked, not driving):
+nothing; postures and gaits are a person's or an animal's: a thing that sits, stands or lies
+somewhere rests there, in no posture -- "a car sits in the garage" is parked, not driving -- and
+a thing that runs or walks moves, on no legs -- "a train running down the tracks" travels):
 sitting and standing (posture), standing and walking (motion), walking and running or riding
 (manner), parked and driving (motion), lying and running (posture). Choices the table makes,
 and why:
@@ -146,15 +147,19 @@ def state_of_modifier(word: str) -> str | None:
 
 
 _POSTURES = frozenset({"seated", "upright", "lying", "kneeling", "crouched"})
+#: Manners of moving on legs, which only a person or an animal has.
+_GAITS = frozenset({"walk", "run"})
 
 
 def _dimensions(s: State, animate: bool) -> tuple[str | None, str | None, str | None]:
-    if not animate and s.posture in _POSTURES:
-        # a thing has no posture: "a sandwich sitting (lying, standing) on a plate" says where it
-        # is, and that it rests there: of the 85 training reference sets where a vehicle "sits",
-        # 68 have another reference saying it is parked or stopped, 12 one saying it moves
-        return None, "still", s.manner
-    return s.posture, s.motion, s.manner
+    if animate:
+        return s.posture, s.motion, s.manner
+    # A thing has no posture: "a sandwich sitting (lying, standing) on a plate" says where it is,
+    # and that it rests there: of the 85 training reference sets where a vehicle "sits", 68 have
+    # another reference saying it is parked or stopped, 12 one saying it moves. Nor a gait: "a
+    # train running down the tracks" moves, as the references' "travels" and "moving" say.
+    motion = "still" if s.posture in _POSTURES and s.motion is None else s.motion
+    return None, motion, None if s.manner in _GAITS else s.manner
 
 
 def states_exclude(a: str | None, b: str | None, animate: bool = True) -> bool:
@@ -162,6 +167,8 @@ def states_exclude(a: str | None, b: str | None, animate: bool = True) -> bool:
     of a thing that is not ``animate`` (not a person or animal) the postures say nothing.
 
     >>> states_exclude("sit", "lie"), states_exclude("sit", "lie", animate=False)
+    (True, False)
+    >>> states_exclude("run", "drive"), states_exclude("run", "drive", animate=False)
     (True, False)
     """
     if a is None or b is None or a == b:

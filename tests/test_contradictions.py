@@ -873,3 +873,18 @@ def test_a_thing_the_references_name_more_generally_is_still_where_they_put_it()
     assert flagged(e) == [("relation", ["sitting under"])]
     # only the place is wrong: the caption's "park bench", which they do not contradict, stays
     assert e.counterfactual == "A dog sitting on a park bench in front of a fenced garden."
+
+
+def test_a_thing_that_runs_moves_on_no_legs():
+    # a gait is a person's or an animal's: a train "running" travels, a man running does not drive
+    assert not states_exclude("run", "drive", animate=False) and not states_exclude("walk", "travel", animate=False)
+    assert states_exclude("run", "park", animate=False) and states_exclude("run", "drive")
+    refs = [
+        "A short train traveling through a rustic countryside.",
+        "A small train moving along the tracks with a town in the background.",
+        "A small train travels down the track by itself.",
+    ]
+    assert explain("Small train running down the tracks.", references=refs).hallucinated is False
+    refs = ["A red train parked at the station.", "A train stopped at a station.", "A parked train."]
+    e = explain("A red train running past the station.", references=refs)
+    assert flagged(e) == [("relation", ["running past"])]
