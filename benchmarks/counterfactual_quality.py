@@ -37,7 +37,7 @@ from typing import Any
 from cece.counterfactuals.grammar import new_grammar_problems
 from cece.explanation import Explanation
 from knowledge import is_hypernym, lemmatize, noun_senses
-from parsers.caption import spacy_text
+from parsers.surface import spacy_text
 
 
 def lost_nouns(e: Explanation, nlp: Any) -> list[str]:

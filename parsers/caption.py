@@ -15,7 +15,6 @@ and relation gets a WordNet synset and exact char spans into the caption.
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
@@ -38,6 +37,7 @@ from parsers.person_readings import read_doers_as_people, read_worn_as_garments
 from parsers.recovery import recover_nouns
 from parsers.scene_graph import Concept, Relation, SceneGraph
 from parsers.spacy_model import load_spacy
+from parsers.surface import spacy_text
 
 
 class UpstreamOnDocs:
@@ -368,18 +368,3 @@ def _check(text: Any) -> str:
     if not isinstance(text, str):
         raise TypeError(f"a caption must be a str, got {type(text).__name__}")
     return text
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def spacy_text(text: str) -> str:
-    """The text the parser hands spaCy for ``text``: lone surrogates (which spaCy cannot encode)
-    as U+FFFD, and the stray "¬" that a lost line break leaves in crowd-sourced captions ("in a
-    grassy field¬", one in a hundred nocaps references) as a space, one char for one, so spans
-    still index the original text; the tagger would read "field¬" as another word.
-
-    >>> spacy_text("A dog on a field¬")
-    'A dog on a field '
-    """
-    return _SURROGATE.sub("\ufffd", text).replace("\u00ac", " ")

@@ -553,6 +553,12 @@ REFERENCE_REWRITES = [
         ["A man with pasta.", "A plate of pasta.", "Pasta on a table."],
         "A man eating big pasta.",
     ),
+    # a caption written in capitals is read as in lower case, and rewritten in capitals
+    (
+        "A MAN HOLDING A PEAR ON A SOFA.",
+        ["A man holding an apple on a bench.", "A man on a bench holding an apple.", "A man eating an apple."],
+        "A MAN HOLDING AN APPLE ON A BENCH.",
+    ),
 ]
 
 

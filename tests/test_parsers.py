@@ -674,3 +674,15 @@ def test_a_symbol_possessor_is_no_object():
 )
 def test_a_view_frames_the_caption_whichever_way_it_looks(parser, caption, lemmas):
     assert [c.lemma for c in parser.parse(caption).concepts] == lemmas
+
+
+def test_a_caption_written_in_capitals_is_read_as_in_lower_case(parser):
+    # the tagger reads capitals as names: "GEMS" one gem, "PLACED ON" a predicate of its own
+    text = "A CROWN WITH YELLOW GEMS IS PLACED ON THE SAND."
+    shouted, plain = parser.parse(text), parser.parse(text.lower())
+    assert shouted.text == text and [c.spans for c in shouted.concepts] == [c.spans for c in plain.concepts]
+    assert [(c.lemma, c.synset, c.plural, c.attributes) for c in shouted.concepts] == [
+        (c.lemma, c.synset, c.plural, c.attributes) for c in plain.concepts
+    ]
+    assert by_lemma(shouted)["gem"].plural and by_lemma(shouted)["gem"].attributes["colour"] == ["yellow"]
+    assert {r.canonical for r in shouted.relations} == {r.canonical for r in plain.relations} >= {"place on"}

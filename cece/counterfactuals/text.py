@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cece.counterfactuals.words import article
+from parsers.surface import written_in_capitals
 
 
 @dataclass
@@ -30,6 +31,11 @@ def apply(text: str, changes: Sequence[Change]) -> str:
 
     >>> apply("A dog, a cat and a bird.", [Change(5, 12, ""), Change(12, 23, ""), Change(9, 12, "cow")])
     'A dog.'
+
+    Replacements in a caption written in capitals are written so too:
+
+    >>> apply("A MAN ON THE CHAIR.", [Change(13, 18, "table")])
+    'A MAN ON THE TABLE.'
     """
     cuts: list[Change] = []
     for c in sorted((c for c in changes if c.new == "" and c.end > c.start), key=lambda c: c.start):
@@ -46,9 +52,10 @@ def apply(text: str, changes: Sequence[Change]) -> str:
             continue
         chosen.append(c)
     chosen.sort(key=lambda c: (c.start, c.end))
+    shouted = written_in_capitals(text)  # "A MAN ON THE CHAIR" -> "A MAN ON THE TABLE"
     out = text
     for c in reversed(chosen):
-        out = out[: c.start] + c.new + out[c.end :]
+        out = out[: c.start] + (c.new.upper() if shouted else c.new) + out[c.end :]
     return tidy(out, capital=text[:1].isupper()) if chosen else text
 
 
@@ -65,10 +72,20 @@ def tidy(text: str, capital: bool = True) -> str:
 
 
 def articles(text: str) -> str:
-    """Every "a" / "an" made to fit the word after it ("a apple" -> "an apple")."""
+    """Every "a" / "an" made to fit the word after it ("a apple" -> "an apple").
+
+    >>> articles("a apple, an dog, A egg"), articles("A EGG ON A APPLE")
+    ('an apple, a dog, An egg', 'AN EGG ON AN APPLE')
+    """
+    shouted = written_in_capitals(text)
 
     def fix(m: re.Match[str]) -> str:
-        word = article(m.group(3))
-        return (word.capitalize() if m.group(1)[:1].isupper() else word) + m.group(2) + m.group(3)
+        said, after = m.group(1), m.group(3)
+        word = article(after)
+        if said.isupper() and (len(said) > 1 or shouted):  # "AN EGG", in capitals
+            word = word.upper()
+        elif said[:1].isupper():
+            word = word.capitalize()
+        return word + m.group(2) + after
 
-    return re.sub(r"\b([Aa]n?)(\s+)(\w+)", fix, text)
+    return re.sub(r"\b([Aa][Nn]?)(\s+)(\w+)", fix, text)
