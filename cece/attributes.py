@@ -42,7 +42,7 @@ from cece.counterfactuals.words import article
 from cece.edit_kinds import Level
 from cece.edits import Edit
 from cece.evidence import covers, evidence_of, mentioned_in, same_thing, type_support
-from cece.mass import in_its_word, uncounted
+from cece.mass import counted_in_word, in_its_word, uncounted
 from cece.qualities import agreed, closest, namesakes, quality_edits, word_span
 from knowledge import (
     get_hierarchy,
@@ -147,6 +147,11 @@ def _reference_count(
         return None
     if exact:
         n = exact[0]
+        # a reference's count in the caption's own word, where that word is the more general
+        # ("two branches" of the tree branch others name)
+        in_word = {j: g for j in found if (g := counted_in_word(image, image.concepts[j], c.lemma)) is not None}
+        if in_word:
+            image = replace(image, concepts=[in_word.get(j, g) for j, g in enumerate(image.concepts)])
         total = _total(caption, image, i, found, n)
         t, others = tally(image, found, ("count", "number"), agrees=count_agrees(n, total), label="count", group=str)
         if n != "1":

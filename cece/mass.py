@@ -65,10 +65,7 @@ def in_its_word(image: SceneGraph, g: Any, word: str) -> Any | None:
     >>> in_its_word(refs, fruit, "fruit").votes
     {'number': {'one': [0]}}
     """
-    n, forms = len(word.split()), {noun_form(word, False), noun_form(word, True)}
-    tails = [(a, b, " ".join(image.text[a:b].lower().split()[-n:])) for a, b in g.spans]
-    # a form lemminflect makes ("papers"), or one WordNet reads back ("zucchinis")
-    spans = [(a, b) for a, b, t in tails if t in forms or lemmatize(t) == lemmatize(word)]
+    spans = _spans_in_word(image, g, word)
     if not spans:
         return None
     refs = {image.part_of(a) for a, _ in spans}
@@ -78,6 +75,41 @@ def in_its_word(image: SceneGraph, g: Any, word: str) -> Any | None:
             if kept := [k for k in ks if k in refs or value not in ("one", "1")]:
                 votes.setdefault(kind, {})[value] = kept
     return replace(g, spans=spans, votes=votes)
+
+
+def counted_in_word(image: SceneGraph, g: Any, word: str) -> Any | None:
+    """Image concept ``g`` with the counts that references give it in ``word`` where that word
+    is more general than the entity's (``general count`` votes, :mod:`parsers.references`): "two
+    branches" said of the entity one reference calls "a tree branch" says how many branches a
+    caption's "two branches" are, though not how many tree branches. None when none does.
+
+    >>> from parsers import Concept
+    >>> limb = Concept("tree branch", "limb.n.02", spans=[(2, 13), (30, 38)],
+    ...                votes={"number": {"one": [0]}, "general count": {"2": [1]}})
+    >>> refs = SceneGraph([limb], text="A tree branch. A koala on two branches.", kind="references",
+    ...                   parts=[(0, 14), (15, 39)])
+    >>> counted_in_word(refs, limb, "branch").votes["count"]
+    {'2': [1]}
+    """
+    general = g.votes.get("general count")
+    if not general:
+        return None
+    refs = {image.part_of(a) for a, _ in _spans_in_word(image, g, word)}
+    said = {v: [k for k in ks if k in refs] for v, ks in general.items()}
+    if not any(said.values()):
+        return None
+    counts = {v: list(ks) for v, ks in g.votes.get("count", {}).items()}
+    for v, ks in said.items():
+        counts.setdefault(v, []).extend(k for k in ks if k not in counts[v])
+    return replace(g, votes={**g.votes, "count": counts})
+
+
+def _spans_in_word(image: SceneGraph, g: Any, word: str) -> list[tuple[int, int]]:
+    """The spans of image concept ``g``'s mentions in ``word``: a form lemminflect makes
+    ("papers"), or one WordNet reads back ("zucchinis")."""
+    n, forms = len(word.split()), {noun_form(word, False), noun_form(word, True)}
+    tails = [(a, b, " ".join(image.text[a:b].lower().split()[-n:])) for a, b in g.spans]
+    return [(a, b) for a, b, t in tails if t in forms or lemmatize(t) == lemmatize(word)]
 
 
 def said_plural(image: SceneGraph, g: Any) -> bool:

@@ -20,7 +20,9 @@ What each reference says of an entity is also kept apart, in its ``votes`` (kind
 reference indices), so that agreement across references can be counted rather than pooled: two
 references saying "two dogs" and two saying "three dogs" are a split, not a fact. Kinds:
 ``colour``, ``size``, ``material`` (the values), ``count`` (exact or vague counts), ``number``
-(``one`` for a singular uncounted mention, ``several`` for a plural one), ``state`` (what the
+(``one`` for a singular uncounted mention, ``several`` for a plural one), ``general count``
+(the count of a more general mention, "two animals": only for what is said in that word),
+``state`` (what the
 reference's verbs and participles say of the entity: :mod:`knowledge.states`, "a dog *running*
 across the grass", "a *parked* bus") and ``relations`` (``"<object entity> <canonical
 predicate>"``: the relations the entity is the subject of, each with every reference that said
@@ -142,6 +144,9 @@ def _vote(e: Concept, c: Concept, ref: int, general: bool, text: str) -> None:
         if (state := state_of_verb(v)) is not None:
             _add_vote(e, "state", state, ref)
     if general:
+        # kept apart: "two branches" says how many branches, not how many tree branches
+        for v in c.attributes.get("count", []):
+            _add_vote(e, "general count", v, ref)
         return
     for v in c.attributes.get("count", []):
         _add_vote(e, "count", v, ref)

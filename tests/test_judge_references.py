@@ -395,3 +395,20 @@ def test_a_young_animal_is_the_animal_the_references_name(parser):
     assert [(x.cls, x.source, x.target) for x in e.edits if x.level == "object" and x.op != "insert"] == [
         ("O", "kitten", "cat")
     ]
+
+
+def test_a_count_said_in_the_captions_own_general_word_is_a_vote(parser):
+    # "two branches" merges into the tree branch another reference named first; as the more
+    # general word its count is no count of tree branches, but it is one of branches
+    refs = [
+        "A koala holding onto a tree branch.",
+        "A koala bear in a tree holding on to two branches.",
+        "A koala bear sits perched in a tree.",
+        "A koala holding on to a tree branch.",
+    ]
+    e = explain(parser, "A koala bear hanging out between two branches.", refs)
+    assert [x for x in e.edits if x.level == "count"] == []
+    # and "two animals" still says nothing of how many dogs there are
+    refs = ["A dog and a cat on a sofa.", "Two animals on a couch.", "A dog lies next to a cat."]
+    e = explain(parser, "Two dogs on a sofa.", refs)
+    assert [(x.source, x.target) for x in e.edits if x.level == "count"] == [("2", "1")]
