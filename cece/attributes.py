@@ -40,7 +40,7 @@ from dataclasses import replace
 from cece.agreement import Tally, count_agrees, number_agrees, state_tally, tally, weigh_singular
 from cece.counterfactuals.words import article
 from cece.edit_kinds import Level
-from cece.edits import Edit
+from cece.edits import Edit, another_name_for
 from cece.evidence import covers, evidence_of, mentioned_in, same_thing, type_support
 from cece.mass import counted_in_word, in_its_word, uncounted
 from cece.qualities import agreed, closest, namesakes, quality_edits, word_span
@@ -283,22 +283,30 @@ def _state_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int
     return out
 
 
-def _sex_edit(caption: SceneGraph, image: SceneGraph, i: int) -> Edit | None:
+def _sex_edit(caption: SceneGraph, image: SceneGraph, i: int, mapping: Sequence[int]) -> Edit | None:
     """Against references, a person the caption names by sex ("a *boy*") where more references
     name the person by the other ("a girl"): the noun says it as a colour word says a colour, and
     it is tallied the same way (a split is an unverified doubt). Where one reference names both a
-    man and a woman for it, it may be either: no edit."""
+    man and a woman for it, it may be either: no edit. The person is the entity the caption's
+    word is merged into, or the one the match pairs it with where the word is another name for
+    them ("a woman" for the references' "rider", whom the others call a man)."""
     c = caption.concepts[i]
     mine = sex_of(c.synset)
     support = type_support(c, image) if image.kind == "references" and mine is not None and c.spans else None
-    if support is None or support.kind != "same" or support.index is None:
+    if support is None:
         return None
-    # The person is the entity the caption's word is merged into, and any other a reference
-    # names by sex but none beside it ("a man walking a dog" where four see a woman, one a man).
-    own = set(mentioned_in(image, image.concepts[support.index]))
+    if support.kind == "same" and support.index is not None:
+        person = support.index
+    elif i < len(mapping) and (j := mapping[i]) >= 0 and another_name_for(c, image.concepts[j]):
+        person = j
+    else:
+        return None
+    # Their names, and those of any other person a reference names by sex but none beside them
+    # ("a man walking a dog" where four see a woman, one a man).
+    own = set(mentioned_in(image, image.concepts[person]))
     said: dict[int, dict[str, list[tuple[int, str]]]] = {}  # per reference, per sex: (entity, name)
     for j, g in enumerate(image.concepts):
-        if j != support.index and own & set(mentioned_in(image, g)):
+        if j != person and own & set(mentioned_in(image, g)):
             continue
         for a, b in g.spans:
             name, k = lemmatize(image.text[a:b].lower()), image.part_of(a)
@@ -360,7 +368,7 @@ def attribute_edits(
             out += [count] if count else []
             out += quality_edits(caption, image, i, found)
             out += _state_edits(caption, image, i, found)
-            sex = _sex_edit(caption, image, i)
+            sex = _sex_edit(caption, image, i, mapping)
             out += [sex] if sex else []
         out += _modifier_edits(caption, image, i)
     return out

@@ -1,9 +1,10 @@
 """WordNet distances between synsets (by name), NLTK-exact, cached, on the Hierarchy arrays.
 
-Walks follow hypernyms *and* instance hypernyms, as NLTK's path functions do, and the one link
-the index adds to WordNet's: a young animal WordNet files by age alone ("kitten": young mammal)
-under the animal its gloss names (domestic cat; :mod:`knowledge.young_index`), where the two
-differ from NLTK. Verbs have no
+Walks follow hypernyms *and* instance hypernyms, as NLTK's path functions do, and the links the
+index adds to WordNet's: a young animal WordNet files by age alone ("kitten": young mammal) under
+the animal its gloss names (domestic cat; :mod:`knowledge.young_index`), and a machine's operator
+("driver", "racer") under person (:mod:`knowledge.operator_index`); there the two differ from
+NLTK. Verbs have no
 single root, so verb-verb distances use NLTK's simulated root (``simulate_root=True``): a
 virtual ``*ROOT*`` above every verb, placed one step above the synset's farthest ancestor
 (NLTK puts it at ``max(shortest distance to each ancestor) + 1``). Nouns and verbs never

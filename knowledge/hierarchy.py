@@ -10,8 +10,7 @@ and cached in ``cache_dir()/wordnet-index-v2.json``.
 The cache folder is user-writable, so the cache is plain data, never code: a JSON header line
 (``key``: what it was built from, ``sha256``: of the body) and a JSON body. Reading it can only
 give a :class:`Hierarchy` that passes its shape checks or ``None``; a stale, truncated, corrupt
-or tampered file (a pickle put in its place included) is rebuilt, never executed. (Up to v1 the
-cache was a pickle; that file is never opened.)
+or tampered file (a pickle put in its place included) is rebuilt, never executed (nor the v1 pickle).
 
 >>> h = get_hierarchy()
 >>> h.names[h.ids["dog.n.01"]]
@@ -36,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from knowledge.having_index import build_having
+from knowledge.operator_index import build_operators
 from knowledge.provision import (
     WordNetMissingError,
     WordNetSource,
@@ -53,7 +53,7 @@ FORMAT_VERSION = 2
 INDEX_FILENAME = f"wordnet-index-v{FORMAT_VERSION}.json"
 _MAX_HEADER = 1 << 16  # the header line holds a key and a hash: a longer one is not ours
 # Bumped whenever the Hierarchy fields change; part of the cache key, so old files rebuild.
-_SCHEMA = 11
+_SCHEMA = 12
 # Files whose size and mtime enter the cache key: a changed database rebuilds the index.
 _KEY_FILES = ("data.noun", "data.verb", "index.noun", "index.verb", "noun.exc", "verb.exc")
 
@@ -62,11 +62,11 @@ _KEY_FILES = ("data.noun", "data.verb", "index.noun", "index.verb", "noun.exc", 
 class Hierarchy:
     """The noun + verb WordNet hierarchy as flat arrays (ids index ``names``).
 
-    ``parents_of[i]`` holds the ids of synset ``i``'s hypernyms and instance hypernyms, and of a
-    young animal WordNet files by age alone the animal its gloss names (:mod:`knowledge.young_index`;
-    sorted tuples, which Python walks faster than numpy slices). ``min_depth`` and ``max_depth``
-    are NLTK's ``Synset.min_depth()``/``max_depth()`` over those parents. Lemma keys are lowercase
-    with underscores, as WordNet stores them; their id lists are in WordNet sense order.
+    ``parents_of[i]`` holds the ids of synset ``i``'s hypernyms and instance hypernyms, of a young
+    animal filed by age alone its gloss's animal (:mod:`knowledge.young_index`), of a machine's
+    operator the person (:mod:`knowledge.operator_index`): sorted tuples, faster than numpy slices.
+    ``min_depth``, ``max_depth``: NLTK's ``Synset.min_depth()``/``max_depth()`` over those parents.
+    Lemma keys are lowercase with underscores, as WordNet stores them; ids in WordNet sense order.
 
     >>> h = get_hierarchy()
     >>> int(h.min_depth[h.ids["entity.n.01"]]), bool(h.is_verb[h.ids["sit.v.01"]])
@@ -227,10 +227,10 @@ def build_hierarchy(reader: Any = None, source: str = "") -> Hierarchy:
     ids = {name: i for i, name in enumerate(names)}
     by_offset = {(s.pos(), s.offset()): i for i, s in enumerate(synsets)}
     # Sorted: NLTK keeps pointers in sets, whose order changes with the hash seed (no distance
-    # depends on it). And a young animal's gloss names what WordNet files it under age alone.
-    young = {ids[k]: ids[v] for k, v in build_young(reader).items()}
+    # depends on it). Second parents: the young's animal, the operator's person.
+    more = {ids[k]: ids[v] for k, v in {**build_young(reader), **build_operators(reader)}.items()}
     hypernyms = [{ids[h.name()] for h in s.hypernyms() + s.instance_hypernyms()} for s in synsets]
-    parents = [sorted(hs | ({young[i]} if i in young else set())) for i, hs in enumerate(hypernyms)]
+    parents = [sorted(hs | ({more[i]} if i in more else set())) for i, hs in enumerate(hypernyms)]
     lo, hi = _depths(parents)
 
     # NLTK keeps lemma -> pos -> [offsets] (sense order) privately; it is the index files' data.
