@@ -10,7 +10,7 @@ claims still count in their caption's score. Then:
 
 1. the edit model, a logistic regression of the labels on the features (scikit-learn, L2, its
    strength chosen by grouped cross-validation over records: the strongest whose out-of-fold
-   log loss is within one standard error of the best, :func:`strongest_within_se`);
+   log loss is within one standard error of the best, claim by claim, :func:`strongest_within_se`);
 2. the record model, a logistic regression of the caption labels on its terms
    (:func:`cece.confidence.record_terms`) from out-of-fold edit confidences, so that it learns
    how far the edit model's confidences can be trusted on unseen captions;
@@ -227,22 +227,32 @@ def _log_losses(y: np.ndarray, p: np.ndarray) -> np.ndarray:
 
 def strongest_within_se(losses: dict[float, np.ndarray]) -> float:
     """The smallest ``C`` (the strongest penalty) whose mean loss is within one standard error of
-    the best mean, given each ``C``'s per-claim out-of-fold losses.
+    the best mean, given each ``C``'s per-claim out-of-fold losses; the standard error is that of
+    the mean difference from the best, claim by claim, ``sd(loss - best) / sqrt(n)``.
 
-    Around its best the loss is flat (on the shipped training data 0.4239 at ``C`` = 1, 0.4230
-    at 10, standard error 0.0045), and the weakest penalty that wins by a hair leaves the weights
-    of rare, overlapping features free to move with any small change to the data: a parser fix
-    that changed the claims of 22 of 8,907 training captions moved the HAT dev AUROC of a
-    ``C`` = 10 refit by 0.013 and of a ``C`` = 1 refit not at all. The standard error is that of
-    a mean, ``sd(loss) / sqrt(n)``, as :func:`best_threshold` takes it for the threshold.
+    Around its best the loss is flat (on the shipped training data 0.41206 at ``C`` = 1, 0.41215
+    at 10), and the weakest penalty that wins by a hair leaves the weights of rare, overlapping
+    features free to move with any small change to the data: a parser fix that changed the claims
+    of 22 of 8,907 training captions moved the HAT dev AUROC of a ``C`` = 10 refit by 0.013 and
+    of a ``C`` = 1 refit not at all. The losses are paired -- every ``C`` is scored on the same
+    claims, whose losses differ far more from each other than from one ``C`` to the next -- so the
+    sampling error of a comparison is that of the differences (0.0004 between 1 and 10, 0.0006
+    between 1 and 0.1, which is 0.0046 worse). The standard error of one mean, 0.0046, counted the
+    spread of the claims' own losses, which every ``C`` shares: it let 0.1 in or out by 0.00001 as
+    the claims of 23 training captions changed.
 
-    >>> strongest_within_se({0.1: np.array([0.50, 0.52]), 1.0: np.array([0.49, 0.50]), 10.0: np.array([0.48, 0.50])})
+    >>> strongest_within_se({0.1: np.array([0.52, 0.53, 0.52]), 1.0: np.array([0.49, 0.50, 0.50]),
+    ...                      10.0: np.array([0.48, 0.51, 0.50])})
     1.0
     """
     means = {c: float(v.mean()) for c, v in losses.items()}
     best = min(means, key=lambda c: (means[c], -c))
-    se = float(losses[best].std() / np.sqrt(len(losses[best])))
-    return min(c for c in means if means[c] <= means[best] + se)
+
+    def within(c: float) -> bool:
+        d = losses[c] - losses[best]
+        return float(d.mean()) <= float(d.std() / np.sqrt(len(d)))
+
+    return min(c for c in means if within(c))
 
 
 def fit(rows: Sequence[Row], records: Sequence[Record], sources: Sequence[str] = ()) -> ConfidenceModel:

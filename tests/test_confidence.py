@@ -319,11 +319,20 @@ def test_fit_recovers_the_direction_of_the_evidence_and_is_calibrated_out_of_fol
 def test_the_penalty_is_the_strongest_that_is_as_good_as_the_best_within_sampling_error():
     rng = np.random.default_rng(0)
     base = rng.exponential(0.4, 5000)  # per-claim log losses: standard error of their mean ~0.006
-    # a weaker penalty better by less than a standard error does not win; one clearly better does
-    flat = {0.1: base + 0.03, 1.0: base + 0.002, 10.0: base}
+
+    def moved(shift):  # the same claims under another penalty: standard error of a difference ~0.0014
+        noise = rng.normal(0, 0.1, len(base))
+        return base + shift + noise - noise.mean()
+
+    # a weaker penalty better by less than a standard error of the difference does not win; one
+    # clearly better does, though by far less than the spread of the claims' own losses
+    flat = {0.1: moved(0.03), 1.0: moved(0.0005), 10.0: base}
     assert strongest_within_se(flat) == 1.0
-    steep = {0.1: base + 0.03, 1.0: base + 0.02, 10.0: base}
+    steep = {0.1: moved(0.03), 1.0: moved(0.006), 10.0: base}
     assert strongest_within_se(steep) == 10.0
+    # worse by three standard errors of the difference, though by less than one of a mean: the
+    # claims' spread, which both penalties share, is no sampling error of their comparison
+    assert strongest_within_se({0.1: moved(0.004), 1.0: base}) == 1.0
     # on a tie the strongest wins
     assert strongest_within_se({0.1: base, 1.0: base, 10.0: base}) == 0.1
 
