@@ -21,5 +21,12 @@ OPERATORS = {"operator.n.02": "person.n.01"}
 
 def build_operators(reader: Any) -> dict[str, str]:
     """:data:`OPERATORS`, of those the WordNet of ``reader`` has (another version may not)."""
-    names = {s.name() for s in reader.all_synsets("n")}
-    return {k: v for k, v in OPERATORS.items() if k in names and v in names}
+    return {k: v for k, v in OPERATORS.items() if _has(reader, k) and _has(reader, v)}
+
+
+def _has(reader: Any, name: str) -> bool:
+    try:
+        reader.synset(name)
+    except Exception:  # nltk's WordNetError, or a ValueError for a lemma it lacks
+        return False
+    return True
