@@ -10,32 +10,36 @@ from typing import Any
 from benchmarks.cohyponyms import thing_sense
 from benchmarks.perturb_words import OPPOSITES, STATE_LEMMA, STATES, Change, Context, replace_token, verb_lemma
 from cece.counterfactuals.words import verb_form
-from knowledge import is_animate, noun_synset
+from knowledge import Body, body_of, noun_synset, states_exclude
 from parsers.draft_graph import NOUN_PREPS, verb_subject
 
 #: Pronouns that stand for a person (not "they" or "it", which stand for things as often).
 _PERSONS = frozenset(("he", "she", "someone", "somebody", "i", "we", "you"))
 
 
-def _has_body(verb: Any) -> bool:
-    """Whether the one ``verb`` is said of is a person or an animal ("a *girl* that is
-    kneeling", "a *herd* of cows lying": its members), who alone sit, stand, kneel or walk in
-    a pose; False when the subject is a thing or not found.
+def _body(verb: Any) -> Body:
+    """What the postures of the one ``verb`` is said of can tell apart (:data:`knowledge.states.Body`):
+    a person's or a mammal's ("a *girl* that is kneeling", "a *herd* of cows lying": its members)
+    sit, stand, kneel or walk in a pose, a bird's sitting and standing are one; "thing" when the
+    subject is a thing or not found.
 
     >>> from benchmarks.companions import pipeline
     >>> nlp = pipeline()
-    >>> _has_body(nlp("A girl that is sitting.")[4]), _has_body(nlp("A muffin sits on a plate.")[2])
-    (True, False)
+    >>> _body(nlp("A girl that is sitting.")[4]), _body(nlp("A muffin sits on a plate.")[2])
+    ('mammal', 'thing')
+    >>> _body(nlp("A herd of cows lying in a field.")[4]), _body(nlp("An owl sits on a branch.")[2])
+    ('mammal', 'animal')
     """
     subject = verb_subject(verb)
     if subject is None:
-        return False
+        return "thing"
     if subject.tag_ in ("WDT", "WP") and subject.head.dep_ == "relcl":
         subject = subject.head.head
     if subject.lower_ in _PERSONS:
-        return True
+        return "mammal"
     members = [o for p in subject.children if p.lower_ == "of" for o in p.children if o.dep_ == "pobj"]
-    return any(is_animate(noun_synset(w.lemma_.lower())) for w in (subject, *members))
+    bodies = {body_of(noun_synset(w.lemma_.lower())) for w in (subject, *members)}
+    return next((b for b in ("mammal", "animal") if b in bodies), "thing")
 
 
 def swap_state(doc: Any, ctx: Context) -> list[Change] | None:
@@ -64,9 +68,12 @@ def swap_state(doc: Any, ctx: Context) -> list[Change] | None:
         group = next((g for g in STATES if lemma in g), None)
         if group is None or any(c.dep_ in ("dobj", "prt") for c in t.children):  # "sit down" != "stand down"
             continue
-        if not _has_body(t):
+        body = _body(t)
+        if body == "thing":
             continue
-        options += [(t, verb_form(g, t.tag_)) for g in group if g != lemma and g not in ctx.words]
+        # only a state that excludes the one said: a bird "standing" where it sat is no error
+        swaps = [g for g in group if states_exclude(lemma, g, body) and g not in ctx.words]
+        options += [(t, verb_form(g, t.tag_)) for g in swaps]
     if not options:
         return None
     t, word = ctx.rng.choice(options)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cece.evidence import mentioned_in
-from knowledge.states import is_animate, states_exclude
+from knowledge.states import Body, body_of, states_agree, states_exclude
 from parsers import Concept, SceneGraph
 
 
@@ -191,7 +191,7 @@ def state_tally(image: SceneGraph, found: list[int], mine: str, caption_thing: C
     True
     """
     skip = set() if _many(caption_thing) else _only_many(image, found)
-    agrees = state_agrees(mine, is_animate(caption_thing.synset))
+    agrees = state_agrees(mine, body_of(caption_thing.synset))
     # those against it may disagree among themselves: "sitting" said by two of five is not
     # contradicted by one each saying walking, standing and lying (the plurality of the module)
     return tally(image, found, ("state",), agrees=agrees, label="state", group=str, consistent=True, skip=skip)
@@ -211,14 +211,15 @@ def _only_many(image: SceneGraph, found: list[int]) -> set[int]:
     }
 
 
-def state_agrees(mine: str, animate: bool = True) -> Callable[[list[str]], bool | None]:
-    """A reference supports state ``mine`` when it says the same state, is against it when it
-    only says states that exclude it (of a person or animal when ``animate``)."""
+def state_agrees(mine: str, body: Body = "mammal") -> Callable[[list[str]], bool | None]:
+    """A reference supports state ``mine`` when it says a state that agrees with it, is against it
+    when it only says states that exclude it (of a subject of ``body``:
+    :data:`knowledge.states.Body`)."""
 
     def agrees(values: list[str]) -> bool | None:
-        if mine in values:
+        if any(states_agree(mine, v, body) for v in values):
             return True
-        if any(states_exclude(mine, v, animate) for v in values):
+        if any(states_exclude(mine, v, body) for v in values):
             return False
         return None
 

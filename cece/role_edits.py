@@ -26,7 +26,7 @@ from cece.evidence import covers
 from cece.ged import Match
 from cece.holders import held_agree
 from cece.roles import Judged, judge_against_references, judge_state
-from knowledge import canonicals_agree, inverse_key, is_animate, predicates_agree, relation_key
+from knowledge import body_of, canonicals_agree, inverse_key, predicates_agree, relation_key
 from parsers import Relation, SceneGraph, Span
 
 
@@ -173,8 +173,8 @@ def _agreeing(
 ) -> list[int]:
     """The image triples that say what caption triple ``r`` says, of the image ends its ends map
     to (``forward``) or the other way round (``backward``)."""
-    animate = is_animate(caption.concepts[r.subject].synset)
-    agree = [f for f in forward if canonicals_agree(r.canonical, image.relations[f].canonical, animate)]
+    body = body_of(caption.concepts[r.subject].synset)
+    agree = [f for f in forward if canonicals_agree(r.canonical, image.relations[f].canonical, body)]
     inv = inverse_key(relation_key(r.canonical))
     agree += [
         b for b in backward if inv is not None and predicates_agree(inv, relation_key(image.relations[b].canonical))
@@ -244,11 +244,9 @@ def _pair_post_hoc(
     best, best_diffs = None, 2
     for f in free:
         t = image.relations[f]
-        animate = is_animate(caption.concepts[r.subject].synset)
+        body = body_of(caption.concepts[r.subject].synset)
         diffs = (
-            (mapped[0] != t.subject)
-            + (not canonicals_agree(r.canonical, t.canonical, animate))
-            + (mapped[2] != t.object)
+            (mapped[0] != t.subject) + (not canonicals_agree(r.canonical, t.canonical, body)) + (mapped[2] != t.object)
         )
         if mapped[0] == t.subject and r.subject not in faithful:
             diffs += 1

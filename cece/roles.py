@@ -41,11 +41,12 @@ from cece.holders import (
     through_holders,
 )
 from knowledge import (
+    Body,
     aimed,
+    body_of,
     canonicals_agree,
     canonicals_contradict,
     inverse_key,
-    is_animate,
     predicates_agree,
     predicates_contradict,
     relation_key,
@@ -109,7 +110,7 @@ def _pair_verdict(
     forward: list[str],
     backward: list[str],
     verbs: bool,
-    animate: bool,
+    body: Body,
     bounded: bool = True,
     held: bool = False,
 ) -> tuple[bool | None, str]:
@@ -119,36 +120,36 @@ def _pair_verdict(
     ``held``: ``mine`` puts the second in or on the first ("a plate of pancakes"), which is
     judged as the second's being in or on the first."""
     if held:
-        outs = [_pair_verdict(p, backward, forward, False, animate) for p in IN_OR_ON]
+        outs = [_pair_verdict(p, backward, forward, False, body) for p in IN_OR_ON]
         if any(agrees for agrees, _ in outs):
             return True, ""
         return (False, "spatial") if all(agrees is False for agrees, _ in outs) else (None, "")
     key = relation_key(mine)
     inv = inverse_key(key)
     if any(
-        canonicals_agree(mine, c, animate, bounded) if verbs else predicates_agree(key, relation_key(c), bounded)
+        canonicals_agree(mine, c, body, bounded) if verbs else predicates_agree(key, relation_key(c), bounded)
         for c in forward
     ):
         return True, ""
     if inv is not None and any(predicates_agree(inv, relation_key(c)) for c in backward):
         return True, ""
-    if any(_clashes(mine, c, False, animate, bounded) for c in forward) or (
+    if any(_clashes(mine, c, False, body, bounded) for c in forward) or (
         inv not in (None, key) and any(relation_key(c) == key for c in backward)
     ):
         return False, "spatial"
-    if verbs and any(_clashes(mine, c, True, animate, bounded) for c in forward):
+    if verbs and any(_clashes(mine, c, True, body, bounded) for c in forward):
         return False, "exclusive"
     return None, ""
 
 
-def _clashes(mine: str, theirs: str, verbs: bool, animate: bool, bounded: bool) -> bool:
+def _clashes(mine: str, theirs: str, verbs: bool, body: Body, bounded: bool) -> bool:
     """Whether canonical predicate ``theirs`` excludes ``mine`` for one ordered pair: as places
     (``bounded``: the second is a bounded thing, and ``theirs`` is no look, utterance or making:
     :func:`knowledge.aimed`), or, with ``verbs``, as
     the subject's states too."""
     bounded = bounded and not aimed(theirs)
     if verbs:
-        return canonicals_contradict(mine, theirs, animate, bounded)
+        return canonicals_contradict(mine, theirs, body, bounded)
     return predicates_contradict(relation_key(mine), relation_key(theirs), bounded)
 
 
@@ -158,7 +159,7 @@ def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, forward:
     mine = state_of_predicate(r.canonical)
     if mine is None:
         return None
-    animate = is_animate(caption.concepts[r.subject].synset)
+    body = body_of(caption.concepts[r.subject].synset)
     t, others = state_tally(image, [s], mine, caption.concepts[r.subject])
     verdict = t.verdict()
     if verdict is None:
@@ -167,7 +168,7 @@ def _state(caption: SceneGraph, image: SceneGraph, r: Relation, s: int, forward:
     excluding = [
         x
         for x, rel in enumerate(image.relations)
-        if rel.subject == s and states_exclude(mine, state_of_predicate(rel.canonical), animate)
+        if rel.subject == s and states_exclude(mine, state_of_predicate(rel.canonical), body)
     ]
     same = [x for x in excluding if x in forward]
     if same:
@@ -232,7 +233,7 @@ def _judge_pair(
     """The outcome for caption triple ``r`` by the pair's predicates (way 2 of the module
     docstring)."""
     mine = state_of_predicate(r.canonical)
-    animate = is_animate(caption.concepts[r.subject].synset)
+    body = body_of(caption.concepts[r.subject].synset)
     verbs = True
     if mine is not None:
         st, _ = state_tally(image, [s], mine, caption.concepts[r.subject])
@@ -250,7 +251,7 @@ def _judge_pair(
     kinds, against_refs = set(), []
     held = puts_inside_of(caption, r)
     for ref, (fw, bw) in votes.items():
-        agrees, why = _pair_verdict(r.canonical, fw, bw, verbs, animate, bounded, held)
+        agrees, why = _pair_verdict(r.canonical, fw, bw, verbs, body, bounded, held)
         if agrees:
             support += 1
         elif agrees is False:
@@ -264,7 +265,7 @@ def _judge_pair(
         f
         for f in forward
         if (
-            canonicals_agree(r.canonical, rels[f].canonical, animate, bounded)
+            canonicals_agree(r.canonical, rels[f].canonical, body, bounded)
             if verbs
             else predicates_agree(key, relation_key(rels[f].canonical), bounded)
         )
@@ -282,7 +283,7 @@ def _judge_pair(
         return Judged(agree=agree)
     if verdict == "split":
         return Judged(tally=t, against_refs=against_refs)
-    contra = [f for f in forward if _clashes(r.canonical, rels[f].canonical, verbs, animate, bounded)]
+    contra = [f for f in forward if _clashes(r.canonical, rels[f].canonical, verbs, body, bounded)]
     contra += [b for b in backward if key == relation_key(rels[b].canonical) and inv not in (None, key)]
     if not held and in_or_on(key, bounded) is False:
         contra += [b for b in backward if puts_inside_of(image, rels[b])]

@@ -47,7 +47,7 @@ from knowledge.relations import (
     relation_key,
     verbs_exclude,
 )
-from knowledge.states import is_animate, participle_tag, state_of_predicate, states_exclude
+from knowledge.states import Body, body_of, is_animate, participle_tag, state_of_predicate, states_exclude
 
 __all__ = [
     "CAPTION_PLURALS",
@@ -70,6 +70,8 @@ __all__ = [
     "find_wordnet",
     "get_hierarchy",
     "is_animate",
+    "body_of",
+    "Body",
     "is_container",
     "is_garment",
     "is_portion",

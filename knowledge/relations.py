@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from knowledge.distance import lexname
 from knowledge.predicates import predicate_verb_synset
-from knowledge.states import state_of_predicate, states_exclude
+from knowledge.states import Body, state_of_predicate, states_exclude
 
 #: Spatial prepositions that decide a relation when present.
 PREPOSITIONS = frozenset(
@@ -220,20 +220,20 @@ def inverse_key(p: str) -> str | None:
     return INVERSE.get(p)
 
 
-def canonicals_agree(p: str, q: str, animate: bool = True, bounded: bool = True) -> bool:
+def canonicals_agree(p: str, q: str, body: Body = "mammal", bounded: bool = True) -> bool:
     """Whether canonical predicates ``p`` and ``q`` say the same about one ordered pair: their
     keys agree (``bounded`` as in :func:`predicates_agree`) and their verbs do not put the
-    subject (``animate``: a person or animal) in states that exclude each other."""
-    return predicates_agree(relation_key(p), relation_key(q), bounded) and not verbs_exclude(p, q, animate)
+    subject (of ``body``, :data:`knowledge.states.Body`) in states that exclude each other."""
+    return predicates_agree(relation_key(p), relation_key(q), bounded) and not verbs_exclude(p, q, body)
 
 
-def canonicals_contradict(p: str, q: str, animate: bool = True, bounded: bool = True) -> bool:
+def canonicals_contradict(p: str, q: str, body: Body = "mammal", bounded: bool = True) -> bool:
     """Whether canonical predicates ``p`` and ``q`` cannot both hold of one ordered pair: their
     keys are spatial opposites (``bounded`` as in :func:`predicates_contradict`) or their verbs'
     states exclude each other."""
-    return predicates_contradict(relation_key(p), relation_key(q), bounded) or verbs_exclude(p, q, animate)
+    return predicates_contradict(relation_key(p), relation_key(q), bounded) or verbs_exclude(p, q, body)
 
 
-def verbs_exclude(p: str, q: str, animate: bool = True) -> bool:
+def verbs_exclude(p: str, q: str, body: Body = "mammal") -> bool:
     """Whether the subject states of canonical predicates ``p`` and ``q`` exclude each other."""
-    return states_exclude(state_of_predicate(p), state_of_predicate(q), animate)
+    return states_exclude(state_of_predicate(p), state_of_predicate(q), body)

@@ -106,6 +106,13 @@ def test_state_swap_only_poses_a_person_or_an_animal(caption):
     assert all(perturb(caption, [], "state", rng=random.Random(seed)) is None for seed in range(4))
 
 
+def test_state_swap_of_a_bird_or_insect_excludes_its_rest():
+    # a bird's or an insect's sitting, standing and lying are one rest (knowledge.states.Body)
+    for caption in ("An owl sitting on a branch.", "A butterfly is standing on a flower on a green plant."):
+        made = {tuple(changed(caption, "state", seed=seed)[1]) for seed in range(6)}
+        assert made == {("kneeling",)}
+
+
 @pytest.mark.parametrize(
     "caption",
     [
