@@ -47,6 +47,7 @@ from knowledge import (
     canonicals_agree,
     canonicals_contradict,
     inverse_key,
+    is_foliage,
     predicates_agree,
     predicates_contradict,
     relation_key,
@@ -113,10 +114,12 @@ def _pair_verdict(
     body: Body,
     bounded: bool = True,
     held: bool = False,
+    plant: bool = False,
 ) -> tuple[bool | None, str]:
     """Whether one reference's predicates for the pair agree with ``mine`` (True), contradict it
     (False) or neither (None), and the kind of contradiction; ``verbs``: verb states count;
     ``bounded``: the pair's second is a bounded thing (:func:`knowledge.predicates_contradict`);
+    ``plant``: it is a plant, where "in" and "on" agree (:func:`knowledge.is_foliage`);
     ``held``: ``mine`` puts the second in or on the first ("a plate of pancakes"), which is
     judged as the second's being in or on the first."""
     if held:
@@ -126,8 +129,9 @@ def _pair_verdict(
         return (False, "spatial") if all(agrees is False for agrees, _ in outs) else (None, "")
     key = relation_key(mine)
     inv = inverse_key(key)
+    apart = bounded and not plant  # in it and on it are two places
     if any(
-        canonicals_agree(mine, c, body, bounded) if verbs else predicates_agree(key, relation_key(c), bounded)
+        canonicals_agree(mine, c, body, apart) if verbs else predicates_agree(key, relation_key(c), apart)
         for c in forward
     ):
         return True, ""
@@ -241,6 +245,9 @@ def _judge_pair(
     # a look's (an utterance's, a making's) preposition places the look, not the one looking: no
     # bounded place to clash with
     bounded = holds(image.concepts[o]) and not aimed(r.canonical)
+    # in a plant and on it are one place (but beside it is not)
+    plant = is_foliage(image.concepts[o].synset)
+    apart = bounded and not plant
     votes, holder_of = pair_votes(image, s, o), dict[int, int]()
     if not votes and not forward and not backward and relation_key(r.canonical) in SHARED:
         # no reference relates the two: where they put the thing's holder, the thing is too,
@@ -251,7 +258,7 @@ def _judge_pair(
     kinds, against_refs = set(), []
     held = puts_inside_of(caption, r)
     for ref, (fw, bw) in votes.items():
-        agrees, why = _pair_verdict(r.canonical, fw, bw, verbs, body, bounded, held)
+        agrees, why = _pair_verdict(r.canonical, fw, bw, verbs, body, bounded, held, plant=plant)
         if agrees:
             support += 1
         elif agrees is False:
@@ -265,13 +272,13 @@ def _judge_pair(
         f
         for f in forward
         if (
-            canonicals_agree(r.canonical, rels[f].canonical, body, bounded)
+            canonicals_agree(r.canonical, rels[f].canonical, body, apart)
             if verbs
-            else predicates_agree(key, relation_key(rels[f].canonical), bounded)
+            else predicates_agree(key, relation_key(rels[f].canonical), apart)
         )
     ]
     agree += [b for b in backward if inv is not None and predicates_agree(inv, relation_key(rels[b].canonical))]
-    agree += held_agree(caption, image, r, forward, backward, bounded)
+    agree += held_agree(caption, image, r, forward, backward, apart)
     mentioning = len(
         set.intersection(
             *({k for a, _ in image.concepts[j].spans if (k := image.part_of(a)) is not None} for j in (s, o))

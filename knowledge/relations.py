@@ -182,6 +182,20 @@ def predicates_agree(p: str, q: str, bounded: bool = True) -> bool:
     return p == q or any(p in g and q in g for g in AGREE) or (not bounded and p in AT_A_PLACE and q in AT_A_PLACE)
 
 
+def is_foliage(synset: str | None) -> bool:
+    """Whether noun ``synset`` is a plant (WordNet's noun.plant): its leaves have no inside to tell
+    from their top, so "in" and "on" it agree as at a place (not ``bounded`` in
+    :func:`predicates_agree`), though beside it is elsewhere: "in the grass" and "on the grass",
+    "in a tree" and "on a tree", not "next to a tree". Of the reference sets of the nocaps-FOIL
+    training and dev pairs and of HAT dev that put something in or on grass, 47 of 101 say both;
+    of a tree 23 of 61, of a table 5 of 231.
+
+    >>> is_foliage("grass.n.01"), is_foliage("tree.n.01"), is_foliage("table.n.02"), is_foliage(None)
+    (True, True, False, False)
+    """
+    return synset is not None and lexname(synset) == "noun.plant"
+
+
 def predicates_contradict(p: str, q: str, bounded: bool = True) -> bool:
     """Whether relation keys ``p`` and ``q`` cannot both hold of one ordered pair; ``bounded``:
     the pair's second is a bounded thing, not a place or stuff (:data:`BOUNDED_OPPOSITES`).

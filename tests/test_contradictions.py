@@ -905,3 +905,15 @@ def test_a_bird_that_sits_or_stands_rests_alike():
     refs = ["A dog sitting on the grass.", "A dog sits on a lawn."]
     e = explain("A dog standing on the grass.", references=refs)
     assert flagged(e) == [("relation", ["standing on"])] and e.counterfactual == "A dog sitting on the grass."
+
+
+def test_in_and_on_a_plant_are_one_place():
+    # "in the grass" and "on the grass", "in a tree" and "on a tree": a plant has no inside to
+    # tell from its top
+    assert claims(explain("A man standing in the grass.", references=["A man standing on grass."])) == []
+    assert claims(explain("A bird in a tree.", references=["A bird sitting on a tree.", "A bird."])) == []
+    e = explain("A cat under the table.", references=["A cat sitting on a table.", "A cat on the table."])
+    assert flagged(e) == [("relation", ["under"])] and e.counterfactual == "A cat sitting on the table."
+    # but beside a tree is not in it
+    e = explain("A bird next to a tree.", references=["A bird sitting in a tree.", "A bird in a tree."])
+    assert flagged(e) == [("relation", ["next to"])]
