@@ -100,6 +100,8 @@ def role_edits(
                 reached.update(judged.agree[:1])
                 if judged.agree:
                     continue
+                if judged.said:  # no verdict; its note says how the references relate the two
+                    decided[k] = judged
             else:
                 decided[k] = judged
             unmatched.append(k)

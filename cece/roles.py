@@ -75,10 +75,13 @@ class Judged:
     contains: bool = False
     #: the contradicting references name the object as what holds the subject ("a plate of food")
     container: bool = False
+    #: the image relations between the two that neither agree nor contradict ("a cat in a box"
+    #: where they say it sleeps beside the box)
+    said: list[int] = field(default_factory=list)
 
     def evidence(self, image: SceneGraph) -> dict[str, Any]:
         if self.tally is None:
-            return {}
+            return self._otherwise(image) if self.said and not self.agree else {}
         t = self.tally
         words, note = [], ""
         if self.target is not None:
@@ -104,6 +107,16 @@ class Judged:
         if self.container and self.target is not None:
             out["container"] = image.concepts[image.relations[self.target].subject].lemma
         return out
+
+    def _otherwise(self, image: SceneGraph) -> dict[str, Any]:
+        rels = [image.relations[f] for f in self.said]
+        refs = sorted({k for rel in rels if rel.span and (k := image.part_of(rel.span[0])) is not None})
+        said = [list(rel.triple(image)) for rel in rels]
+        return {
+            "references": refs,
+            "words": [image.text[rel.span[0] : rel.span[1]] for rel in rels if rel.span],
+            "note": f"the references say {said[0] if len(said) == 1 else said}, which neither backs nor excludes it",
+        }
 
 
 def _pair_verdict(
@@ -287,7 +300,7 @@ def _judge_pair(
     t = Tally(kind, support, against, mentioning, len(image.parts))
     verdict = t.verdict()
     if verdict is None:
-        return Judged(agree=agree)
+        return Judged(agree=agree, said=[] if holder_of else [*forward, *backward])
     if verdict == "split":
         return Judged(tally=t, against_refs=against_refs)
     contra = [f for f in forward if _clashes(r.canonical, rels[f].canonical, verbs, body, bounded)]

@@ -917,3 +917,14 @@ def test_in_and_on_a_plant_are_one_place():
     # but beside a tree is not in it
     e = explain("A bird next to a tree.", references=["A bird sitting in a tree.", "A bird in a tree."])
     assert flagged(e) == [("relation", ["next to"])]
+
+
+def test_a_relation_the_references_state_otherwise_says_what_they_say():
+    # neither backed nor excluded: unverified, and the note quotes them instead of "no reference says"
+    refs = ["A dog jumping over a frisbee.", "A brown dog on a lawn."]
+    [edit] = [x for x in explain("A dog holding a frisbee.", references=refs).edits_of("relation") if x.source]
+    assert edit.status == "unverified" and edit.evidence["words"] == ["jumping over"]
+    assert (
+        edit.evidence["note"]
+        == "the references say ['dog', 'jump above', 'frisbee'], which neither backs nor excludes it"
+    )
