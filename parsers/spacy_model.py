@@ -96,13 +96,14 @@ def _load(name: str, exclude: tuple[str, ...], fast_attributes: bool, tree_repai
         lemma_memo.install(nlp)
         _numpy_blas(nlp)
     if tree_repairs:
-        from parsers import anaphora, coordination, misread_nouns, participles, passive_agents
+        from parsers import anaphora, coordination, misread_nouns, noun_complements, participles, passive_agents
 
         passive_agents.install(nlp)  # first installed, so last after the parser: it reads the others' tags
         anaphora.install(nlp)
         coordination.install(nlp)
         participles.install(nlp)
-        misread_nouns.install(nlp)  # last installed, so first after the parser
+        misread_nouns.install(nlp)
+        noun_complements.install(nlp)  # last installed, so first after the parser
     return nlp
 
 
@@ -134,7 +135,8 @@ def load_spacy(
     sooner. ``tree_repairs`` re-reads what the small model's parse gets wrong in captions: two
     objects read as one noun phrase (:mod:`parsers.coordination`: "a black tent and black
     sunglasses"), participles taken for nouns (:mod:`parsers.participles`: "A kid playing
-    baseball"), a "one" that stands for a noun taken for a number (:mod:`parsers.anaphora`:
+    baseball"; :mod:`parsers.noun_complements`: "A kitten *sleeping* on a tv" as the noun's
+    complement), a "one" that stands for a noun taken for a number (:mod:`parsers.anaphora`:
     "by a large one") and a "by" after an active verb taken for a passive agent
     (:mod:`parsers.passive_agents`: "playing in the sand *by* the ocean"). Cached per argument
     set (a separate pipeline each, so callers never see each other's changes); raises

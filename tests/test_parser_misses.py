@@ -1296,3 +1296,21 @@ def test_a_noun_only_ever_plural_is_one_thing_of_its_kind():
     worn = A(["man", "trousers", "dog"], [["man", "wearing", "trousers"], ["man", "next to", "dog"]])
     e = explain("A man in black pants standing next to a dog.", annotation=worn)
     assert flagged(e) == [] and e.counterfactual == "A man in black pants standing next to a dog."
+
+
+def test_a_participle_the_parser_makes_a_nouns_complement_is_its_participle(parser):
+    # spaCy hangs "sleeping" from "kitten" as an xcomp, which the scene graph does not read
+    g = parser.parse("A cute fuzzy little tabby kitten sleeping on top of a tv.")
+    assert [(g.concepts[r.subject].lemma, r.predicate, g.concepts[r.object].lemma) for r in g.relations] == [
+        ("kitten", "sleeping on top of", "tv")
+    ]
+    refs = ["A white stretch SUV limousine sits parked in a garage.", "A white limousine is parked in a garage."]
+    e = explain("A large Hummer limo driving in a very big garage.", references=refs)
+    assert (
+        flagged(e) == [("R", ["driving in"])] and e.counterfactual == "A large Hummer limo parked in a very big garage."
+    )
+    # a noun with a subject of its own is a clause the participle completes: left as it is
+    g = parser.parse("A woman bartender pouring a yellow cocktail behind the bar.")
+    assert [(g.concepts[r.subject].lemma, r.predicate, g.concepts[r.object].lemma) for r in g.relations] == [
+        ("woman", "behind", "bar")
+    ]
