@@ -29,21 +29,31 @@ SETTINGS = ("way.n.06", "room.n.01", "area.n.05", "location.n.01")
 #: A signal made to be seen is a thing seen, though WordNet files it with communication: a
 #: traffic light, a flag, a windsock, a beacon, a barber's pole.
 VISUAL_SIGNAL = "visual_signal.n.01"
+#: A design on a thing (a pattern, a stripe, polka dots, a tattoo) is how its owner's surface
+#: looks: there whenever the owner is, and said by the references as an adjective ("a
+#: *checkered* paper", "a *floral* couch") or not at all. An emblem (a flag, a cross, a badge)
+#: is a thing of its own, though WordNet files it as a design.
+DESIGN, EMBLEM = "design.n.04", "emblem.n.01"
 
 
 @lru_cache(maxsize=16384)
 def objecthood(synset: str | None) -> str:
-    """``"thing"``, ``"part"``, ``"stuff"`` (substances, places, phenomena, scenery and settings)
-    or ``"abstract"`` (acts, attributes, groups, shapes, and words WordNet lacks).
+    """``"thing"``, ``"part"`` (body parts, and designs on a thing: :data:`DESIGN`), ``"stuff"``
+    (substances, places, phenomena, scenery and settings) or ``"abstract"`` (acts, attributes,
+    groups, shapes, and words WordNet lacks).
 
     A signal made to be seen is a thing, though WordNet files it with communication
     (:data:`VISUAL_SIGNAL`).
 
     >>> objecthood("traffic_light.n.01"), objecthood("movie.n.01")
     ('thing', 'abstract')
+    >>> objecthood("design.n.04"), objecthood("stripe.n.05"), objecthood("flag.n.01")
+    ('part', 'part', 'thing')
     """
     if not synset:
         return "abstract"
+    if is_hypernym(DESIGN, synset) and not is_hypernym(EMBLEM, synset):
+        return "part"
     kind = filed_as(synset)
     if kind in THINGS:
         return "stuff" if any(is_hypernym(s, synset) for s in SETTINGS) else "thing"

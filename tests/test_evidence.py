@@ -264,3 +264,25 @@ def test_a_name_written_as_one_word_is_the_two_word_name():
     assert not explain("A man in a wetsuit holding a surfboard.", references=refs).hallucinated
     refs = ["A strawberry short cake on a dish.", "A short cake with strawberries.", "A strawberry short cake."]
     assert explain("A strawberry shortcake on a dish.", references=refs).edits_of("object") == []
+
+
+def test_a_design_on_a_thing_is_how_it_looks_and_often_left_unsaid():
+    # The references say the paper is checkered, not that it has a pattern; a design (pattern,
+    # stripes, decals) is there whenever its owner is, so their silence is no evidence against it
+    # and it is never traded for a thing they name ("paper with checkered meat").
+    refs = [
+        "A sandwich has white bread, meat, lettuce, and tomato.",
+        "An open face sandwich on a black and white wrapper.",
+        "sub sandwich that is cut in half and sitting on a black and white checkered wrapper.",
+        "A sandwich with meat, lettuce and tomato is on a checkered paper.",
+    ]
+    e = explain("Sub sandwich cut in half on paper with a checkered pattern.", references=refs)
+    assert not e.hallucinated and e.counterfactual == e.caption
+    assert [x.status for x in e.edits if x.source == "pattern"] == ["unverified"]
+    refs = ["A pink limo parked on a street.", "A long pink limousine on the road.", "A pink stretch limo."]
+    e = explain("A bright pink stretch limousine has words and decals on the sides.", references=refs)
+    assert not e.hallucinated
+    # an emblem is a thing of its own, though WordNet files it as a design
+    refs = ["A man standing on a beach.", "A man on the sand by the sea.", "A man walking on a beach."]
+    e = explain("A man holding a flag on a beach.", references=refs)
+    assert [x.source for x in e.edits if x.hallucinated and x.level == "object"] == ["flag"]
