@@ -10,8 +10,10 @@ close partner, or a kind of it on the other side however far below, keeps it (a 
 only when the image calls for it: the references' "food" stays the food an omelette is, three
 edges down, though "bread" beside it is nearer the sense "solid food"). A caption's general word
 is read in the sense that names a kind of what the references name however far above it ("a
-*plant* in a pot" where they see a tree, six edges below the plant that grows): saying less is
-not saying something else. A reference's general word is not read so far: "on a plant" beside
+*plant* in a pot" where they see a tree, six edges below the plant that grows), and rather than
+a first sense as near that is only a sibling of what they name ("playing an *instrument*" where
+they see a piano, not the device their keyboard is a sibling of): saying less is not saying
+something else. A reference's general word is not read so far: "on a plant" beside
 the caption's rose would make the rose merely over-specific where the references' flowers show
 it was swapped.
 
@@ -122,7 +124,7 @@ def disambiguate(
                 np.argmin(block + 1e-3 * np.add.outer(np.arange(len(cs)), np.arange(len(gs)))), block.shape
             )
             if block[a, b] <= max_distance and block[a, b] < block[0, 0]:
-                candidates.append((float(block[a, b]), int(a + b), i, j, cs[a], gs[b]))
+                candidates.append((float(block[a, b]), int(a + b), i, j, cs[a], gs[b], False))
     # Two words that share a synset mean that synset, even in a reading too rare to try above.
     cap_all = [_senses(c, 4 * max_senses) for c in caption.concepts]
     img_all = [_senses(g, 4 * max_senses) for g in image.concepts]
@@ -132,18 +134,25 @@ def disambiguate(
                 continue
             shared = _shared_sense(c, g, cap_all[i], img_all[j])
             if shared:
-                candidates.append((0.0, 0, i, j, shared, shared))
+                candidates.append((0.0, 0, i, j, shared, shared, False))
                 continue
             general = _general_sense(img_above[j], cap_all[i], None)  # the caption's word: however far
             if general:
-                candidates.append((general[1], 0, i, j, general[0], img_senses[j][0]))
+                candidates.append((general[1], 0, i, j, general[0], img_senses[j][0], True))
             general = _general_sense(cap_above[i], img_all[j], max_distance)
             if general:
-                candidates.append((general[1], 0, i, j, cap_senses[i][0], general[0]))
+                candidates.append((general[1], 0, i, j, cap_senses[i][0], general[0], False))
     new_c: dict[int, str] = {}
     new_g: dict[int, str] = {}
-    for dist, _, i, j, sc, sg in sorted(candidates):
-        if i in new_c or i in settled_c and sc != cap_senses[i][0] and not dist < settled_c[i]:
+    for dist, _, i, j, sc, sg, kind in sorted(candidates):
+        # a reading that names a kind of what they name outdoes a first sense as near that is only
+        # a sibling: "playing an *instrument*" beside their piano, not a device like their keyboard
+        if (
+            i in new_c
+            or i in settled_c
+            and sc != cap_senses[i][0]
+            and not (dist < settled_c[i] or kind and dist == settled_c[i])
+        ):
             continue
         if new_g.get(j, sg) != sg or (j in settled_g and sg != img_senses[j][0] and not dist < settled_g[j]):
             continue

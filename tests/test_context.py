@@ -87,6 +87,18 @@ def test_a_captions_general_word_covers_what_they_name_however_far_below():
     assert rose.cls == "R" and rose.target == "flower"
 
 
+def test_a_captions_general_word_names_a_kind_of_theirs_rather_than_a_sibling_as_near():
+    # "instrument" is first a device that needs skill, two edges from their keyboard (a device);
+    # as a musical instrument it is two edges above their piano: it names what they see
+    cap, _ = disambiguate(
+        graph(("instrument", "instrument.n.01")), graph(("keyboard", "keyboard.n.01"), ("piano", "piano.n.01"))
+    )
+    assert cap.concepts[0].synset == "musical_instrument.n.01"
+    refs = ["A man playing a piano while he sings.", "A man with a big afro playing a keyboard and singing."]
+    e = Explainer().explain("A man is singing and playing an instrument.", references=refs)
+    assert not e.hallucinated and e.edits_of(status="hallucinated") == []
+
+
 def test_explainer_senses_option():
     first = Explainer(senses="first").explain("A cat on a shelf.", annotation=["cat", "ledge"])
     context = Explainer(senses="context").explain("A cat on a shelf.", annotation=["cat", "ledge"])
