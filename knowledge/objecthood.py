@@ -34,13 +34,15 @@ VISUAL_SIGNAL = "visual_signal.n.01"
 #: *checkered* paper", "a *floral* couch") or not at all. An emblem (a flag, a cross, a badge)
 #: is a thing of its own, though WordNet files it as a design.
 DESIGN, EMBLEM = "design.n.04", "emblem.n.01"
+#: A stand of plants (a forest, the woods, brush) is scenery, though WordNet files it as a group.
+VEGETATION = "vegetation.n.01"
 
 
 @lru_cache(maxsize=16384)
 def objecthood(synset: str | None) -> str:
     """``"thing"``, ``"part"`` (body parts, and designs on a thing: :data:`DESIGN`), ``"stuff"``
-    (substances, places, phenomena, scenery and settings) or ``"abstract"`` (acts, attributes,
-    groups, shapes, and words WordNet lacks).
+    (substances, places, phenomena, scenery, :data:`VEGETATION` and settings) or ``"abstract"``
+    (acts, attributes, other groups, shapes, and words WordNet lacks).
 
     A signal made to be seen is a thing, though WordNet files it with communication
     (:data:`VISUAL_SIGNAL`).
@@ -49,6 +51,8 @@ def objecthood(synset: str | None) -> str:
     ('thing', 'abstract')
     >>> objecthood("design.n.04"), objecthood("stripe.n.05"), objecthood("flag.n.01")
     ('part', 'part', 'thing')
+    >>> objecthood("forest.n.01"), objecthood("crowd.n.01")
+    ('stuff', 'abstract')
     """
     if not synset:
         return "abstract"
@@ -60,6 +64,8 @@ def objecthood(synset: str | None) -> str:
     if kind in PARTS:
         return "part"
     if kind in STUFF:
+        return "stuff"
+    if is_hypernym(VEGETATION, synset):
         return "stuff"
     return "thing" if is_hypernym(VISUAL_SIGNAL, synset) else "abstract"
 

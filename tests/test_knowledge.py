@@ -577,6 +577,14 @@ def test_a_signal_made_to_be_seen_is_a_thing():
     assert objecthood("poem.n.01") == objecthood("shape.n.01") == "abstract"
 
 
+def test_a_forest_is_scenery_though_filed_as_a_group():
+    from knowledge import noun_synset, objecthood
+
+    # WordNet files vegetation with groups, beside a crowd and a herd; a forest is seen as a field is
+    assert objecthood(noun_synset("forest")) == objecthood(noun_synset("woods")) == objecthood("field.n.01") == "stuff"
+    assert objecthood("crowd.n.01") == objecthood("herd.n.01") == "abstract"
+
+
 def test_adjectives_that_say_a_thing_is_there():
     from knowledge.having import nouns_had
 
