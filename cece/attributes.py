@@ -49,6 +49,7 @@ from knowledge import (
     is_hypernym,
     is_thing,
     lemmatize,
+    made_to_hold,
     noun_synset,
     objecthood,
     one_pair,
@@ -327,9 +328,13 @@ def _sex_edit(caption: SceneGraph, image: SceneGraph, i: int, mapping: Sequence[
 
 
 def _modifier_edits(caption: SceneGraph, image: SceneGraph, i: int) -> list[Edit]:
-    """Noun modifiers naming a visible thing the image side never names."""
+    """Noun modifiers naming a visible thing the image side never names; not those of a holding
+    device, which say what it is made to hold (:func:`knowledge.made_to_hold`: "a *cupcake*
+    holder" where they see a muffin in it)."""
     c = caption.concepts[i]
-    out = []
+    out: list[Edit] = []
+    if made_to_hold(c.lemma):
+        return out
     adjectives = get_hierarchy().adjective_lemmas
     for word in c.attributes.get("other", []):
         if " " in word or attribute_kind(word) != "other" or word in adjectives:

@@ -9,7 +9,7 @@ never on NLTK objects; NLTK is only used once, to build that index.
 """
 
 from knowledge.concepts import CAPTION_PLURALS, lemmatize, names_portion, noun_senses, noun_synset, verb_synset
-from knowledge.contents import is_container, puts_inside
+from knowledge.contents import is_container, made_to_hold, puts_inside
 from knowledge.coreference import another_name, corefer_distance, only_people, people_clash, plain_person, sex_of
 from knowledge.distance import (
     UnknownSynsetError,
@@ -74,6 +74,7 @@ __all__ = [
     "body_of",
     "Body",
     "is_container",
+    "made_to_hold",
     "is_garment",
     "is_portion",
     "names_portion",

@@ -45,6 +45,23 @@ def is_container(word: str) -> bool:
     return first is not None and any(is_hypernym(kind, first) for kind in _CONTAINERS)
 
 
+#: A device made to hold something in place ("a toothbrush *holder*", "a candlestick").
+HOLDING_DEVICE = "holding_device.n.01"
+
+
+@lru_cache(maxsize=8192)
+def made_to_hold(word: str) -> bool:
+    """Whether noun ``word`` first names a holding device, whose noun modifier says what it is
+    made to hold, not what it holds: "a *cupcake* holder" may hold a muffin, "a *toothbrush*
+    holder" may stand empty. Not any container: a "toy kettle" is a toy, a "bus racer" no bus.
+
+    >>> [made_to_hold(w) for w in ("holder", "candlestick", "box", "bus", "man")]
+    [True, True, False, False, False]
+    """
+    first = noun_synset(word)
+    return first is not None and is_hypernym(HOLDING_DEVICE, first)
+
+
 def puts_inside(canonical: str, holder: str) -> bool:
     """Whether canonical predicate ``canonical``, said of subject noun ``holder``, puts its object
     in or on the subject (see the module docstring).

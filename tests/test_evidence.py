@@ -286,3 +286,19 @@ def test_a_design_on_a_thing_is_how_it_looks_and_often_left_unsaid():
     refs = ["A man standing on a beach.", "A man on the sand by the sea.", "A man walking on a beach."]
     e = explain("A man holding a flag on a beach.", references=refs)
     assert [x.source for x in e.edits if x.hallucinated and x.level == "object"] == ["flag"]
+
+
+def test_a_holders_noun_modifier_says_what_it_is_for_not_what_it_holds():
+    # a cupcake holder holding a muffin: the references' muffin holder, liner or wrapper
+    refs = [
+        "A muffin in a black liner on a plate.",
+        "A muffin in a black wrapper is placed on a plate.",
+        "Muffin in a muffin holder on a blue and white plate.",
+        "A muffin is in a muffin tin on a plate.",
+    ]
+    e = explain("A muffin in a cupcake holder on a plate.", references=refs)
+    assert not e.hallucinated and [x for x in e.edits if x.source == "cupcake"] == []
+    # any other thing's noun modifier still names a thing, a doubt: a bus racer where they see a cyclist
+    refs = ["A bicycle racer in full gear riding past a pasture.", "A cyclist in a helmet riding a bicycle."]
+    e = explain("A bus racer in full gear is riding past a horse pasture.", references=refs)
+    assert [(x.level, x.status) for x in e.edits if x.source == "bus"] == [("attribute", "unverified")]
