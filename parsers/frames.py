@@ -137,8 +137,13 @@ def behind_the_picture(root: Any) -> bool:
     """Whether noun ``root`` is "the camera" (or photographer, viewer) a look or a pose is aimed
     at ("smiling at the camera", "looking up into the camera", "facing the camera"); "a man
     holding *the camera*", and a camera with a phrase of its own ("the camera *on its tripod*",
-    where the parse hangs the phrase from it), are things in the picture."""
-    if root.lemma_.lower() not in BEHIND_THE_PICTURE or not any(c.lower_ == "the" for c in root.children):
+    where the parse hangs the phrase from it), are things in the picture. A caption's telegraphic
+    "looking at camera", with no determiner, means the same; "at *a* camera", "at *his* camera" do
+    not."""
+    if root.lemma_.lower() not in BEHIND_THE_PICTURE:
+        return False
+    determiners = [c for c in root.children if c.dep_ in ("det", "poss")]
+    if not (any(c.lower_ == "the" for c in determiners) or not determiners and root.tag_ == "NN"):
         return False
     if any(c.dep_ in ("prep", "relcl", "acl") for c in root.children):  # "the camera *on a tripod*": in it
         return False

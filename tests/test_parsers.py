@@ -386,6 +386,10 @@ def test_a_close_up_frames_the_caption(parser, text, names, triples):
         # a camera someone holds, or "a" camera looked at, is in the picture
         ("A man holding the camera.", ["man", "camera"], [("man", "hold", "camera")]),
         ("A man looking at a camera.", ["man", "camera"], [("man", "look at", "camera")]),
+        ("A man looking at his camera.", ["man", "camera"], [("man", "look at", "camera")]),
+        # a telegraphic caption's bare "camera" is the camera
+        ("A group of cows looking at camera by trees.", ["cows", "tree"], [("cows", "next to", "tree")]),
+        ("Young girl in a hat looks at camera.", ["girl", "hat"], [("girl", "in", "hat")]),
     ],
 )
 def test_the_camera_a_look_is_aimed_at_is_no_thing_in_the_picture(parser, text, names, triples):
