@@ -53,7 +53,7 @@ FORMAT_VERSION = 2
 INDEX_FILENAME = f"wordnet-index-v{FORMAT_VERSION}.json"
 _MAX_HEADER = 1 << 16  # the header line holds a key and a hash: a longer one is not ours
 # Bumped whenever the Hierarchy fields change; part of the cache key, so old files rebuild.
-_SCHEMA = 12
+_SCHEMA = 13
 # Files whose size and mtime enter the cache key: a changed database rebuilds the index.
 _KEY_FILES = ("data.noun", "data.verb", "index.noun", "index.verb", "noun.exc", "verb.exc")
 
@@ -104,6 +104,8 @@ class Hierarchy:
     # Per adjective, the nouns whose thing it says is there ("grassy": grass; knowledge.having).
     having: dict[str, tuple[str, ...]] = field(default_factory=dict)
     sexes: dict[str, str] = field(default_factory=dict)  # a person's sex by its gloss (knowledge.sex_index)
+    # Noun synsets WordNet files as instances, not kinds: a particular place, person or ship.
+    instances: frozenset[str] = frozenset()
 
     def __len__(self) -> int:
         return len(self.names)
@@ -181,6 +183,7 @@ class Hierarchy:
             part_of={str(k): tuple(str(x) for x in v) for k, v in dict(state["part_of"]).items()},
             having={str(k): tuple(str(x) for x in v) for k, v in dict(state["having"]).items()},
             sexes={str(k): str(v) for k, v in dict(state["sexes"]).items()},
+            instances=frozenset(str(x) for x in state["instances"]),
         )
 
 
@@ -216,11 +219,7 @@ def _depths(parents: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def build_hierarchy(reader: Any = None, source: str = "") -> Hierarchy:
-    """Build the index from an NLTK WordNet reader (default :func:`load_wordnet`). Slow (~10 s).
-
-    >>> build_hierarchy().names[0]  # doctest: +SKIP
-    'entity.n.01'
-    """
+    """Build the index from an NLTK WordNet reader (default :func:`load_wordnet`). Slow (~10 s)."""
     reader = reader if reader is not None else load_wordnet()
     synsets = list(reader.all_synsets("n")) + list(reader.all_synsets("v"))
     names = [s.name() for s in synsets]
@@ -271,11 +270,11 @@ def build_hierarchy(reader: Any = None, source: str = "") -> Hierarchy:
         part_of={s.name(): tuple(sorted(h.name() for h in s.part_holonyms())) for s in synsets if s.part_holonyms()},
         having=build_having(reader),
         sexes=build_sexes(reader),
+        instances=frozenset(s.name() for s in synsets if s.instance_hypernyms() and not s.hypernyms()),
     )
 
 
-#: WordNet's generic verb frames whose subject is "Something" (or "It"): NLTK's
-#: ``VERB_FRAME_STRINGS`` 1, 3-6, 10-12, 34, 35; every other frame's is "Somebody".
+#: WordNet's verb frames whose subject is "Something" or "It" (NLTK's VERB_FRAME_STRINGS); the rest "Somebody".
 _THING_FRAMES = frozenset((1, 3, 4, 5, 6, 10, 11, 12, 34, 35))
 
 
@@ -330,8 +329,7 @@ def source_key(src: WordNetSource) -> str:
 def _read_index(path: Path, key: str) -> Hierarchy | None:
     """The index cached at ``path`` for ``key``, or None when the file is missing, stale (another
     key), corrupt (its body's SHA-256 is not the header's) or not an index at all."""
-    # Building ~300k small containers triggers repeated full GC passes that triple the load
-    # time; nothing cyclic is created, so pausing the collector is safe.
+    # ~300k small containers trigger full GC passes that triple the load time; nothing is cyclic.
     was_enabled = gc.isenabled()
     gc.disable()
     try:

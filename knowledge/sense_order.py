@@ -10,6 +10,8 @@ that order says nothing of frequency, and a caption names the visible thing a wo
 ['mug.n.04', 'mug.n.01']
 >>> [get_hierarchy().names[i] for i in senses_in_order("broccoli", "n")]
 ['broccoli.n.02', 'broccoli.n.01']
+>>> [get_hierarchy().names[i] for i in senses_in_order("bikini", "n")]
+['bikini.n.02', 'bikini.n.01']
 """
 
 from __future__ import annotations
@@ -48,10 +50,41 @@ def senses_in_order(lemma: str, pos: str) -> tuple[int, ...]:
     first sense is a plant and which also names a food ("broccoli", "peach", "cucumber": first
     the plant) is read as the food, the produce a caption sees on a plate or a stall, which
     "vegetables" and "fruit" then cover -- not a fungus: "mushrooms" grow on trees in captions as
-    often as they lie on pizzas."""
+    often as they lie on pizzas.
+
+    Before all that, a noun that names a kind as well as a particular place, person or ship
+    (WordNet's instances: "bikini" first Bikini Atoll, "polo" Marco Polo, "china" the country,
+    "monitor" an ironclad) is read as a kind, as a word written in lower case is; the instances
+    come last. Not the sun, the moon or the earth (:data:`_ONE_OF_A_KIND`), which captions name
+    in lower case."""
     h = get_hierarchy()
     ids = tuple(h.lemmas(pos)[lemma])
     if pos != "n" or len(ids) < 2:
+        return ids
+    counts = h.noun_sense_counts.get(lemma)
+    named = [_proper_name(h.names[i]) for i in ids]
+    if any(named) and not all(named):
+        kinds = [n for n, p in enumerate(named) if not p]
+        rest = tuple(i for i, p in zip(ids, named, strict=True) if p)
+        return _kinds_in_order(tuple(ids[n] for n in kinds), [counts[n] for n in kinds] if counts else None) + rest
+    return _kinds_in_order(ids, counts)
+
+
+#: Instances a caption names in lower case: the sun, the moon, the earth.
+_ONE_OF_A_KIND = "celestial_body.n.01"
+
+
+def _proper_name(name: str) -> bool:
+    """Whether synset ``name`` is an instance (a particular place, person, ship) that is no
+    :data:`_ONE_OF_A_KIND`."""
+    return name in get_hierarchy().instances and not is_hypernym(_ONE_OF_A_KIND, name)
+
+
+def _kinds_in_order(ids: tuple[int, ...], counts: list[int] | None) -> tuple[int, ...]:
+    """The order of :func:`senses_in_order` of senses ``ids`` with tag counts ``counts`` (None:
+    never tagged)."""
+    h = get_hierarchy()
+    if len(ids) < 2:
         return ids
     if any(is_hypernym(m, h.names[ids[0]]) for m in _ANIMAL_MATERIALS):
         animals = [n for n, i in enumerate(ids) if is_hypernym("animal.n.01", h.names[i])]
@@ -60,8 +93,8 @@ def senses_in_order(lemma: str, pos: str) -> tuple[int, ...]:
     kinds = [h.lexnames[h.lexname_of[i]] for i in ids]
     if not h.noun_sense_counts:
         return ids
-    if lemma in h.noun_sense_counts:
-        return _tagged_in_order(ids, kinds, h.noun_sense_counts[lemma])
+    if counts and any(counts):
+        return _tagged_in_order(ids, kinds, counts)
     if kinds[0] == "noun.plant" and "noun.food" in kinds and not is_hypernym("fungus.n.01", h.names[ids[0]]):
         # a caption names the produce it sees: "broccoli" on a plate is the vegetable (but
         # "mushrooms" grow on a tree as often as they lie on a pizza)

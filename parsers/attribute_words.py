@@ -127,6 +127,7 @@ MATERIALS = frozenset(
         "cardboard",
         "ceramic",
         "porcelain",
+        "china",
         "cotton",
         "wool",
         "woolen",
@@ -368,6 +369,8 @@ SAME_MATERIAL = {
     "tin": "metal",
     "chrome": "metal",
     "cement": "concrete",
+    "porcelain": "ceramic",  # a china plate is a porcelain one, and porcelain is a ceramic
+    "china": "ceramic",
 }
 #: Materials that may be another: tiles are made of ceramic, porcelain, stone, marble or glass,
 #: so a tiled floor is no contradiction of a marble one (of a wooden one it is).

@@ -552,6 +552,26 @@ def test_the_thing_a_noun_names_comes_first_among_its_senses():
     assert wordnet_first_sense("chat") == "chat.n.01" != noun_synset("chat")
 
 
+def test_a_noun_names_a_kind_before_a_particular_place_or_person():
+    from parsers.attributes import materials_clash
+
+    # WordNet's first "bikini" is an atoll, "polo" Marco Polo, "china" the country, "monitor" an
+    # ironclad (after a proctor, a person, whom the untagged rule passes over for the thing)
+    assert [noun_synset(w) for w in ("bikini", "polo", "china", "monitor", "mobile")] == [
+        "bikini.n.02",
+        "polo.n.02",
+        "china.n.02",
+        "monitor.n.04",
+        "mobile.n.03",
+    ]
+    assert noun_senses("bikini")[-1] == "bikini.n.01"  # still a sense, read last
+    # but the sun and the moon are the ones there are
+    assert (noun_synset("sun"), noun_synset("moon")) == ("sun.n.01", "moon.n.01")
+    # china is then a material: porcelain, which is a ceramic, not glass
+    assert not materials_clash(["china"], ["porcelain"]) and not materials_clash(["porcelain"], ["ceramic"])
+    assert materials_clash(["china"], ["glass"])
+
+
 def test_top_synsets_take_the_kind_they_head():
     from knowledge import filed_as, is_animate, is_thing, objecthood
 
