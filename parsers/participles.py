@@ -101,7 +101,7 @@ from parsers.verb_words import (
     verb_participle,
 )
 
-_NOUN_TAGS = frozenset(("NN", "NNS", "JJ"))
+_NOUN_TAGS = frozenset(("NN", "NNS", "NNP", "JJ"))  # "koala *bear*" may be tagged a name
 #: The deps of a phrase that holds the caption's subject: the sentence itself or its subject.
 _TOP = frozenset(("ROOT", "nsubj", "nsubjpass"))
 #: Modifier deps the tagger gives the words of a phrase it reads as one noun phrase.
