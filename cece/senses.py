@@ -13,9 +13,10 @@ is read in the sense that names a kind of what the references name however far a
 *plant* in a pot" where they see a tree, six edges below the plant that grows), and rather than
 a first sense as near that is only a sibling of what they name ("playing an *instrument*" where
 they see a piano, not the device their keyboard is a sibling of): saying less is not saying
-something else. A reference's general word is not read so far: "on a plant" beside
-the caption's rose would make the rose merely over-specific where the references' flowers show
-it was swapped.
+something else. A reference's general word is read so far only where the references name no
+other kind of it: their "appliances" are the caption's stove, three edges down, but "on a plant"
+beside the caption's rose would make the rose merely over-specific where the references'
+flowers show it was swapped.
 
 >>> from parsers import Concept, SceneGraph
 >>> cap = SceneGraph([Concept("tree branch", "tree branch", "limb.n.02")])
@@ -63,6 +64,18 @@ def _general_sense(above: dict[str, int], senses: list[str], max_distance: int |
     else:
         near = [(above[s], s) for s in senses[1:] if 0 < above.get(s, max_distance + 1) <= max_distance]
     return (min(near)[1], min(near)[0]) if near else None
+
+
+def _alone_above(above: dict[str, int], senses: list[str], others: list[dict[str, int]]) -> tuple[str, int] | None:
+    """A sense of a reference's word however far above the caption's (``above``), when nothing
+    else the references name is a kind of it (``others``: their ancestors): their "appliances"
+    are the caption's stove, three edges down, where they name no other appliance; but their
+    "plant" is not the caption's rose where they also name a flower, which the rose was swapped
+    for."""
+    general = _general_sense(above, senses, None)
+    if general is None or any(general[0] in a for a in others):
+        return None
+    return general
 
 
 def disambiguate(
@@ -139,7 +152,9 @@ def disambiguate(
             general = _general_sense(img_above[j], cap_all[i], None)  # the caption's word: however far
             if general:
                 candidates.append((general[1], 0, i, j, general[0], img_senses[j][0], True))
-            general = _general_sense(cap_above[i], img_all[j], max_distance)
+            general = _general_sense(cap_above[i], img_all[j], max_distance) or _alone_above(
+                cap_above[i], img_all[j], [a for k, a in enumerate(img_above) if k != j]
+            )
             if general:
                 candidates.append((general[1], 0, i, j, cap_senses[i][0], general[0], False))
     new_c: dict[int, str] = {}

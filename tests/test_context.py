@@ -99,6 +99,15 @@ def test_a_captions_general_word_names_a_kind_of_theirs_rather_than_a_sibling_as
     assert not e.hallucinated and e.edits_of(status="hallucinated") == []
 
 
+def test_a_references_general_word_covers_the_captions_however_far_when_it_names_no_other_kind():
+    # their "appliances" (durable goods, three edges above a stove) are the stove, where they name
+    # no other appliance; not so their plant beside the rose where they name a flower: test above
+    refs = ["A very clean kitchen has stainless steel appliances.", "A kitchen with appliances and a sink."]
+    e = Explainer().explain("A kitchen that has a stove and a sink in it.", references=refs)
+    assert [(x.cls, x.source, x.target) for x in e.edits_of("object")] == [("O", "stove", "appliance")]
+    assert not e.hallucinated
+
+
 def test_explainer_senses_option():
     first = Explainer(senses="first").explain("A cat on a shelf.", annotation=["cat", "ledge"])
     context = Explainer(senses="context").explain("A cat on a shelf.", annotation=["cat", "ledge"])
