@@ -24,6 +24,7 @@ import re
 from dataclasses import replace
 
 from parsers.attributes import colours_clash
+from parsers.partitives import PARTITIVES
 from parsers.scene_graph import Concept, SceneGraph
 
 #: Words that make a noun phrase point back at something already mentioned.
@@ -49,11 +50,15 @@ def pool(into: Concept, other: Concept, keep_number: bool = True) -> None:
 
 
 def is_definite(text: str, c: Concept) -> bool:
-    """Whether the noun phrase of ``c`` opens with a definite determiner ("the dog")."""
+    """Whether the noun phrase of ``c`` opens with a definite determiner ("the dog"), after a
+    partitive ("one of *the* boys": :mod:`parsers.partitives`)."""
     if not c.phrase_span:
         return False
-    m = re.match(r"\s*(\w+)", text[c.phrase_span[0] : c.phrase_span[1]])
-    return m is not None and m.group(1).lower() in DEFINITE
+    m = re.match(r"\s*(\w+)(?:\s+of\s+(\w+))?", text[c.phrase_span[0] : c.phrase_span[1]])
+    if m is None:
+        return False
+    first = m.group(1).lower()
+    return (m.group(2) or "").lower() in DEFINITE if first in PARTITIVES else first in DEFINITE
 
 
 def _antecedent(graph: SceneGraph, i: int) -> int | None:

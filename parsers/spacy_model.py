@@ -96,14 +96,23 @@ def _load(name: str, exclude: tuple[str, ...], fast_attributes: bool, tree_repai
         lemma_memo.install(nlp)
         _numpy_blas(nlp)
     if tree_repairs:
-        from parsers import anaphora, coordination, misread_nouns, noun_complements, participles, passive_agents
+        from parsers import (
+            anaphora,
+            coordination,
+            misread_nouns,
+            noun_complements,
+            participles,
+            partitives,
+            passive_agents,
+        )
 
         passive_agents.install(nlp)  # first installed, so last after the parser: it reads the others' tags
         anaphora.install(nlp)
         coordination.install(nlp)
         participles.install(nlp)
         misread_nouns.install(nlp)
-        noun_complements.install(nlp)  # last installed, so first after the parser
+        noun_complements.install(nlp)
+        partitives.install(nlp)  # last installed, so first after the parser
     return nlp
 
 

@@ -115,6 +115,12 @@ def parser():
         ),
         # after a noun the tagger took for a name
         ("A brown fuzzy koala bear kneeling on a tree.", [("koala bear", "kneel on", "tree")]),
+        # a partitive's noun takes its place: what the leopard stands on, what one of the boys does
+        ("A leopard is standing on one of the logs.", [("leopard", "stand on", "log")]),
+        (
+            "Two little boys sitting at a table while one of the boys blows out candles.",
+            [("boy", "sit at", "table"), ("boy", "blow", "candle")],
+        ),
     ],
 )
 def test_a_participle_read_as_a_noun_keeps_its_subject(parser, text, triples):
@@ -577,6 +583,9 @@ def test_faithful_participle_captions_are_clean():
                 "the",
                 "is",
                 "parked",
+                "one",
+                "of",
+                "each",
             ]
         ),
         max_size=12,
