@@ -25,6 +25,8 @@ from typing import Any
 
 from spacy.language import Language
 
+from parsers.components import install_after_parser
+
 #: Determiners that make "one" a noun; "no one", "each one", "any one" are no thing seen.
 _ARTICLES = frozenset(("a", "an", "the", "another", "this", "that", "these", "those"))
 #: Adjectives that count a further member of a set named before ("a third one").
@@ -127,7 +129,4 @@ def _component(doc: Any) -> Any:
 def install(nlp: Language) -> bool:
     """Add :func:`repair` to the pipeline right after its parser (so the attribute ruler reads
     the new tag as a noun). False when there is no parser."""
-    if "parser" not in nlp.pipe_names or "halcece_anaphora" in nlp.pipe_names:
-        return False
-    nlp.add_pipe("halcece_anaphora", after="parser")
-    return True
+    return install_after_parser(nlp, "halcece_anaphora")

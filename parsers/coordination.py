@@ -53,6 +53,7 @@ from typing import Any
 from spacy.language import Language
 
 from parsers.attribute_words import COLOURS
+from parsers.components import install_after_parser
 from parsers.verb_words import verb_participle
 
 _NOUNS = frozenset(("NN", "NNS"))
@@ -232,7 +233,4 @@ def _component(doc: Any) -> Any:
 def install(nlp: Language) -> bool:
     """Add :func:`repair` to the pipeline right after its parser (the participle repair, added
     after it, goes in front of it: it runs first). False when there is no parser."""
-    if "parser" not in nlp.pipe_names or "halcece_coordination" in nlp.pipe_names:
-        return False
-    nlp.add_pipe("halcece_coordination", after="parser")
-    return True
+    return install_after_parser(nlp, "halcece_coordination")

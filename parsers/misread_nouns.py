@@ -35,6 +35,7 @@ from typing import Any
 
 from spacy.language import Language
 
+from parsers.components import install_after_parser
 from parsers.misread_verbs import names_several
 from parsers.verb_words import listed_name, more_often_a_verb, own_plural, seen, verb_form
 
@@ -123,7 +124,4 @@ def _component(doc: Any) -> Any:
 def install(nlp: Language) -> bool:
     """Add :func:`repair` right after the parser, before the other tree repairs (they read its
     tags). False when there is no parser."""
-    if "parser" not in nlp.pipe_names or "halcece_misread_nouns" in nlp.pipe_names:
-        return False
-    nlp.add_pipe("halcece_misread_nouns", after="parser")
-    return True
+    return install_after_parser(nlp, "halcece_misread_nouns")

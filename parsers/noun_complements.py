@@ -25,6 +25,8 @@ from typing import Any
 
 from spacy.language import Language
 
+from parsers.components import install_after_parser
+
 #: The tags of a participle.
 _PARTICIPLES = frozenset(("VBG", "VBN"))
 #: The tags of a noun.
@@ -55,7 +57,4 @@ def _component(doc: Any) -> Any:
 
 def install(nlp: Language) -> bool:
     """Add :func:`repair` to the pipeline right after its parser. False when there is no parser."""
-    if "parser" not in nlp.pipe_names or "halcece_noun_complements" in nlp.pipe_names:
-        return False
-    nlp.add_pipe("halcece_noun_complements", after="parser")
-    return True
+    return install_after_parser(nlp, "halcece_noun_complements")

@@ -76,6 +76,7 @@ from typing import Any
 from spacy.language import Language
 
 from parsers.attribute_words import ONE_DETERMINERS
+from parsers.components import install_after_parser
 from parsers.coordination import retag_listed_things
 from parsers.doers import doer_of, owner_of, regroup, relink_doer, second_object_doer, wears, worn_colour
 from parsers.misread_verbs import (
@@ -393,7 +394,4 @@ def _component(doc: Any) -> Any:
 def install(nlp: Language) -> bool:
     """Add :func:`repair` to the pipeline right after its parser (so the attribute ruler and the
     lemmatizer read the new tags: "playing" -> VERB, lemma "play"). False when there is no parser."""
-    if "parser" not in nlp.pipe_names or "halcece_participles" in nlp.pipe_names:
-        return False
-    nlp.add_pipe("halcece_participles", after="parser")
-    return True
+    return install_after_parser(nlp, "halcece_participles")

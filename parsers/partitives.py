@@ -21,6 +21,8 @@ from typing import Any
 
 from spacy.language import Language
 
+from parsers.components import install_after_parser
+
 #: Words that pick some of the things after "of" ("none of" denies them, and is left).
 PARTITIVES = frozenset(
     ("one", "two", "three", "four", "each", "some", "all", "both", "several", "many", "most", "either", "any")
@@ -56,7 +58,4 @@ def _component(doc: Any) -> Any:
 
 def install(nlp: Language) -> bool:
     """Add :func:`repair` to the pipeline right after its parser. False when there is no parser."""
-    if "parser" not in nlp.pipe_names or "halcece_partitives" in nlp.pipe_names:
-        return False
-    nlp.add_pipe("halcece_partitives", after="parser")
-    return True
+    return install_after_parser(nlp, "halcece_partitives")

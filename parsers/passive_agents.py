@@ -21,6 +21,8 @@ from typing import Any
 
 from spacy.language import Language
 
+from parsers.components import install_after_parser
+
 
 def repair(doc: Any) -> Any:
     """Relabel every passive agent of ``doc`` whose verb is not a past participle, in place."""
@@ -38,7 +40,4 @@ def _component(doc: Any) -> Any:
 def install(nlp: Language) -> bool:
     """Add :func:`repair` right after the parser; installed before the other tree repairs, it
     runs after them. False when there is no parser."""
-    if "parser" not in nlp.pipe_names or "halcece_passive_agents" in nlp.pipe_names:
-        return False
-    nlp.add_pipe("halcece_passive_agents", after="parser")
-    return True
+    return install_after_parser(nlp, "halcece_passive_agents")
