@@ -66,16 +66,20 @@ def _general_sense(above: dict[str, int], senses: list[str], max_distance: int |
     return (min(near)[1], min(near)[0]) if near else None
 
 
-def _alone_above(above: dict[str, int], senses: list[str], others: list[dict[str, int]]) -> tuple[str, int] | None:
-    """A sense of a reference's word however far above the caption's (``above``), when nothing
-    else the references name is a kind of it (``others``: their ancestors): their "appliances"
+def _reference_general_sense(
+    above: dict[str, int], senses: list[str], max_distance: int, image_above: list[dict[str, int]], j: int
+) -> tuple[str, int] | None:
+    """A sense of reference word ``j`` (``senses``) that is a kind above the caption's first sense
+    (``above``), with its distance: within ``max_distance``, or however far when no other thing
+    the references name is a kind of it (``image_above``: their ancestors). Their "appliances"
     are the caption's stove, three edges down, where they name no other appliance; but their
     "plant" is not the caption's rose where they also name a flower, which the rose was swapped
     for."""
     general = _general_sense(above, senses, None)
-    if general is None or any(general[0] in a for a in others):
-        return None
-    return general
+    if general is None or general[1] <= max_distance:
+        return general
+    alone = not any(general[0] in a for k, a in enumerate(image_above) if k != j)
+    return general if alone else None
 
 
 def disambiguate(
@@ -152,9 +156,7 @@ def disambiguate(
             general = _general_sense(img_above[j], cap_all[i], None)  # the caption's word: however far
             if general:
                 candidates.append((general[1], 0, i, j, general[0], img_senses[j][0], True))
-            general = _general_sense(cap_above[i], img_all[j], max_distance) or _alone_above(
-                cap_above[i], img_all[j], [a for k, a in enumerate(img_above) if k != j]
-            )
+            general = _reference_general_sense(cap_above[i], img_all[j], max_distance, img_above, j)
             if general:
                 candidates.append((general[1], 0, i, j, cap_senses[i][0], general[0], False))
     new_c: dict[int, str] = {}
