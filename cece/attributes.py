@@ -46,6 +46,7 @@ from cece.mass import counted_in_word, in_its_word, uncounted
 from cece.qualities import agreed, closest, namesakes, quality_edits, word_span
 from knowledge import (
     get_hierarchy,
+    is_animate,
     is_hypernym,
     is_thing,
     lemmatize,
@@ -330,17 +331,22 @@ def _sex_edit(caption: SceneGraph, image: SceneGraph, i: int, mapping: Sequence[
 def _modifier_edits(caption: SceneGraph, image: SceneGraph, i: int) -> list[Edit]:
     """Noun modifiers naming a visible thing the image side never names; not those of a holding
     device, which say what it is made to hold (:func:`knowledge.made_to_hold`: "a *cupcake*
-    holder" where they see a muffin in it)."""
+    holder" where they see a muffin in it), nor a person or animal modifying a lifeless thing,
+    which says whom it is for, not who is there ("a *dog* bed", "a *bakers* rack", "a *horse*
+    trailer")."""
     c = caption.concepts[i]
     out: list[Edit] = []
     if made_to_hold(c.lemma):
         return out
+    lifeless = c.synset is not None and not is_animate(c.synset)
     adjectives = get_hierarchy().adjective_lemmas
     for word in c.attributes.get("other", []):
         if " " in word or attribute_kind(word) != "other" or word in adjectives:
             continue
         synset = noun_synset(word)
         if not is_thing(synset) or type_support(Concept(word, word, synset), image).kind is not None:
+            continue
+        if lifeless and is_animate(synset):
             continue
         span = word_span(caption.text, c.phrase_span, word.__eq__)
         if span:

@@ -302,3 +302,16 @@ def test_a_holders_noun_modifier_says_what_it_is_for_not_what_it_holds():
     refs = ["A bicycle racer in full gear riding past a pasture.", "A cyclist in a helmet riding a bicycle."]
     e = explain("A bus racer in full gear is riding past a horse pasture.", references=refs)
     assert [(x.level, x.status) for x in e.edits if x.source == "bus"] == [("attribute", "unverified")]
+
+
+def test_a_person_or_animal_modifying_a_lifeless_thing_says_whom_it_is_for():
+    # a bakers rack is a kind of rack, a horse trailer one for horses: neither says who is there
+    refs = ["Croissants on a cooling rack.", "Pastries on a wire rack.", "Baked goods cooling on a rack."]
+    e = explain("Croissants cooling on a bakers rack.", references=refs)
+    assert [x for x in e.edits if x.source == "bakers"] == []
+    refs = ["A truck pulling a trailer.", "A pickup truck towing a trailer on a road."]
+    e = explain("A truck pulling a horse trailer down a road.", references=refs)
+    assert [x for x in e.edits if x.source == "horse"] == []
+    # a thing's name on a thing still names something to see: the boat a boat trailer carries
+    e = explain("A truck pulling a boat trailer down a road.", references=refs)
+    assert [(x.level, x.op) for x in e.edits if x.source == "boat"] == [("attribute", "delete")]
