@@ -66,8 +66,9 @@ def senses_in_order(lemma: str, pos: str) -> tuple[int, ...]:
     if any(named) and not all(named):
         kinds = [n for n, p in enumerate(named) if not p]
         rest = tuple(i for i, p in zip(ids, named, strict=True) if p)
-        return _kinds_in_order(tuple(ids[n] for n in kinds), [counts[n] for n in kinds] if counts else None) + rest
-    return _kinds_in_order(ids, counts)
+        known = [counts[n] for n in kinds] if counts else None
+        return _kinds_in_order(tuple(ids[n] for n in kinds), known, lemma) + rest
+    return _kinds_in_order(ids, counts, lemma)
 
 
 #: Instances a caption names in lower case: the sun, the moon, the earth.
@@ -80,9 +81,9 @@ def _proper_name(name: str) -> bool:
     return name in get_hierarchy().instances and not is_hypernym(_ONE_OF_A_KIND, name)
 
 
-def _kinds_in_order(ids: tuple[int, ...], counts: list[int] | None) -> tuple[int, ...]:
-    """The order of :func:`senses_in_order` of senses ``ids`` with tag counts ``counts`` (None:
-    never tagged)."""
+def _kinds_in_order(ids: tuple[int, ...], counts: list[int] | None, lemma: str) -> tuple[int, ...]:
+    """The order of :func:`senses_in_order` of senses ``ids`` of ``lemma`` with tag counts
+    ``counts`` (None: never tagged)."""
     h = get_hierarchy()
     if len(ids) < 2:
         return ids
@@ -102,6 +103,9 @@ def _kinds_in_order(ids: tuple[int, ...], counts: list[int] | None) -> tuple[int
     if kinds[0] == "noun.person":
         things = sorted((_READ_AS.index(k), n) for n, k in enumerate(kinds) if k in _READ_AS and k != kinds[0])
         return _first(ids, things[0][1]) if things else ids
+    own = _own_name(ids, kinds, lemma)
+    if own is not None:
+        return _first(ids, own)
     if kinds[0] in _READ_AS or objecthood(h.names[ids[0]]) != "abstract":
         return ids
     things = sorted((_READ_AS.index(k), n) for n, k in enumerate(kinds) if k in _READ_AS)
@@ -135,6 +139,25 @@ def _tagged_in_order(ids: tuple[int, ...], kinds: list[str], counts: list[int]) 
         if k in _READ_AS and k != "noun.person" and counts[n] > 1 and _OFTEN_AS * counts[n] >= counts[0]
     ]
     return _first(ids, min(things)[1]) if things else ids
+
+
+def _own_name(ids: tuple[int, ...], kinds: list[str], lemma: str) -> int | None:
+    """Where a never-tagged noun's first sense is filed under another word ("turtle" first the
+    turtleneck, "hedgehog" the porcupine, "dolphin" the dolphinfish, "lime" slaked lime): the
+    sense named after it of the kind captions name most (:data:`_READ_AS`; not a person: a
+    "burger" is no jurist), or None. WordNet names a synset after its usual word, so a word
+    filed first as another's synonym names first what it is the usual word for. Not where the
+    first sense is a food: a caption's food word names what is eaten ("cob" no horse)."""
+    h = get_hierarchy()
+    word = lemma.replace(" ", "_").lower()
+    if kinds[0] == "noun.food" or h.names[ids[0]].split(".")[0] == word:
+        return None
+    own = [
+        (_READ_AS.index(k), n)
+        for n, (i, k) in enumerate(zip(ids, kinds, strict=True))
+        if h.names[i].split(".")[0] == word and k in _READ_AS and k != "noun.person"
+    ]
+    return min(own)[1] if own else None
 
 
 def _first(ids: tuple[int, ...], n: int) -> tuple[int, ...]:
