@@ -143,11 +143,13 @@ def _tagged_in_order(ids: tuple[int, ...], kinds: list[str], counts: list[int]) 
 
 def _own_name(ids: tuple[int, ...], kinds: list[str], lemma: str) -> int | None:
     """Where a never-tagged noun's first sense is filed under another word ("turtle" first the
-    turtleneck, "hedgehog" the porcupine, "dolphin" the dolphinfish, "lime" slaked lime): the
-    sense named after it of the kind captions name most (:data:`_READ_AS`; not a person: a
-    "burger" is no jurist), or None. WordNet names a synset after its usual word, so a word
-    filed first as another's synonym names first what it is the usual word for. Not where the
-    first sense is a food: a caption's food word names what is eaten ("cob" no horse)."""
+    turtleneck, "lime" slaked lime): the sense named after it, of another kind, that captions
+    name most (:data:`_READ_AS`; not a person: a "burger" is no jurist), or None. WordNet names a
+    synset after its usual word, so a word filed first as another's synonym names first what it
+    is the usual word for. Not where the first sense is a food: a caption's food word names what
+    is eaten ("cob" no horse). Nor between senses of one kind, which the references' context
+    tells apart better (:mod:`cece.senses`): a "runway" is first the airstrip, its own name
+    second a chute for logs."""
     h = get_hierarchy()
     word = lemma.replace(" ", "_").lower()
     if kinds[0] == "noun.food" or h.names[ids[0]].split(".")[0] == word:
@@ -155,7 +157,7 @@ def _own_name(ids: tuple[int, ...], kinds: list[str], lemma: str) -> int | None:
     own = [
         (_READ_AS.index(k), n)
         for n, (i, k) in enumerate(zip(ids, kinds, strict=True))
-        if h.names[i].split(".")[0] == word and k in _READ_AS and k != "noun.person"
+        if h.names[i].split(".")[0] == word and k in _READ_AS and k not in ("noun.person", kinds[0])
     ]
     return min(own)[1] if own else None
 
