@@ -417,6 +417,13 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
             [("boy", "ride", "bicycle"), ("boy", "down", "road"), ("boy", "wear", "shirt")],
         ),
         ("A man is sitting at a table drinking a juice.", [("man", "sit at", "table"), ("man", "drink", "juice")]),
+        # a particle between the verb and the place keeps the verb, and its posture
+        ("A man sitting down on a bench.", [("man", "sit down on", "bench")]),
+        ("Three people kneeling down beside three goats.", [("people", "kneel down beside", "goat")]),
+        ("A woman bending down next to a dog.", [("woman", "bend down next to", "dog")]),
+        ("A man standing up on a surfboard.", [("man", "stand up on", "surfboard")]),
+        # ... but not one after which the verb names another event: fallen over, it is not travelling
+        ("A shopping cart has fallen over on the sidewalk.", [("shopping cart", "on", "sidewalk")]),
         ("A man standing in a crowd holding a sign.", [("man", "stand in", "crowd"), ("man", "hold", "sign")]),
         # ... but a thing lies there itself, a bowl holds what it holds, a car may pull a trailer
         ("A man sitting in a car pulling a trailer.", [("man", "sit in", "car"), ("car", "pull", "trailer")]),
@@ -455,6 +462,19 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
 )
 def test_who_does_what_where(parser, text, triples):
     assert parser.parse(text).triples() == triples
+
+
+def test_a_posture_said_with_a_particle_contradicts_another():
+    refs = [
+        "Three people kneeling down beside three goats in a fenced area.",
+        "Two young women and a young man kneel down with goats they are showing.",
+        "Three people posing next to a grey, a brown and a white goat.",
+        "Three teenagers show their goats at the fair.",
+    ]
+    e = explain("Several people standing next to small goats.", references=refs)
+    assert flagged(e) == [("R", ["standing next to"])]
+    assert e.counterfactual == "Several people kneeling down beside small goats."
+    assert not explain("Several people kneeling next to small goats.", references=refs).hallucinated
 
 
 def test_an_unsupported_garment_before_a_participle_is_cut_without_what_the_participle_does():
