@@ -43,7 +43,7 @@ from cece.edit_kinds import Level
 from cece.edits import Edit, another_name_for
 from cece.evidence import covers, evidence_of, mentioned_in, same_thing, type_support
 from cece.mass import counted_in_word, in_its_word, uncounted
-from cece.qualities import agreed, closest, namesakes, quality_edits, word_span
+from cece.qualities import agreed, closest, namesakes, quality_edits, with_particle, word_span
 from knowledge import (
     get_hierarchy,
     is_animate,
@@ -279,6 +279,7 @@ def _state_edits(caption: SceneGraph, image: SceneGraph, i: int, found: list[int
         span = word_span(caption.text, (after, len(caption.text)), word.__eq__)
         if t.verdict() != "contradicted" or span is None:
             continue
+        span = with_particle(caption.text, span)
         best = others.most_common(1)[0][0]
         said = [j for j in found if best in image.concepts[j].votes.get("state", {})] or found
         out.append(_tallied(image, "attribute", i, word, best, span, said, t, f"state: the references say {best}"))

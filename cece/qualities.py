@@ -28,6 +28,7 @@ from cece.evidence import evidence_of, same_thing
 from parsers import Concept, SceneGraph, Span
 from parsers.attribute_words import VAGUE_COLOURS
 from parsers.attributes import attribute_kind, base_colour, colours_clash, materials_clash, sizes_clash
+from parsers.draft_graph import POSTURE_PARTICLES
 
 _CLASHES: dict[str, Callable[..., Any]] = {"colour": colours_clash, "size": sizes_clash, "material": materials_clash}
 #: Colours that name a metal: of what a thing is made, "a *copper* kettle" says metal.
@@ -43,6 +44,19 @@ def word_span(text: str, span: Span | None, test: Callable[[str], bool]) -> Span
         if test(m.group().lower()):
             return span[0] + m.start(), span[0] + m.end()
     return None
+
+
+def with_particle(text: str, span: Span) -> Span:
+    """``span`` of a posture verb with the particle after it ("lying down" is rewritten "running",
+    not "running down"); not a pair of adverbs ("running back and forth").
+
+    >>> t = "Dogs lying down. Kids running up and down."
+    >>> [t[slice(*with_particle(t, s))] for s in [(5, 10), (22, 29)]]
+    ['lying down', 'running']
+    """
+    words = "|".join(POSTURE_PARTICLES)
+    m = re.match(rf"\s+(?:{words})\b(?!\s+(?:and|or)\s+\w)", text[span[1] :], re.IGNORECASE)
+    return (span[0], span[1] + m.end()) if m else span
 
 
 def value_span(text: str, span: Span | None, words: set[str]) -> Span | None:

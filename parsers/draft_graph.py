@@ -224,13 +224,13 @@ def prep_predicate(o: Any, inside: list[int] | None = None) -> tuple[Any, list[i
 
 def with_verb(attach: Any, tokens: list[int]) -> list[int]:
     """Prefix an intransitive verb that the phrase follows directly, or after a particle that
-    keeps its posture (:data:`_POSTURE_PARTICLES`): "sitting on" and "sitting down on", not "on".
+    keeps its posture (:data:`POSTURE_PARTICLES`): "sitting on" and "sitting down on", not "on".
     A transitive verb keeps its own relation ("riding a horse on a beach": (man, on, beach))."""
     # A bare base form (VB) here is usually a noun the tagger got wrong ("a bed or blanket near").
     if attach.pos_ != "VERB" or attach.tag_ == "VB" or attach.i >= tokens[0]:
         return tokens
     between = list(range(attach.i + 1, tokens[0]))
-    if any(not _keeps_posture(attach.doc[k], attach) for k in between):
+    if any(not keeps_posture(attach.doc[k], attach) for k in between):
         return tokens
     # a clause after the phrase is no object ("sits on a bench *to eat* a sandwich")
     if any(c.dep_ in _OBJ_DEPS and not (c.dep_ in _CLAUSE_DEPS and c.i > tokens[-1]) for c in attach.children):
@@ -241,12 +241,12 @@ def with_verb(attach: Any, tokens: list[int]) -> list[int]:
 #: Particles after which a verb still says the posture or motion it says alone ("sitting *down*
 #: on", "standing *up* on", "running *around* in"); not "over" or "off", after which it says
 #: another event ("fell over": toppled, not travelling).
-_POSTURE_PARTICLES = frozenset(("down", "up", "around", "about", "back"))
+POSTURE_PARTICLES = frozenset(("down", "up", "around", "about", "back"))
 
 
-def _keeps_posture(t: Any, verb: Any) -> bool:
-    """Whether token ``t`` is a particle of ``verb`` in :data:`_POSTURE_PARTICLES`."""
-    return t.dep_ == "prt" and t.head.i == verb.i and t.lower_ in _POSTURE_PARTICLES
+def keeps_posture(t: Any, verb: Any) -> bool:
+    """Whether token ``t`` is a particle of ``verb`` in :data:`POSTURE_PARTICLES`."""
+    return t.dep_ == "prt" and t.head.i == verb.i and t.lower_ in POSTURE_PARTICLES
 
 
 def _upstream_tokens(o: Any, inside: list[int]) -> list[int]:

@@ -26,10 +26,12 @@ from typing import Any
 from knowledge import is_animate
 from knowledge.agents import may_be_somebody
 from knowledge.states import state_of_verb
+from parsers.draft_graph import keeps_posture
 from parsers.scene_graph import SceneGraph
 
 #: What a verb governs when it acts on something ("moving the water", "falling off"): then what
-#: it says is no state of its subject's. A prepositional phrase is not among them: where it
+#: it says is no state of its subject's -- but for a particle that keeps its posture ("lying
+#: *down*", :func:`parsers.draft_graph.keeps_posture`). A prepositional phrase is not among them: where it
 #: relates the subject, the verb is a relation's predicate and judged as one; where it relates
 #: nothing the parser keeps ("lying next to each other"), the verb still says how the subject is.
 _ACTS_ON = frozenset(("dobj", "agent", "dative", "attr", "acomp", "xcomp", "ccomp", "prt", "oprd"))
@@ -73,7 +75,7 @@ def add_states(graph: SceneGraph, doc: Any) -> SceneGraph:
     heads = {a: i for i, c in enumerate(graph.concepts) for a, _ in c.spans}
     said = [r.span for r in graph.relations if r.span]
     for t in doc:
-        if t.pos_ != "VERB" or any(c.dep_ in _ACTS_ON for c in t.children):
+        if t.pos_ != "VERB" or any(c.dep_ in _ACTS_ON and not keeps_posture(c, t) for c in t.children):
             continue
         if any(a <= t.idx < b for a, b in said):  # "stands next to a sign": a relation's verb
             continue

@@ -477,6 +477,13 @@ def test_a_posture_said_with_a_particle_contradicts_another():
     assert not explain("Several people kneeling next to small goats.", references=refs).hallucinated
 
 
+def test_a_posture_verb_with_its_particle_is_a_state_rewritten_whole():
+    refs = ["A dog running across the grass.", "A dog runs on a lawn.", "A brown dog running in a field."]
+    e = explain("A dog lying down.", references=refs)
+    assert flagged(e) == [("R", ["lying down"])]
+    assert e.counterfactual == "A dog running."
+
+
 def test_an_unsupported_garment_before_a_participle_is_cut_without_what_the_participle_does():
     # read as "wearing (shirt) and (playing cello)", the rewrite cut the cello the references see
     refs = [
