@@ -230,7 +230,8 @@ def with_verb(attach: Any, tokens: list[int]) -> list[int]:
     if attach.pos_ != "VERB" or attach.tag_ == "VB" or attach.i >= tokens[0]:
         return tokens
     between = list(range(attach.i + 1, tokens[0]))
-    if any(not keeps_posture(attach.doc[k], attach) for k in between):
+    # a doubled space is a token of its own ("swimming  in the sea"): no word between the two
+    if any(not (attach.doc[k].is_space or keeps_posture(attach.doc[k], attach)) for k in between):
         return tokens
     # a clause after the phrase is no object ("sits on a bench *to eat* a sandwich")
     if any(c.dep_ in _OBJ_DEPS and not (c.dep_ in _CLAUSE_DEPS and c.i > tokens[-1]) for c in attach.children):
@@ -239,9 +240,9 @@ def with_verb(attach: Any, tokens: list[int]) -> list[int]:
 
 
 #: Particles after which a verb still says the posture or motion it says alone ("sitting *down*
-#: on", "standing *up* on", "running *around* in"); not "over" or "off", after which it says
-#: another event ("fell over": toppled, not travelling).
-POSTURE_PARTICLES = frozenset(("down", "up", "around", "about", "back"))
+#: on", "standing *up* on", "walking *out* of"); not "over" or "off", after which it says
+#: another event ("fell over": toppled, not travelling; "takes off": leaves the ground).
+POSTURE_PARTICLES = frozenset(("down", "up", "around", "about", "back", "out"))
 
 
 def keeps_posture(t: Any, verb: Any) -> bool:

@@ -422,6 +422,9 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
         ("Three people kneeling down beside three goats.", [("people", "kneel down beside", "goat")]),
         ("A woman bending down next to a dog.", [("woman", "bend down next to", "dog")]),
         ("A man standing up on a surfboard.", [("man", "stand up on", "surfboard")]),
+        ("A car sitting out on the street.", [("car", "sit out on", "street")]),
+        # a doubled space is no word between the verb and its preposition
+        ("A dolphin is swimming  in the sea water.", [("dolphin", "swim in", "sea water")]),
         # ... but not one after which the verb names another event: fallen over, it is not travelling
         ("A shopping cart has fallen over on the sidewalk.", [("shopping cart", "on", "sidewalk")]),
         ("A man standing in a crowd holding a sign.", [("man", "stand in", "crowd"), ("man", "hold", "sign")]),
