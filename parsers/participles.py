@@ -4,7 +4,8 @@ noun, put back as a verb.
 In a caption that is one noun phrase with a participle ("A puppy playing with a ball.", "A kid
 playing baseball.", "A bull standing in front of a fence.") the small English model often tags
 the participle NN and parses the whole caption as one noun phrase: "puppy" an adjective of the
-noun "playing", or "kid" and "playing" modifiers of the noun "baseball". The subject is lost and
+noun "playing", or "kid" and "playing" modifiers of the noun "baseball" (or, tagged VBG, builds the
+noun into it: "A gray *dolphin* swimming", a compound of "swimming"). The subject is lost and
 "playing" becomes an object. :func:`repair` (a pipeline component, after the parser) re-reads such
 a phrase the way a reader does -- the noun is the head, the participle modifies it (``acl``), and
 what followed the participle is its object -- so every later step (scene graph, rewrites, grammar
@@ -127,7 +128,9 @@ def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
     if i == 0:
         return None
     n = doc[i - 1]
-    if v.tag_ == "NN" and v.lower_.endswith("ing"):
+    # or tagged as one, heading the sentence with its subject built in ("A gray dolphin *swimming*")
+    built_in = v.tag_ == "VBG" and v.dep_ in _TOP and n.dep_ == "compound" and n.head.i == v.i
+    if v.tag_ == "NN" and v.lower_.endswith("ing") or built_in and not names_one_thing(n.lower_, v.lower_):
         form = "VBG"
     elif _finite(doc, i):
         form = verb_tag(v)  # "A blue bird huddles on a branch": the noun "bird huddles", no verb

@@ -40,6 +40,10 @@ def parser():
         ("A kid playing baseball.", [("kid", "play", "baseball")]),
         ("A kid playing baseball in a park.", [("kid", "play", "baseball"), ("kid", "in", "park")]),
         ("A surfboard laying in the sand.", [("surfboard", "lay in", "sand")]),
+        # tagged a participle, but heading the sentence with its subject built in as a compound
+        ("A small bird pecking at a tree in the forest.", [("bird", "peck at", "tree"), ("tree", "in", "forest")]),
+        ("A gray dolphin swimming in the blue water.", [("dolphin", "swim in", "water")]),
+        ("A deer standing in the woods.", [("deer", "stand in", "woods")]),
         # the tagger's plural noun "fox stares": a present-tense verb, with no verb before it
         ("A red fox stares at the hunter.", [("fox", "stare at", "hunter")]),
         ("A grey squirrel scampers across the lawn.", [("squirrel", "scamper across", "lawn")]),
@@ -127,7 +131,7 @@ def test_a_participle_read_as_a_noun_keeps_its_subject(parser, text, triples):
     g = parser.parse(text)
     assert sorted(g.triples()) == sorted(triples)
     verbs = {"playing", "laying", "stares", "scampers", "kneels", "smiles", "lies", "walks", "plays", "sleep", "walk"}
-    verbs |= {"kneeling"}
+    verbs |= {"kneeling", "pecking", "swimming", "standing"}
     assert not verbs & {c.text.lower() for c in g.concepts}
 
 
@@ -465,6 +469,13 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
 )
 def test_who_does_what_where(parser, text, triples):
     assert parser.parse(text).triples() == triples
+
+
+def test_a_subject_built_into_its_participle_keeps_its_posture():
+    refs = ["A deer lying down in the forest.", "A young deer lies in the woods.", "A deer resting on the ground."]
+    e = explain("A deer standing in the woods by rocks outside.", references=refs)
+    assert flagged(e) == [("R", ["standing in"])]
+    assert e.counterfactual == "A deer lying in the woods by rocks outside."
 
 
 def test_a_posture_said_with_a_particle_contradicts_another():
