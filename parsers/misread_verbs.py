@@ -1,5 +1,5 @@
 """Verbs the small English model reads as nouns, and the token tests the repairs of
-:mod:`parsers.participles` share.
+:mod:`parsers.participles` share (:func:`may_be_finite`: a present-tense verb read as a noun).
 
 Besides a participle right after its subject (:mod:`parsers.participles`), the tagger misreads
 a verb in two more places:
@@ -25,15 +25,26 @@ a verb in two more places:
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from knowledge.states import state_of_verb
-from parsers.attribute_words import counts_several
+from parsers.attribute_words import ONE_DETERMINERS, counts_several
 from parsers.doers import final_participle
-from parsers.verb_words import listed_name, more_often_a_verb, names_one_thing, seen, verb_form, verb_participle
+from parsers.verb_words import (
+    listed_name,
+    more_often_a_verb,
+    names_one_thing,
+    own_plural,
+    seen,
+    verb_form,
+    verb_participle,
+)
 
 #: Tags of a finite verb: a sentence with one has its main verb.
 FINITE = frozenset(("VBZ", "VBP", "VBD", "MD"))
+#: Modifier deps the tagger gives the words of a phrase it reads as one noun phrase.
+INSIDE = frozenset(("amod", "compound", "nmod"))
 
 
 def verb_tag(v: Any) -> str:
@@ -164,3 +175,63 @@ def relink_conjoined(v: Any, verb: Any) -> None:
     v.head, v.dep_, v.tag_ = verb, "conj", "VBG" if v.tag_ == "NN" else "VBZ"
     if v.i + 1 < len(doc) and doc[v.i + 1].dep_ in ("prep", "prt") and doc[v.i + 1].head.i == verb.i:
         doc[v.i + 1].head = v  # "and standing *in* the sand"
+
+
+def may_be_finite(doc: Any, i: int) -> bool:
+    """Whether token ``i``, with no finite verb before it (a participle is no main verb, a later
+    one is another clause's: "a batter *swings* while people watch"), may be the sentence's verb:
+    a plural noun after a singular one ("a bird *huddles* on a branch"; not after a number: "two
+    coffee mugs"), a verb the parser built into a noun phrase ("a deer *walks*", "white deer
+    *walk*": "deer" its compound), or a singular noun after a plural or a counted many ("two dogs
+    *sleep*", "four deer *walk*"); never a later verb's subject, nor the second word of a thing
+    WordNet names."""
+    from knowledge import lemmatize
+
+    v, n = doc[i], doc[i - 1] if i else None
+    if n is None or v.tag_ not in ("NN", "NNS", "VBZ", "VBP") or v.dep_ in ("nsubj", "nsubjpass"):
+        return False  # "the bicycle pedals ... are visible": a later verb's subject
+    built_in = n.dep_ in INSIDE and n.head.i == v.i
+    # "A lily *looks* around": the noun read as an adjective; "A zucchini *lays*": one by its "a"
+    one = n.tag_ == "NNS" and lemmatize(n.lower_) == n.lower_ and any(c.lower_ in ONE_DETERMINERS for c in v.lefts)
+    after_one = n.tag_ in ("NN", "NNP", "JJ") or one
+    if v.tag_ == "NN":  # a verb of several: "two dogs *sleep*"
+        if not (built_in and governs_next(doc, i) and says_several(n, v)):
+            return False
+    elif v.tag_ == "VBP":  # "white deer *walk*"
+        if not (built_in and says_several(n, v)):
+            return False
+    elif not after_one or (v.tag_ == "VBZ" and not built_in) or any(t.tag_ == "CD" for t in doc[:i]):
+        return False  # "a bird *huddles*", "a deer *walks*"; not "two coffee mugs"
+    if any(t.tag_ in FINITE for t in doc[:i]):
+        return False
+    counted_many = v.tag_ == "NN" and n.tag_ == "NN" and counted(n, v)
+    if names_one_thing(n.lower_, lemmatize(v.lower_)):
+        return False
+    # after a counted many ("four deer *stand* near the stones") a singular noun can be no thing
+    # they are, whatever else it may name
+    return verb_form(v.lower_, verb_tag(v)) if counted_many else verb_participle(v.lower_, verb_tag(v))
+
+
+def says_several(n: Any, v: Any) -> bool:
+    """Whether noun ``n`` before ``v`` says several: a plural ("two dogs"), or a noun whose plural
+    is itself counted by a number above one ("four deer walk"; "a three drawer table" is one
+    table), or an animal of that kind with no article of one ("white deer walk"; "a deer park" is
+    one park, "fried pork chunk" no animal)."""
+    if n.tag_ == "NNS":
+        return True
+    zero_plural, animal = _zero_plural(n.lower_) if n.tag_ == "NN" else (False, False)
+    if not zero_plural:
+        return False
+    if counted(n, v):
+        return True
+    one = any(c.dep_ == "det" and c.lower_ in ONE_DETERMINERS for t in (n, v) for c in t.children)
+    return not one and animal
+
+
+@lru_cache(maxsize=8192)
+def _zero_plural(word: str) -> tuple[bool, bool]:
+    """Whether noun ``word`` is its own usual plural (:func:`own_plural`), and whether it is an
+    animal."""
+    from knowledge import is_animate, noun_synset
+
+    return bool(own_plural(word)), is_animate(noun_synset(word))

@@ -28,8 +28,9 @@ WordNet, nothing tuned to a caption):
   something after it to govern (an object or a prepositional phrase).
 
 The same holds of a present-tense verb the tagger reads as a plural noun with no finite verb
-before it ("A red fox *stares* at the camera.": the noun "fox stares", :func:`_finite`; also
-inside a participle's object: "a boy wearing a cap *smiles*"): after a singular noun, not after a
+before it ("A red fox *stares* at the camera.": the noun "fox stares",
+:func:`parsers.misread_verbs.may_be_finite`; also inside a participle's object: "a boy wearing a
+cap *smiles*"): after a singular noun, not after a
 number ("two coffee mugs"), not the subject of a later verb, and not when the two words name one
 thing. So of a verb the tagger got right but the parser built into the noun phrase ("A deer
 *walks* on a crosswalk": "deer" a compound of "walks"), and of a verb of several read as a
@@ -71,20 +72,19 @@ the participle governs ("with a red tie *standing* and looking"). Verbs misread 
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from spacy.language import Language
 
-from parsers.attribute_words import ONE_DETERMINERS
 from parsers.components import install_after_parser
 from parsers.coordination import retag_listed_things
 from parsers.doers import doer_of, owner_of, regroup, relink_doer, second_object_doer, wears, worn_colour
 from parsers.misread_verbs import (
     FINITE,
+    INSIDE,
     conjoined_candidate,
     counted,
-    governs_next,
+    may_be_finite,
     names_several,
     participle_object_candidate,
     prep_object_candidate,
@@ -97,7 +97,6 @@ from parsers.verb_words import (
     garment,
     more_often_a_verb,
     names_one_thing,
-    own_plural,
     seen,
     verb_form,
     verb_participle,
@@ -106,8 +105,6 @@ from parsers.verb_words import (
 _NOUN_TAGS = frozenset(("NN", "NNS", "NNP", "JJ"))  # "koala *bear*" may be tagged a name
 #: The deps of a phrase that holds the caption's subject: the sentence itself or its subject.
 _TOP = frozenset(("ROOT", "nsubj", "nsubjpass"))
-#: Modifier deps the tagger gives the words of a phrase it reads as one noun phrase.
-_INSIDE = frozenset(("amod", "compound", "nmod"))
 #: What a participle can govern after it.
 _AFTER = frozenset(("prep", "dobj", "advmod", "prt", "npadvmod", "acomp", "dative", "agent"))
 
@@ -116,7 +113,7 @@ def _phrase_head(v: Any) -> Any:
     """The head of the noun phrase the tagger built ``v`` into: ``v`` itself, or the noun to its
     right that ``v`` modifies ("playing" -> "baseball")."""
     h = v
-    while h.dep_ in _INSIDE and h.head.i > h.i:
+    while h.dep_ in INSIDE and h.head.i > h.i:
         h = h.head
     return h
 
@@ -132,11 +129,11 @@ def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
     built_in = v.tag_ == "VBG" and v.dep_ in _TOP and n.dep_ == "compound" and n.head.i == v.i
     if v.tag_ == "NN" and v.lower_.endswith("ing") or built_in and not names_one_thing(n.lower_, v.lower_):
         form = "VBG"
-    elif _finite(doc, i):
+    elif may_be_finite(doc, i):
         form = verb_tag(v)  # "A blue bird huddles on a branch": the noun "bird huddles", no verb
     else:
         return None
-    if n.tag_ not in _NOUN_TAGS or n.dep_ not in _INSIDE | _TOP:
+    if n.tag_ not in _NOUN_TAGS or n.dep_ not in INSIDE | _TOP:
         return None
     h = _phrase_head(v)
     if h.dep_ not in _TOP or n.head.i not in (v.i, h.i):
@@ -150,83 +147,23 @@ def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
     if nxt is not None and nxt.is_alpha and nxt.tag_ not in ("IN", "RP") and names_one_thing(v.lower_, nxt.lower_):
         return None
     if form == "VBG" and not verb_participle(v.lower_, form) or not doer(n.lower_, n.tag_ == "JJ"):
-        return None  # (:func:`_finite` has checked its verb)
+        return None  # (:func:`parsers.misread_verbs.may_be_finite` has checked its verb)
     return n, v, h
-
-
-def _finite(doc: Any, i: int) -> bool:
-    """Whether token ``i``, with no finite verb before it (a participle is no main verb, a later
-    one is another clause's: "a batter *swings* while people watch"), may be the sentence's verb:
-    a plural noun after a singular one ("a bird *huddles* on a branch"; not after a number: "two
-    coffee mugs"), a verb the parser built into a noun phrase ("a deer *walks*", "white deer
-    *walk*": "deer" its compound), or a singular noun after a plural or a counted many ("two dogs
-    *sleep*", "four deer *walk*"); never a later verb's subject, nor the second word of a thing
-    WordNet names."""
-    from knowledge import lemmatize
-
-    v, n = doc[i], doc[i - 1] if i else None
-    if n is None or v.tag_ not in ("NN", "NNS", "VBZ", "VBP") or v.dep_ in ("nsubj", "nsubjpass"):
-        return False  # "the bicycle pedals ... are visible": a later verb's subject
-    built_in = n.dep_ in _INSIDE and n.head.i == v.i
-    # "A lily *looks* around": the noun read as an adjective; "A zucchini *lays*": one by its "a"
-    one = n.tag_ == "NNS" and lemmatize(n.lower_) == n.lower_ and any(c.lower_ in ONE_DETERMINERS for c in v.lefts)
-    after_one = n.tag_ in ("NN", "NNP", "JJ") or one
-    if v.tag_ == "NN":  # a verb of several: "two dogs *sleep*"
-        if not (built_in and governs_next(doc, i) and _several(n, v)):
-            return False
-    elif v.tag_ == "VBP":  # "white deer *walk*"
-        if not (built_in and _several(n, v)):
-            return False
-    elif not after_one or (v.tag_ == "VBZ" and not built_in) or any(t.tag_ == "CD" for t in doc[:i]):
-        return False  # "a bird *huddles*", "a deer *walks*"; not "two coffee mugs"
-    if any(t.tag_ in FINITE for t in doc[:i]):
-        return False
-    counted_many = v.tag_ == "NN" and n.tag_ == "NN" and counted(n, v)
-    if names_one_thing(n.lower_, lemmatize(v.lower_)):
-        return False
-    # after a counted many ("four deer *stand* near the stones") a singular noun can be no thing
-    # they are, whatever else it may name
-    return verb_form(v.lower_, verb_tag(v)) if counted_many else verb_participle(v.lower_, verb_tag(v))
-
-
-def _several(n: Any, v: Any) -> bool:
-    """Whether noun ``n`` before ``v`` says several: a plural ("two dogs"), or a noun whose plural
-    is itself counted by a number above one ("four deer walk"; "a three drawer table" is one
-    table), or an animal of that kind with no article of one ("white deer walk"; "a deer park" is
-    one park, "fried pork chunk" no animal)."""
-    if n.tag_ == "NNS":
-        return True
-    zero_plural, animal = _zero_plural(n.lower_) if n.tag_ == "NN" else (False, False)
-    if not zero_plural:
-        return False
-    if counted(n, v):
-        return True
-    one = any(c.dep_ == "det" and c.lower_ in ONE_DETERMINERS for t in (n, v) for c in t.children)
-    return not one and animal
-
-
-@lru_cache(maxsize=8192)
-def _zero_plural(word: str) -> tuple[bool, bool]:
-    """Whether noun ``word`` is its own usual plural (:func:`own_plural`), and whether it is an
-    animal."""
-    from knowledge import is_animate, noun_synset
-
-    return bool(own_plural(word)), is_animate(noun_synset(word))
 
 
 def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] | None:
     """``(noun, participle, (noun's new head, dep), owner)`` when token ``i`` is a participle (or
-    a present-tense verb, :func:`_finite`) the tagger joined to the noun before it inside a
+    a present-tense verb, :func:`parsers.misread_verbs.may_be_finite`) the tagger joined to the noun before it inside a
     prepositional object (module docstring)."""
     v = doc[i]
     if i == 0 or i + 1 >= len(doc):
         return None
     n = doc[i - 1]
-    if n.head.i != v.i or n.dep_ not in _INSIDE or v.tag_ not in ("NN", "NNS", "VBG", "VBZ", "VBP"):
+    if n.head.i != v.i or n.dep_ not in INSIDE or v.tag_ not in ("NN", "NNS", "VBG", "VBZ", "VBP"):
         return None  # (cheap tests first: this runs for every word)
     colour = worn_colour(n)  # "a man in black walks by", "a woman wearing black sits"
     participle = v.tag_ in ("NN", "VBG") and v.lower_.endswith("ing")
-    finite = not participle and _finite(doc, i)
+    finite = not participle and may_be_finite(doc, i)
     # a verb after a plural worn thing is the wearer's, who is one ("in pink sunglasses *smiles*")
     worn_plural = not participle and not finite and v.tag_ in ("NNS", "VBZ") and n.tag_ == "NNS" and not counted(n, v)
     worn_plural = worn_plural and not any(t.tag_ in FINITE for t in doc[:i]) and verb_participle(v.lower_, "VBZ")
@@ -273,7 +210,7 @@ def _governing_candidate(doc: Any, i: int) -> tuple[Any, Any, Any, Any] | None:
     in truth the participle's object ("a man in a red shirt playing tennis": the noun "shirt
     playing tennis"), else None."""
     v = doc[i]
-    if v.tag_ not in ("NN", "VBG") or i == 0 or v.dep_ not in _INSIDE:
+    if v.tag_ not in ("NN", "VBG") or i == 0 or v.dep_ not in INSIDE:
         return None
     h = _phrase_head(v)
     n = doc[i - 1]
@@ -281,7 +218,7 @@ def _governing_candidate(doc: Any, i: int) -> tuple[Any, Any, Any, Any] | None:
         return None
     # the noun inside the phrase, or a second object of the same preposition or participle ("in a
     # blue shirt eating pizza", "wearing black shirt playing cello": "shirt" and "pizza" / "cello")
-    inside = n.dep_ in _INSIDE | {"npadvmod"} and n.head.i in (v.i, h.i)
+    inside = n.dep_ in INSIDE | {"npadvmod"} and n.head.i in (v.i, h.i)
     if not (inside or (n.dep_ == h.dep_ and n.head.i == h.head.i)):
         return None
     if any(t.head.i != h.i for t in doc[i + 1 : h.i]):
