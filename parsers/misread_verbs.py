@@ -195,10 +195,10 @@ def may_be_finite(doc: Any, i: int) -> bool:
     one = n.tag_ == "NNS" and lemmatize(n.lower_) == n.lower_ and any(c.lower_ in ONE_DETERMINERS for c in v.lefts)
     after_one = n.tag_ in ("NN", "NNP", "JJ") or one
     if v.tag_ == "NN":  # a verb of several: "two dogs *sleep*"
-        if not (built_in and governs_next(doc, i) and says_several(n, v)):
+        if not (built_in and governs_next(doc, i) and _says_several(n, v)):
             return False
     elif v.tag_ == "VBP":  # "white deer *walk*"
-        if not (built_in and says_several(n, v)):
+        if not (built_in and _says_several(n, v)):
             return False
     elif not after_one or (v.tag_ == "VBZ" and not built_in) or any(t.tag_ == "CD" for t in doc[:i]):
         return False  # "a bird *huddles*", "a deer *walks*"; not "two coffee mugs"
@@ -212,7 +212,7 @@ def may_be_finite(doc: Any, i: int) -> bool:
     return verb_form(v.lower_, verb_tag(v)) if counted_many else verb_participle(v.lower_, verb_tag(v))
 
 
-def says_several(n: Any, v: Any) -> bool:
+def _says_several(n: Any, v: Any) -> bool:
     """Whether noun ``n`` before ``v`` says several: a plural ("two dogs"), or a noun whose plural
     is itself counted by a number above one ("four deer walk"; "a three drawer table" is one
     table), or an animal of that kind with no article of one ("white deer walk"; "a deer park" is
