@@ -30,7 +30,9 @@ of the second, as in "a red fire hydrant opened".
 And it reads the last thing of a list as a verb now and then ("pancakes, bananas, and *sauce*
 on the tea", "a suit and *tie*"): the structure is a list's, only the tag is a verb's, so the
 thing is lost; a ``conj`` of a noun after the conjunction with no subject, object or auxiliary
-of its own, whose word names a thing, is re-tagged as the noun it is.
+of its own, whose word names a thing, is re-tagged as the noun it is. One read as the verb of
+the participle after it ("a man in a suit and *tie* standing next to a car", "wearing a hat and
+*sunglasses* standing") joins the list before it, and the participle is the wearer's.
 
 And it reads a colour before a noun that is also a past tense ("a red *rose* in a vase", "a
 grey *dove*") as the subject of that verb, or of that noun: the rose is lost, and "pink" becomes
@@ -191,12 +193,55 @@ def _colour_to_adjective(c: Any, t: Any) -> None:
         t.dep_ = "dobj"
 
 
+def _listed_before_participle(t: Any) -> tuple[Any, Any, Any] | None:
+    """``(first member, participle, owner)`` where the tagger read the last thing worn of a list
+    as a verb whose object is the participle right after it ("a man in a suit and *tie* standing
+    next to a car", "wearing a hat and *sunglasses* standing on a beach"), else None."""
+    doc = t.doc
+    if t.tag_ not in ("VB", "VBP", "VBZ") or t.dep_ != "conj" or t.i + 1 >= len(doc):
+        return None
+    v = doc[t.i + 1]
+    if v.tag_ != "VBG" or v.head.i != t.i or v.dep_ not in ("dobj", "xcomp", "ccomp"):
+        return None
+    cc = max((c for c in t.head.children if c.dep_ == "cc" and c.i < t.i), key=lambda c: c.i, default=None)
+    if cc is None or not cc.i or doc[cc.i - 1].tag_ not in _NOUNS:
+        return None
+    first = doc[cc.i - 1]
+    while first.dep_ == "conj" and first.head.tag_ in _NOUNS:
+        first = first.head
+    from knowledge import noun_synset, objecthood
+    from parsers.doers import owner_of
+
+    if first.dep_ not in ("pobj", "dobj") or objecthood(noun_synset(t.lower_)) == "abstract":
+        return None
+    owner = owner_of(first.head)
+    return None if owner is None else (first, v, owner)
+
+
+def _relist(t: Any, first: Any, v: Any, owner: Any) -> None:
+    """Make ``t`` a noun and the last member of ``first``'s list, and participle ``v`` the
+    owner's, with what followed it hanging from ``v``."""
+    doc = t.doc
+    for c in [c for c in t.head.children if c.dep_ == "cc" and first.i < c.i < t.i]:
+        c.head = first
+    t.tag_ = "NNS" if t.tag_ == "VBZ" else "NN"
+    t.head, t.dep_ = first, "conj"
+    v.head, v.dep_ = owner, "acl"
+    for x in doc[v.i + 1 :]:
+        if x.head.i == t.i:
+            x.head = v
+
+
 def retag_listed_things(doc: Any) -> Any:
     """Tag every listed thing the tagger read as a verb as the noun it is (module docstring), in
-    place. The participle repair (:func:`parsers.participles.repair`) calls it first, as it runs
-    first: who wears what is read from these tags."""
+    place, and put one read as the verb of the participle after it back in its list
+    (:func:`_listed_before_participle`). The participle repair
+    (:func:`parsers.participles.repair`) calls it first, as it runs first: who wears what is read
+    from these tags."""
     for t in doc:
-        if (tag := _listed_thing(t)) is not None:
+        if (found := _listed_before_participle(t)) is not None:
+            _relist(t, *found)
+        elif (tag := _listed_thing(t)) is not None:
             t.tag_ = tag
     return doc
 

@@ -668,10 +668,31 @@ def test_the_repair_leaves_a_well_formed_tree(words):
             [("man", "wear", "tent"), ("man", "wear", "sunglasses")],
         ),
         ("A girl in a purple dress and purple shoes.", [("girl", "in", "dress"), ("girl", "in", "shoe")]),
+        # the last thing worn read as the verb of the participle after it: back in the list, and
+        # the participle the wearer's
+        (
+            "A man in a suit and tie standing next to a car.",
+            [("man", "in", "suit"), ("man", "in", "tie"), ("man", "stand next to", "car")],
+        ),
+        (
+            "A man wearing a hat and sunglasses standing on a beach.",
+            [("man", "wear", "hat"), ("man", "wear", "sunglasses"), ("man", "stand on", "beach")],
+        ),
     ],
 )
 def test_two_coordinated_objects_stay_two(parser, text, triples):
     assert parser.parse(text).triples() == triples
+
+
+def test_a_posture_after_a_list_of_things_worn_is_judged():
+    refs = [
+        "A man in a suit sitting in a car.",
+        "A businessman sitting in his car.",
+        "A man in a tie sits in the driver's seat of a car.",
+    ]
+    e = explain("A man in a suit and tie standing next to a car.", references=refs)
+    assert flagged(e) == [("R", ["standing next to"])]
+    assert e.counterfactual == "A man in a suit and tie sitting in a car."
 
 
 def test_a_noun_conjunct_keeps_one_object(parser):
