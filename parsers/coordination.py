@@ -56,6 +56,7 @@ from spacy.language import Language
 
 from parsers.attribute_words import COLOURS
 from parsers.components import install_after_parser
+from parsers.doers import owner_of
 from parsers.verb_words import verb_participle
 
 _NOUNS = frozenset(("NN", "NNS"))
@@ -210,7 +211,6 @@ def _listed_before_participle(t: Any) -> tuple[Any, Any, Any] | None:
     while first.dep_ == "conj" and first.head.tag_ in _NOUNS:
         first = first.head
     from knowledge import noun_synset, objecthood
-    from parsers.doers import owner_of
 
     if first.dep_ not in ("pobj", "dobj") or objecthood(noun_synset(t.lower_)) == "abstract":
         return None
