@@ -153,12 +153,15 @@ def _candidate(doc: Any, i: int) -> tuple[Any, Any, Any] | None:
 
 def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any] | None:
     """``(noun, participle, (noun's new head, dep), owner)`` when token ``i`` is a participle (or
-    a present-tense verb, :func:`parsers.misread_verbs.may_be_finite`) the tagger joined to the noun before it inside a
-    prepositional object (module docstring)."""
+    a present-tense verb, :func:`parsers.misread_verbs.may_be_finite`) the tagger joined to the
+    noun before it inside a prepositional object (module docstring), or to the first of a list
+    before it ("wearing a *bra* and underwear posing": the noun "bra ... posing")."""
     v = doc[i]
     if i == 0 or i + 1 >= len(doc):
         return None
     n = doc[i - 1]
+    if n.dep_ == "conj" and n.head.head.i == v.i and n.head.dep_ in INSIDE and n.head.i < n.i:
+        n = n.head
     if n.head.i != v.i or n.dep_ not in INSIDE or v.tag_ not in ("NN", "NNS", "VBG", "VBZ", "VBP"):
         return None  # (cheap tests first: this runs for every word)
     colour = worn_colour(n)  # "a man in black walks by", "a woman wearing black sits"

@@ -690,6 +690,11 @@ def test_the_repair_leaves_a_well_formed_tree(words):
             "A man wearing a hat and sunglasses standing on a beach.",
             [("man", "wear", "hat"), ("man", "wear", "sunglasses"), ("man", "stand on", "beach")],
         ),
+        # a participle the tagger built a list of things worn into ("a bra ... posing")
+        (
+            "A woman wearing a bra and underwear posing against the wall.",
+            [("woman", "wear", "bra"), ("woman", "wear", "underwear"), ("woman", "pose against", "wall")],
+        ),
     ],
 )
 def test_two_coordinated_objects_stay_two(parser, text, triples):
