@@ -160,8 +160,8 @@ def _object_candidate(doc: Any, i: int) -> tuple[Any, Any, tuple[Any, str], Any]
     if i == 0 or i + 1 >= len(doc):
         return None
     n = doc[i - 1]
-    if n.dep_ == "conj" and n.head.head.i == v.i and n.head.dep_ in INSIDE and n.head.i < n.i:
-        n = n.head
+    if n.dep_ == "conj" and n.tag_ in ("NN", "NNS") and v.lower_.endswith("ing") and n.head.head.i == v.i:
+        n = n.head if n.head.dep_ in INSIDE and n.head.i < n.i else n  # the list's first, not "black pants"
     if n.head.i != v.i or n.dep_ not in INSIDE or v.tag_ not in ("NN", "NNS", "VBG", "VBZ", "VBP"):
         return None  # (cheap tests first: this runs for every word)
     colour = worn_colour(n)  # "a man in black walks by", "a woman wearing black sits"
