@@ -54,9 +54,12 @@ def with_particle(text: str, span: Span) -> Span:
     >>> [t[slice(*with_particle(t, s))] for s in [(5, 10), (22, 29)]]
     ['lying down', 'running']
     """
-    words = "|".join(POSTURE_PARTICLES)
-    m = re.match(rf"\s+(?:{words})\b(?!\s+(?:and|or)\s+\w)", text[span[1] :], re.IGNORECASE)
-    return (span[0], span[1] + m.end()) if m else span
+    m = _PARTICLE_AFTER.match(text, span[1])
+    return (span[0], m.end()) if m else span
+
+
+#: A posture particle after a word, not the first of a pair of adverbs ("up and down").
+_PARTICLE_AFTER = re.compile(rf"\s+(?:{'|'.join(sorted(POSTURE_PARTICLES))})\b(?!\s+(?:and|or)\s+\w)", re.IGNORECASE)
 
 
 def value_span(text: str, span: Span | None, words: set[str]) -> Span | None:
