@@ -33,6 +33,7 @@ from parsers.intransitive import add_states
 from parsers.mentions import merge_definite_mentions
 from parsers.modifiers import is_plural, mark_uncertain, modifier_values
 from parsers.of_names import join_of_names
+from parsers.passive_agents import relate_agents
 from parsers.person_readings import read_doers_as_people, read_worn_as_garments
 from parsers.recovery import recover_nouns
 from parsers.scene_graph import Concept, Relation, SceneGraph
@@ -150,6 +151,7 @@ class CaptionParser:
         repairs.recover_prep_relations(d)
         repairs.recover_verb_objects(d)
         add_covering_things(d)
+        relate_agents(d)
         repairs.goal_objects(d)
         repairs.resolve_pronouns(d)
         repairs.fold_quantifiers(d, QUANTIFIER_NOUNS)

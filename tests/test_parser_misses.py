@@ -465,6 +465,21 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
             "A cow is standing by an electric fence in the grass.",
             [("cow", "stand by", "fence"), ("fence", "in", "grass")],
         ),
+        # a participle's agent does what the participle says to the thing it describes, as in a
+        # finite passive ("the cart is pulled by a horse")
+        ("A cart pulled by a horse.", [("horse", "pull", "cart")]),
+        (
+            "A castle surrounded by a moat and a wooden bridge.",
+            [("moat", "surround", "castle"), ("bridge", "surround", "castle")],
+        ),
+        ("A panda sits, surrounded by greenery.", [("greenery", "surround", "panda")]),
+        # ... but "by" after a verb of putting somewhere names the place, unless somebody did it
+        ("A silver car parked by a stone wall.", [("car", "park by", "stone wall")]),
+        (
+            "The antique car is parked on the grass by the fence.",
+            [("car", "park on", "grass"), ("car", "next to", "fence")],
+        ),
+        ("A car parked by a man.", [("man", "park", "car")]),
     ],
 )
 def test_who_does_what_where(parser, text, triples):
