@@ -9,7 +9,9 @@ adjectives.
 
 A noun ``n`` is re-read when all of these hold (English syntax only, nothing tuned to a caption):
 
-- ``n`` is a noun modifier (``nmod`` or ``compound``) of a noun ``h`` to its right;
+- ``n`` is a noun modifier (``nmod`` or ``compound``, or ``amod`` when the tagger calls it a noun
+  and it is no colour word: "an orange tank *top* and black pants") of a noun ``h`` to its right;
+  a noun modifier of ``n`` itself then names it with it ("*tank* top");
 - ``n`` has a coordinating conjunction of its own, and only adjectives (or nothing) stand between
   it and ``h``: "black tent and *black* sunglasses", "a purple dress and purple shoes". Where a
   noun stands there the phrase is one object after all ("a strawberry and passion fruit
@@ -69,7 +71,10 @@ def _candidate(n: Any) -> Any | None:
     """The head noun when ``n`` is the first of two objects the tagger joined into one noun
     phrase (module docstring), else None."""
     h = n.head
-    if n.dep_ not in ("nmod", "compound") or n.tag_ not in _NOUNS or h.i <= n.i or h.tag_ not in _NOUNS:
+    if n.tag_ not in _NOUNS or h.i <= n.i or h.tag_ not in _NOUNS:
+        return None
+    # the tagger's noun as an adjective too ("an orange tank *top* and black pants"), unless a colour
+    if n.dep_ not in ("nmod", "compound") and not (n.dep_ == "amod" and n.lower_ not in COLOURS):
         return None
     cc = next((c for c in n.children if c.dep_ == "cc" and n.i < c.i < h.i), None)
     if cc is None or any(t.tag_ != "JJ" for t in n.doc[cc.i + 1 : h.i]):
@@ -95,6 +100,9 @@ def _relink(n: Any, h: Any) -> None:
             t.head, t.dep_ = h, "amod"
     for t in movers:
         t.head = n
+    for t in n.lefts:
+        if t.dep_ == "nmod" and t.tag_ in _NOUNS:
+            t.dep_ = "compound"  # the noun before a head noun names it with it: "tank top"
 
 
 def _coloured_noun(c: Any) -> Any | None:

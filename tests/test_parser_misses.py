@@ -695,6 +695,11 @@ def test_the_repair_leaves_a_well_formed_tree(words):
             [("man", "wear", "tent"), ("man", "wear", "sunglasses")],
         ),
         ("A girl in a purple dress and purple shoes.", [("girl", "in", "dress"), ("girl", "in", "shoe")]),
+        # the first noun tagged as an adjective of the second, and its own modifier noun part of its name
+        (
+            "A woman in an orange tank top and black pants.",
+            [("woman", "in", "tank top"), ("woman", "in", "pants")],
+        ),
         # the last thing worn read as the verb of the participle after it: back in the list, and
         # the participle the wearer's
         (
@@ -714,6 +719,16 @@ def test_the_repair_leaves_a_well_formed_tree(words):
 )
 def test_two_coordinated_objects_stay_two(parser, text, triples):
     assert parser.parse(text).triples() == triples
+
+
+def test_the_colour_of_the_first_of_two_things_worn_is_judged():
+    # "top" read as an adjective of "pants" (above): the tank top and its colour were lost
+    e = explain(
+        "A woman in an orange tank top and black pants.",
+        references=["A woman in a blue tank top and black pants walking.", "A woman wearing a blue tank top."],
+    )
+    assert [(x.source, x.target) for x in e.edits if x.hallucinated] == [("orange", "blue")]
+    assert e.counterfactual == "A woman in a blue tank top and black pants."
 
 
 def test_a_noun_conjunct_keeps_one_object(parser):
