@@ -422,6 +422,13 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
         ),
         ("A man is sitting at a table drinking a juice.", [("man", "sit at", "table"), ("man", "drink", "juice")]),
         ("A man standing in a crowd holding a sign.", [("man", "stand in", "crowd"), ("man", "hold", "sign")]),
+        # ... and one the parser makes the complement of the verb before it
+        (
+            "A man wearing a dark jacket is standing holding ski poles.",
+            [("man", "wear", "jacket"), ("man", "hold", "ski pole")],
+        ),
+        ("A woman is posing wearing long earrings.", [("woman", "wear", "earring")]),
+        ("A large panda bear is sitting down eating bamboo.", [("panda bear", "eat", "bamboo")]),
         # ... but a thing lies there itself, a bowl holds what it holds, a car may pull a trailer
         ("A man sitting in a car pulling a trailer.", [("man", "sit in", "car"), ("car", "pull", "trailer")]),
         (
@@ -1430,8 +1437,10 @@ def test_a_participle_the_parser_makes_a_nouns_complement_is_its_participle(pars
     assert (
         flagged(e) == [("R", ["driving in"])] and e.counterfactual == "A large Hummer limo parked in a very big garage."
     )
-    # a noun with a subject of its own is a clause the participle completes: left as it is
+    # a noun with a subject of its own is a clause the participle completes: the tree is left as
+    # it is, and the participle's object is the subject's as any complement participle's is
     g = parser.parse("A woman bartender pouring a yellow cocktail behind the bar.")
     assert [(g.concepts[r.subject].lemma, r.predicate, g.concepts[r.object].lemma) for r in g.relations] == [
-        ("woman", "behind", "bar")
+        ("woman", "behind", "bar"),
+        ("woman", "pouring", "cocktail"),
     ]
