@@ -2,7 +2,7 @@
 :mod:`parsers.participles` share (:func:`may_be_finite`: a present-tense verb read as a noun).
 
 Besides a participle right after its subject (:mod:`parsers.participles`), the tagger misreads
-a verb in two more places:
+a verb in three more places:
 
 - the verb of a caption with no other, built into the object of a preposition: "Several apples
   of varying ripeness *hang* on a tree", "A range of veggies *lays* on a white cloth", "A boy
@@ -10,6 +10,8 @@ a verb in two more places:
   agrees with that noun in number, SemCor has it more often as a verb, a preposition follows,
   and the two words before it are no compound WordNet lists ("a bowl of french *fries* on a
   table" stays a bowl of fries);
+- a present-tense verb read as a noun that the parser still gave its subject: "A woman in a
+  yellow top *poses* next to a blue wall" (:func:`subject_verb_candidate`);
 - a participle joined by "and" to a verb or to that verb's object: "looking at the camera and
   *posing* in the grass", "wearing a red bikini and *standing* in the sand" (not "illustrating art
   and *engineering*", which SemCor has more often as a noun, nor "surrounded by pictures and
@@ -45,6 +47,8 @@ from parsers.verb_words import (
 FINITE = frozenset(("VBZ", "VBP", "VBD", "MD"))
 #: Modifier deps the tagger gives the words of a phrase it reads as one noun phrase.
 INSIDE = frozenset(("amod", "compound", "nmod"))
+#: What only a noun has: adjectives, noun modifiers, determiners, numbers, possessors.
+_NOUN_DEPENDENTS = INSIDE | {"det", "nummod", "poss"}
 
 
 def verb_tag(v: Any) -> str:
@@ -175,6 +179,28 @@ def relink_conjoined(v: Any, verb: Any) -> None:
     v.head, v.dep_, v.tag_ = verb, "conj", "VBG" if v.tag_ == "NN" else "VBZ"
     if v.i + 1 < len(doc) and doc[v.i + 1].dep_ in ("prep", "prt") and doc[v.i + 1].head.i == verb.i:
         doc[v.i + 1].head = v  # "and standing *in* the sand"
+
+
+def subject_verb_candidate(doc: Any, i: int) -> str | None:
+    """The verb tag of token ``i`` when it is the verb of a caption with none, which the tagger
+    read as a noun but the parser gave its subject all the same: "A woman in a yellow top *poses*
+    next to a blue wall", "A man with a cast *tries* to play pool", "A bride and groom *pose*
+    outside", "Two green parrots *rest* on branches". It agrees with its subject in number, is
+    more often a verb and is a form of one, and no other word is the sentence's verb; not "a
+    girl wearing a suit and blue *goggles*" (the goggles are more often a thing), nor a word with
+    what only a noun has ("door *handles*", "white bridal *wear*")."""
+    v = doc[i]
+    if v.tag_ not in ("NN", "NNS") or v.dep_ != "ROOT":
+        return None
+    subject = next((c for c in v.children if c.dep_ == "nsubj" and c.i < i and c.tag_ in ("NN", "NNS", "NNP")), None)
+    tag = "VBZ" if v.tag_ == "NNS" else "VBP"
+    if subject is None or names_several(subject) != (tag == "VBP"):
+        return None
+    if any(c.dep_ in _NOUN_DEPENDENTS for c in v.children):  # "door *handles*", "white bridal *wear*"
+        return None
+    if any(t.tag_ in FINITE for t in doc) or names_one_thing(doc[i - 1].lower_, v.lower_):
+        return None  # "with door *handles*": one thing WordNet names
+    return tag if more_often_a_verb(v.lower_) and verb_form(v.lower_, tag) else None
 
 
 def may_be_finite(doc: Any, i: int) -> bool:

@@ -90,6 +90,7 @@ from parsers.misread_verbs import (
     prep_object_candidate,
     preposition_at,
     relink_conjoined,
+    subject_verb_candidate,
     verb_tag,
 )
 from parsers.verb_words import (
@@ -318,6 +319,9 @@ def repair(doc: Any) -> Any:
         conjoined = conjoined_candidate(doc, i)
         if conjoined is not None:
             relink_conjoined(*conjoined)
+            continue
+        if (tag := subject_verb_candidate(doc, i)) is not None:
+            doc[i].tag_ = tag  # the tree is already a verb's: only the tag was a noun's
             continue
         governing = _governing_candidate(doc, i)
         if governing is not None:

@@ -472,6 +472,12 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
             "A cow is standing by an electric fence in the grass.",
             [("cow", "stand by", "fence"), ("fence", "in", "grass")],
         ),
+        # a present-tense verb the tagger read as a noun, which the parser gave its subject anyway
+        (
+            "A woman in a yellow top poses next to a blue wall.",
+            [("woman", "in", "top"), ("woman", "pose next to", "wall")],
+        ),
+        ("A couple pose in front of a tropical scene.", [("couple", "pose in front of", "scene")]),
         # a participle's agent does what the participle says to the thing it describes, as in a
         # finite passive ("the cart is pulled by a horse")
         ("A cart pulled by a horse.", [("horse", "pull", "cart")]),
@@ -491,6 +497,22 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
 )
 def test_who_does_what_where(parser, text, triples):
     assert parser.parse(text).triples() == triples
+
+
+@pytest.mark.parametrize(
+    "text, word, tag",
+    [
+        ("A woman in a yellow top poses next to a blue wall.", "poses", "VBZ"),
+        ("A bride and groom pose outside of a vintage car.", "pose", "VBP"),
+        # "handles" agrees with "side" and is more often a verb, but "door handles" is one thing
+        ("The back side of a black car with door handles on the back.", "handles", "NNS"),
+        # ... and a word with an adjective is a noun ("white bridal wear")
+        ("A woman and a girl modeling white bridal wear.", "wear", "NN"),
+    ],
+)
+def test_a_verb_read_as_a_noun_with_a_subject_of_its_own_is_the_verb(text, word, tag):
+    doc = load_spacy(tree_repairs=True)(text)
+    assert [t.tag_ for t in doc if t.text == word] == [tag]
 
 
 _DEER = ["A deer lying down in the forest.", "A young deer lies in the woods.", "A deer resting on the ground."]
