@@ -191,6 +191,19 @@ def verb_subject(verb: Any) -> Any | None:
     return None
 
 
+def phrase_subject(attach: Any) -> Any | None:
+    """The noun a prepositional phrase hanging from ``attach`` describes: ``attach`` itself when a
+    noun, a verb's subject (:func:`verb_subject`), or the subject of the copula ``attach`` is the
+    adjective of ("The tires are black *with chrome rims*", "A bag is open *on the floor*")."""
+    if attach.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
+        return attach
+    if attach.pos_ in ("VERB", "AUX"):
+        return verb_subject(attach)
+    if attach.pos_ == "ADJ" and attach.dep_ == "acomp":
+        return verb_subject(attach.head)
+    return None
+
+
 def prep_predicate(o: Any, inside: list[int] | None = None) -> tuple[Any, list[int], int | None] | None:
     """For a prepositional object ``o``: (the token the phrase attaches to, the predicate's token
     indices, the inner noun of a multiword preposition or None). ``None`` when ``o`` is not a

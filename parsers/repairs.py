@@ -41,6 +41,7 @@ from parsers.draft_graph import (
     Mention,
     flatten,
     joins_next,
+    phrase_subject,
     prep_predicate,
     verb_subject,
     with_verb,
@@ -104,7 +105,9 @@ def recover_prep_relations(d: Draft) -> None:
         if found is None:
             continue
         attach, tokens, inner = found
-        subject = _subject_of(attach)
+        subject = phrase_subject(attach)
+        if attach.pos_ == "ADJ" and is_hypernym("property.n.02", noun_synset(o.lower_) or "entity.n.01"):
+            continue  # "is red *in color*": what the adjective is a value of, no thing
         if inner is not None and d.tok2m[inner] >= 0 and d.tok2m[inner] != idx:
             m_inner = d.mentions[d.tok2m[inner]]
             s_idx = d.tok2m[subject.i] if subject is not None else -1
@@ -199,15 +202,6 @@ def _in_a_body_part(p: Any) -> bool:
     if o is None or not any(c.dep_ == "poss" or c.lower_ in ("one", "both") for c in o.children):
         return False
     return objecthood(noun_synset(o.lower_)) == "part"
-
-
-def _subject_of(attach: Any) -> Any | None:
-    """The noun a prepositional phrase describes: the noun it hangs from, or a verb's subject."""
-    if attach.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
-        return attach
-    if attach.pos_ in ("VERB", "AUX"):
-        return verb_subject(attach)
-    return None
 
 
 def split_possessives(d: Draft) -> None:

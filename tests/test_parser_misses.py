@@ -472,6 +472,14 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
             "A cow is standing by an electric fence in the grass.",
             [("cow", "stand by", "fence"), ("fence", "in", "grass")],
         ),
+        # a phrase after the adjective a copula says of its subject is said of the subject too ...
+        (
+            "The tires on the wheelchair are black with chrome rims.",
+            [("tire", "on", "wheelchair"), ("tire", "have", "rim")],
+        ),
+        ("A tiger bag is open on the floor.", [("bag", "on", "floor")]),
+        # ... unless it names what the adjective is a value of
+        ("The snowplow is red in color.", []),
         # a present-tense verb the tagger read as a noun, which the parser gave its subject anyway
         (
             "A woman in a yellow top poses next to a blue wall.",
