@@ -214,17 +214,17 @@ def prep_predicate(o: Any, inside: list[int] | None = None) -> tuple[Any, list[i
     p = o.head
     if p.dep_ == "agent":
         return None
-    h = p.head
+    h, doc = p.head, o.doc
     # "in front of": the noun "front" sits between two prepositions.
     if h.dep_ == "pobj" and h.i < p.i and h.head.i < h.i:
         q = h.head
-        doc = o.doc
         if doc[q.i : p.i + 1].text.lower() in NOUN_PREPS:
             return q.head, list(range(q.i, p.i + 1)), h.i
     tokens = [p.i]
     # "next to", "close to", "out of", "in between": adjacent heads chain into one phrase.
     while (
-        h.i + 1 == tokens[0]
+        h.i < tokens[0]
+        and all(doc[k].is_space for k in range(h.i + 1, tokens[0]))  # "next  to": a doubled space is no word
         and (h.pos_ == "ADP" or h.lower_ in CHAIN_WORDS)
         and h.dep_ in _CHAIN_DEP
         and h.head.i != h.i

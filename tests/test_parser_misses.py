@@ -444,6 +444,8 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
         ("A car sitting out on the street.", [("car", "sit out on", "street")]),
         # a doubled space is no word between the verb and its preposition
         ("A dolphin is swimming  in the sea water.", [("dolphin", "swim in", "sea water")]),
+        # ... nor between the words of one preposition
+        ("A man in a helmet is next  to some people.", [("man", "in", "helmet"), ("man", "next to", "people")]),
         # ... but not a particle after which the verb names another event: fallen over, it is not travelling
         ("A shopping cart has fallen over on the sidewalk.", [("shopping cart", "on", "sidewalk")]),
         # the second thing worn read as a second wearer, or a second subject of the later verb
