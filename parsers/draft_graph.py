@@ -177,7 +177,8 @@ def flatten(tok: Any) -> Iterator[Any]:
 
 def verb_subject(verb: Any) -> Any | None:
     """The token doing ``verb``: its nsubj, the noun an acl/relcl modifies, or (through
-    coordinated and open-complement verbs) the subject of the governing verb."""
+    coordinated and open-complement verbs) the subject of the governing verb, or the noun of a
+    caption that is a noun phrase the verb is an adverbial participle of."""
     for _ in range(6):
         for c in verb.children:
             if c.dep_ in ("nsubj", "nsubjpass"):
@@ -185,6 +186,10 @@ def verb_subject(verb: Any) -> Any | None:
         if verb.dep_ in ("acl", "relcl"):
             return verb.head
         if verb.dep_ in ("conj", "xcomp", "advcl") and verb.head.i != verb.i:
+            if verb.dep_ == "advcl" and verb.tag_ in ("VBG", "VBN") and verb.head.pos_ in ("NOUN", "PROPN"):
+                # a participle of a caption that is a noun phrase: "A leopard, *laying* in the grass"
+                # (not a noun read as a bare verb: "next to *garden* gnome")
+                return verb.head if verb.head.dep_ == "ROOT" else None
             verb = verb.head
             continue
         return None

@@ -474,6 +474,14 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
             "A cow is standing by an electric fence in the grass.",
             [("cow", "stand by", "fence"), ("fence", "in", "grass")],
         ),
+        # a participle of a caption that is a noun phrase is that noun's doing ...
+        ("A leopard, laying in a shaded grass area, cleaning itself.", [("leopard", "lay in", "area")]),
+        (
+            "Man in fishing gear, holding a large trout and standing in front of the water.",
+            [("man", "in", "fishing gear"), ("man", "stand in front of", "water"), ("man", "hold", "trout")],
+        ),
+        # ... not a noun read as a bare verb
+        ("Potted pillow with red flowers next to garden gnome with a drum.", [("pillow", "have", "flower")]),
         # a phrase after the adjective a copula says of its subject is said of the subject too ...
         (
             "The tires on the wheelchair are black with chrome rims.",
