@@ -37,6 +37,7 @@ from parsers.passive_agents import relate_agents
 from parsers.person_readings import read_doers_as_people, read_worn_as_garments
 from parsers.recovery import recover_nouns
 from parsers.scene_graph import Concept, Relation, SceneGraph
+from parsers.small_clauses import relate_small_clause_subjects
 from parsers.spacy_model import load_spacy
 from parsers.surface import spacy_text
 
@@ -150,6 +151,7 @@ class CaptionParser:
         repairs.drop_symbols(d)  # after the split: a possessor can be a symbol too ("\u200d's")
         repairs.recover_prep_relations(d)
         repairs.recover_verb_objects(d)
+        relate_small_clause_subjects(d)
         add_covering_things(d)
         relate_agents(d)
         repairs.goal_objects(d)

@@ -482,6 +482,16 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
         ),
         # ... not a noun read as a bare verb
         ("Potted pillow with red flowers next to garden gnome with a drum.", [("pillow", "have", "flower")]),
+        # the subject the parser gives a participle or bare verb after a verb is that verb's object
+        ("A dirty car has a boat fastened over its roof.", [("boat", "fasten above", "roof"), ("car", "have", "boat")]),
+        ("A crowd is watching a woman run down a street.", [("woman", "down", "street"), ("crowd", "watch", "woman")]),
+        (
+            "A man wears a hat and scarf covering half his face.",
+            [("hat", "cover", "face"), ("scarf", "cover", "face"), ("man", "wear", "hat"), ("man", "wear", "scarf")],
+        ),
+        # ... not after "is" (a word is missing), nor of a finite clause
+        ("A man is a Scottish kilt is holding a red rifle.", [("kilt", "hold", "rifle")]),
+        ("This pink watch says the time is 13:23.", []),
         # a phrase after the adjective a copula says of its subject is said of the subject too ...
         (
             "The tires on the wheelchair are black with chrome rims.",
