@@ -41,6 +41,7 @@ from cece.mass import said_name, said_plural, uncounted
 from cece.stand_ins import roles_of, stand_ins
 from knowledge import (
     PREPOSITIONS,
+    lexname,
     objecthood,
     participle_tag,
     place_part,
@@ -228,7 +229,19 @@ def _stand_in(ctx: _Text, i: int) -> Any | None:
     j = stand_ins([i], ctx.caption.concepts, ctx.image, salience(ctx.image), roles_of(ctx.caption))[i]
     if j is None or objecthood(ctx.image.concepts[j].synset) != "thing":
         return None
+    if _own_body_part(heads[0], c) and not _body_part(ctx.image.concepts[j]):
+        return None  # "has *his arm* crossed" where they see a hat: his arm is not the hat
     return ctx.image.concepts[j] if ctx.used.setdefault(j, c.lemma.lower()) == c.lemma.lower() else None
+
+
+def _body_part(c: Any) -> bool:
+    return bool(c.synset) and lexname(c.synset) == "noun.body"
+
+
+def _own_body_part(head: Any, c: Any) -> bool:
+    """Whether concept ``c`` (head token ``head``) is a part of its possessor's body ("*his*
+    arm", "the man's hand"): only another such part stands in for it."""
+    return _body_part(c) and any(t.dep_ == "poss" for t in head.children)
 
 
 def _attribute_words(doc: Any, a: int, b: int, value: str) -> tuple[int, int]:
