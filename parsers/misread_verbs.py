@@ -185,10 +185,10 @@ def subject_verb_candidate(doc: Any, i: int) -> str | None:
     """The verb tag of token ``i`` when it is the verb of a caption with none, which the tagger
     read as a noun but the parser gave its subject all the same: "A woman in a yellow top *poses*
     next to a blue wall", "A man with a cast *tries* to play pool", "A bride and groom *pose*
-    outside", "Two green parrots *rest* on branches". It agrees with its subject in number, is
-    more often a verb and is a form of one, and no other word is the sentence's verb; not "a
-    girl wearing a suit and blue *goggles*" (the goggles are more often a thing), nor a word with
-    what only a noun has ("door *handles*", "white bridal *wear*")."""
+    outside". It agrees with its subject in number, is more often a verb and is a form of one,
+    and no other word is the sentence's verb; not "a girl wearing a suit and blue *goggles*" (the
+    goggles are more often a thing; so is "rest": "Two green parrots *rest* on branches" stays
+    unread), nor a word with what only a noun has ("door *handles*", "white bridal *wear*")."""
     v = doc[i]
     if v.tag_ not in ("NN", "NNS") or v.dep_ != "ROOT":
         return None
