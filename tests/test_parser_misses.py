@@ -435,6 +435,12 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
         ),
         ("A woman is posing wearing long earrings.", [("woman", "wear", "earring")]),
         ("A large panda bear is sitting down eating bamboo.", [("panda bear", "eat", "bamboo")]),
+        # ... or a "to" infinitive it makes the complement: what the subject is about to do
+        ("A young boy is trying to play a harp.", [("boy", "play", "harp")]),
+        (
+            "A catcher in a baseball game prepares to catch a ball.",
+            [("catcher", "in", "baseball game"), ("catcher", "catch", "ball")],
+        ),
         # ... but a thing lies there itself, a bowl holds what it holds, a car may pull a trailer
         ("A man sitting in a car pulling a trailer.", [("man", "sit in", "car"), ("car", "pull", "trailer")]),
         (
