@@ -15,7 +15,7 @@ are exact and the predicate can be corrected (``"in front"`` -> ``"in front of"`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,6 +116,26 @@ class Draft:
             self.tok2m[i] = idx
         return idx
 
+    def relate(
+        self,
+        subjects: Iterable[Any],
+        objects: Iterable[Any],
+        tokens: tuple[int, ...],
+        linked: set[tuple[int, int]] | None = None,
+    ) -> None:
+        """Link the mention of each token of ``subjects`` to the mention of each token of
+        ``objects`` by the predicate ``tokens``: never a token outside a mention, nor a mention to
+        itself, nor (when ``linked`` is given; it is kept up to date) a pair already linked."""
+        objects = list(objects)
+        for s in subjects:
+            for o in objects:
+                s_m, o_m = self.tok2m[s.i], self.tok2m[o.i]
+                if s_m < 0 or o_m < 0 or s_m == o_m or (linked is not None and (s_m, o_m) in linked):
+                    continue
+                if linked is not None:
+                    linked.add((s_m, o_m))
+                self.links.append(Link(s_m, o_m, tokens))
+
     def resolve(self, idx: int) -> int:
         """Follow aliases to the mention that stands for ``idx`` (or DROPPED)."""
         seen = 0
@@ -194,6 +214,12 @@ def verb_subject(verb: Any) -> Any | None:
             continue
         return None
     return None
+
+
+def verb_tokens(verb: Any, obj: Any) -> tuple[int, ...]:
+    """The predicate tokens of ``verb`` with its object ``obj``: the verb and its particles
+    before the object ("*picks up* a ball")."""
+    return (verb.i, *(c.i for c in verb.children if c.dep_ == "prt" and c.i < obj.i))
 
 
 def phrase_subject(attach: Any) -> Any | None:

@@ -33,7 +33,7 @@ from knowledge import is_hypernym
 from knowledge.agents import may_be_somebody
 from knowledge.concepts import verb_synset
 from parsers.components import install_after_parser
-from parsers.draft_graph import Draft, Link, flatten, verb_subject
+from parsers.draft_graph import Draft, flatten, verb_subject
 
 #: What a verb of putting a thing somewhere is, in its first or second WordNet sense: "put"
 #: (park, place, set, stack, arrange, seat, lean) or "locate" (situate, position).
@@ -81,12 +81,7 @@ def relate_agents(d: Draft) -> None:
         target, obj = verb_subject(v), next((c for c in a.children if c.dep_ == "pobj"), None)
         if target is None or obj is None:
             continue
-        o_m = d.tok2m[target.i]
-        for s in flatten(obj):
-            s_m = d.tok2m[s.i]
-            if s_m >= 0 and o_m >= 0 and s_m != o_m and (s_m, o_m) not in linked:
-                linked.add((s_m, o_m))
-                d.links.append(Link(s_m, o_m, (v.i,)))
+        d.relate(flatten(obj), [target], (v.i,), linked)
 
 
 @Language.component("halcece_passive_agents")

@@ -44,6 +44,7 @@ from parsers.draft_graph import (
     phrase_subject,
     prep_predicate,
     verb_subject,
+    verb_tokens,
     with_verb,
 )
 from parsers.verb_words import verb_form
@@ -115,12 +116,7 @@ def recover_prep_relations(d: Draft) -> None:
             m_inner.alias = s_idx if s_idx >= 0 and s_idx != d.tok2m[inner] else DROPPED
         if o.i in has_rel or subject is None:
             continue
-        toks = tuple(with_verb(attach, tokens))
-        for s in flatten(subject):
-            for y in flatten(o):
-                s_m, o_m = d.tok2m[s.i], d.tok2m[y.i]
-                if s_m >= 0 and o_m >= 0 and s_m != o_m:
-                    d.links.append(Link(s_m, o_m, toks))
+        d.relate(flatten(subject), flatten(o), tuple(with_verb(attach, tokens)))
 
 
 def recover_verb_objects(d: Draft) -> None:
@@ -145,12 +141,8 @@ def recover_verb_objects(d: Draft) -> None:
         subject = verb_subject(v)
         if adverbial and subject is not None and needs_somebody(v.lower_) and not can_act(noun_synset(subject.lemma_)):
             continue  # "a speedway shows a person ..., *wearing* a uniform": the person wears it
-        s_m = d.tok2m[subject.i] if subject is not None else -1
-        tokens = (v.i, *(c.i for c in v.children if c.dep_ == "prt" and c.i < o.i))
-        for y in flatten(o):
-            o_m = d.tok2m[y.i]
-            if s_m >= 0 and o_m >= 0 and s_m != o_m:
-                d.links.append(Link(s_m, o_m, tokens))
+        if subject is not None:
+            d.relate([subject], flatten(o), verb_tokens(v, o))
 
 
 def _adverbial(v: Any) -> bool:

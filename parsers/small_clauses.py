@@ -18,7 +18,7 @@ Scottish kilt is holding a rifle") and before a participle or a bare verb (not a
 
 from __future__ import annotations
 
-from parsers.draft_graph import Draft, Link, flatten, verb_subject
+from parsers.draft_graph import Draft, flatten, verb_subject, verb_tokens
 
 #: The tags of a clause's verb that make it a small clause: a participle or a bare verb.
 _SMALL = frozenset(("VB", "VBG", "VBN"))
@@ -41,10 +41,5 @@ def relate_small_clause_subjects(d: Draft) -> None:
         ):
             continue
         subject = verb_subject(verb)
-        s_m = d.tok2m[subject.i] if subject is not None else -1
-        tokens = (verb.i, *(c.i for c in verb.children if c.dep_ == "prt" and c.i < n.i))
-        for y in flatten(n):
-            o_m = d.tok2m[y.i]
-            if s_m >= 0 and o_m >= 0 and s_m != o_m and (s_m, o_m) not in linked:
-                linked.add((s_m, o_m))
-                d.links.append(Link(s_m, o_m, tokens))
+        if subject is not None:
+            d.relate([subject], flatten(n), verb_tokens(verb, n), linked)
