@@ -194,8 +194,8 @@ class CaptionParser:
         named = stands_for(doc[m.root])
         if named is not None and d.tok2m[named.i] >= 0:  # "a large one": the thing named before
             _, lemma, synset, _ = self._name(doc, d.mentions[d.tok2m[named.i]])
-        values, counts = modifier_values(doc, m, set(heads))
-        attributes = group_attributes([doc[i].lower_ for i in leftovers] + values)
+        values, counts = modifier_values(doc, m, set(heads), leftovers)
+        attributes = group_attributes(values)
         counts = list(dict.fromkeys(counts + m.counts))
         if counts:
             attributes["count"] = counts

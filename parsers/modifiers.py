@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from parsers.attribute_words import (
@@ -20,6 +21,7 @@ from parsers.attribute_words import (
     TONES,
     VAGUE_COUNTS,
     counts_several,
+    names_with,
 )
 from parsers.attributes import count_value
 from parsers.covered import covering_noun
@@ -36,12 +38,17 @@ _ARG_DEPS = frozenset(("attr", "dobj", "oprd"))
 _COLOURING = frozenset(("paint", "color", "colour"))
 
 
-def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], list[str]]:
+def modifier_values(
+    doc: Any, m: Mention, heads: set[int], compounds: Iterable[int] = ()
+) -> tuple[list[str], list[str]]:
     """(attribute words, count values) of a mention; ``heads`` are the head-word tokens, which
-    are the object's name, not its modifiers. "close to", "full of" are relations, not attributes."""
+    are the object's name, not its modifiers, and ``compounds`` the noun modifiers the name left
+    out ("city" street). "close to", "full of" are relations, not attributes."""
     root = doc[m.root]
     counts: list[str] = []
-    mods: list[Any] = []
+    compounds = list(compounds)
+    mods: list[Any] = [doc[i] for i in compounds]
+    one_name: dict[int, str] = {}  # noun modifiers that are one name with their adjective ("flat screen")
     # the other words of a compound name carry modifiers too: "a white | school bus" hangs
     # "white" on "school", "a silver and red | fire hydrant" hangs "silver" on "fire" as nmod
     named = (x for h in sorted(heads) if h != m.root for x in doc[h].children)
@@ -59,8 +66,11 @@ def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], l
             continue  # "snow covered": a relation to the snow says it (parsers.covered)
         if dep == "amod" or (dep == "nmod" and c.pos_ == "ADJ") or (dep == "compound" and c.i not in heads):
             mods.extend(flatten(c))
-            if dep == "compound":  # "a *small* matte helicopter": the thing is small
-                mods.extend(g for g in c.children if g.dep_ == "amod" and g.lower_ in _OVERALL_SIZES)
+            if dep == "compound":
+                mods.extend(y for g in c.children if _said_of_the_thing(g, c) for y in flatten(g))
+                for g in c.children:
+                    if _one_name(g, c):
+                        one_name[c.i] = f"{g.lower_} {c.lower_}"
     if root.dep_ == "nsubj" and root.head.lemma_ == "be":  # "The car is red."
         mods.extend(y for c in root.head.children if c.dep_ == "acomp" for y in flatten(c))
     if root.dep_ == "nsubjpass" and root.head.lemma_ in _COLOURING:  # "The building is painted green."
@@ -71,16 +81,36 @@ def modifier_values(doc: Any, m: Mention, heads: set[int]) -> tuple[list[str], l
     # "a green colored pineapple", "a red-colored car": spaCy hangs the colour on "colored"
     mods += [c for t in mods if t.lower_ in ("colored", "coloured") for c in t.children if c.lower_ in COLOURS]
     mods = sorted(
-        (
-            t
+        {
+            t.i: t
             for t in mods
             if t.i not in heads
             and not (t.lower_ in CHAIN_WORDS and any(g.dep_ == "prep" for g in t.children))
             and not _colour_of_a_part(doc, t)
-        ),
+        }.values(),
         key=lambda t: t.i,
     )
-    return _join_tones(mods), counts
+    # the noun modifiers the name left out come first, as they are read first
+    values = sorted(_join_tones(mods, one_name), key=lambda v: v[0] not in compounds)
+    return [word for _, word in values], counts
+
+
+def _said_of_the_thing(adjective: Any, modifier: Any) -> bool:
+    """Whether ``adjective``, which spaCy hangs on the noun ``modifier`` of a mention, describes the
+    mention's thing: its overall size ("a *small* matte helicopter") or its colour ("a *blue* yoga
+    mat", "a *red* city bus", "a *black* metal pole"); not a length or height ("a *long* sleeve
+    shirt"), nor an adjective that is one name with the modifier ("a *red* wine glass")."""
+    if adjective.dep_ != "amod" or _one_name(adjective, modifier):
+        return False
+    return adjective.lower_ in _OVERALL_SIZES or adjective.lower_ in COLOURS
+
+
+def _one_name(adjective: Any, modifier: Any) -> bool:
+    """Whether ``adjective`` right before the noun ``modifier`` makes one name with it: "a *flat
+    screen* tv", "a *red wine* glass", "a *green tea* cup" (:func:`names_with`)."""
+    if adjective.dep_ != "amod" or adjective.i != modifier.i - 1:
+        return False
+    return names_with(adjective.lower_, modifier.lemma_.lower())
 
 
 def _colour_of_a_part(doc: Any, t: Any) -> bool:
@@ -131,9 +161,11 @@ def _counts_a_modifier(doc: Any, number: Any, root: Any, value: str, heads: set[
     )
 
 
-def _join_tones(mods: list[Any]) -> list[str]:
-    """ "dark blue" is one colour value, whether spaCy hangs "dark" on "blue" or on the noun."""
-    out: list[str] = []
+def _join_tones(mods: list[Any], names: dict[int, str]) -> list[tuple[int, str]]:
+    """(first token, value) of each value of ``mods``: "dark blue" is one colour value, whether
+    spaCy hangs "dark" on "blue" or on the noun; a token of ``names`` is the name given there
+    ("flat screen" for "screen")."""
+    out: list[tuple[int, str]] = []
     used: set[int] = set()
     for n, t in enumerate(mods):
         if t.i in used:
@@ -142,14 +174,14 @@ def _join_tones(mods: list[Any]) -> list[str]:
         if low in COLOURS:
             tone = [c for c in t.children if c.lower_ in TONES and c.i < t.i]
             if tone:
-                out.append(f"{tone[-1].lower_} {low}")
+                out.append((t.i, f"{tone[-1].lower_} {low}"))
                 continue
         nxt = mods[n + 1] if n + 1 < len(mods) else None
         if low in TONES and nxt is not None and nxt.lower_ in COLOURS and nxt.i - t.i <= 2:
-            out.append(f"{low} {nxt.lower_}")
+            out.append((t.i, f"{low} {nxt.lower_}"))
             used.add(nxt.i)
             continue
-        out.append(low)
+        out.append((t.i, names.get(t.i, low)))
     return out
 
 

@@ -458,6 +458,24 @@ def test_colour_on_a_compound_head():
     assert explain("A yellow school bus.", references=["A yellow school bus."]).hallucinated is False
 
 
+def test_colour_spacy_hangs_on_a_noun_modifier():
+    # "red" is the bus's colour though the parse hangs it on "city"; it was lost, and the
+    # contradiction with it
+    refs = ["A blue bus parked at a bus stop.", "A blue city bus on the side of the road."]
+    e = explain("A red city bus.", references=[*refs, "A large blue bus is parked next to a sidewalk."])
+    assert flagged(e) == [("attribute", ["red"])] and e.counterfactual == "A blue city bus."
+    refs = ["A woman doing yoga on a pink mat.", "A lady sitting on a pink yoga mat in a room."]
+    e = explain("A woman sitting on a blue yoga mat.", references=refs)
+    assert flagged(e) == [("attribute", ["blue"])] and e.counterfactual == "A woman sitting on a pink yoga mat."
+
+
+def test_a_noun_modifier_named_with_its_adjective_is_no_thing_of_its_own():
+    # the tv has a flat screen; "screen" alone was a thing no reference names (a HAT dev caption)
+    refs = ["A television on a stand in a room.", "A TV sitting on top of a wooden entertainment center."]
+    e = explain("A flat screen tv on a wooden stand.", references=refs)
+    assert [x for x in e.edits if x.level == "attribute"] == [] and e.hallucinated is False
+
+
 def test_a_colour_of_two_words_is_marked_and_mended_whole():
     refs = ["An omelette with dark brown gravy and broccoli.", "A plate with an omelet covered in brown gravy."]
     refs += ["Eggs with brown sauce and some broccoli."]

@@ -199,6 +199,23 @@ def test_a_number_before_a_modifier_counts_the_modifier(parser, text, lemma, cou
     assert by_lemma(parser.parse(text))[lemma].attributes.get("count") == count
 
 
+@pytest.mark.parametrize(
+    "text, lemma, attributes",
+    [
+        # spaCy hangs the thing's colour on its noun modifier: the mat is blue, the bus red
+        ("A woman sitting on a blue yoga mat.", "mat", {"other": ["yoga"], "colour": ["blue"]}),
+        ("A red city bus with a destination.", "bus", {"other": ["city"], "colour": ["red"]}),
+        ("Dark blue velvet curtains.", "curtain", {"material": ["velvet"], "colour": ["dark blue"]}),
+        # an adjective that is one name with the modifier stays with it: the tv has a flat screen
+        ("A flat screen tv on a stand.", "tv", {"other": ["flat screen"]}),
+        # a length is the modifier's own ("long sleeves"), as before
+        ("A man in a long sleeve shirt.", "shirt", {"other": ["sleeve"]}),
+    ],
+)
+def test_an_adjective_on_a_noun_modifier(parser, text, lemma, attributes):
+    assert by_lemma(parser.parse(text))[lemma].attributes == attributes
+
+
 def test_quantifier_nouns_count_what_they_quantify(parser):
     g = parser.parse("A couple of dogs and several cats near a group of people.")
     c = by_lemma(g)
