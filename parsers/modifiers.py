@@ -187,8 +187,9 @@ def _join_tones(mods: list[Any], names: dict[int, str]) -> list[tuple[int, str]]
 
 def mark_uncertain(d: Draft) -> None:
     """Flag hedged mentions: "possibly a cat", "there is probably a dog", "appears to be a dog",
-    "looks like a kite", "it might be a cat". A hedge on an adjective ("a probably broken
-    umbrella") hedges the attribute, not the object, and is ignored."""
+    "looks like a kite", "it might be a cat", each thing of a list joined by "and/or" ("a hat
+    and/or a trenchcoat": neither alone is said to be there). A hedge on an adjective ("a
+    probably broken umbrella") hedges the attribute, not the object, and is ignored."""
     doc = d.doc
     for t in doc:
         low = t.lower_
@@ -198,6 +199,8 @@ def mark_uncertain(d: Draft) -> None:
             targets = _hedged_by_verb(t)
         elif low in HEDGE_MODALS and t.dep_ == "aux" and t.head.lemma_ == "be":
             targets = [y for c in t.head.children if c.dep_ in _ARG_DEPS for y in flatten(c)]
+        elif low == "and/or" and t.dep_ == "cc":
+            targets = list(flatten(_first_of_list(t.head)))
         else:
             continue
         for y in targets:
@@ -206,6 +209,13 @@ def mark_uncertain(d: Draft) -> None:
                 idx = d.resolve(idx)
                 if idx >= 0:
                     d.mentions[idx].uncertain = True
+
+
+def _first_of_list(t: Any) -> Any:
+    """The first member of the list ``t`` is a member of (spaCy chains each to the one before)."""
+    while t.dep_ == "conj" and t.head.i < t.i:
+        t = t.head
+    return t
 
 
 def _hedged_by_adverb(d: Draft, t: Any) -> list[Any]:

@@ -106,6 +106,7 @@ def _load(name: str, exclude: tuple[str, ...], fast_attributes: bool, tree_repai
             passive_agents,
         )
 
+        _read_and_or_as_or(nlp)
         passive_agents.install(nlp)  # first installed, so last after the parser: it reads the others' tags
         anaphora.install(nlp)
         coordination.install(nlp)
@@ -114,6 +115,14 @@ def _load(name: str, exclude: tuple[str, ...], fast_attributes: bool, tree_repai
         noun_complements.install(nlp)
         partitives.install(nlp)  # last installed, so first after the parser
     return nlp
+
+
+def _read_and_or_as_or(nlp: Any) -> None:
+    """Have the model read "and/or" as "or" (its norm, which the tagger and parser see; the text
+    is the same): as a word it never saw, the small model joined "trees, wooden poles, and/or *a
+    fence*" to the subject of the sentence instead of to the list."""
+    for text in ("and/or", "And/or", "AND/OR"):
+        nlp.tokenizer.add_special_case(text, [{"ORTH": text, "NORM": "or"}])
 
 
 def _numpy_blas(nlp: Any) -> None:

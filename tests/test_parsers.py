@@ -265,11 +265,26 @@ def test_a_pair_of_what_has_no_singular_is_one_thing(parser):
         ("There appears to be a dog on the bed.", "dog", "bed"),
         ("The object might be a cat.", "cat", "object"),
         ("A man holding what looks like a kite.", "kite", "man"),
+        ("A cat on a bed and/or a blanket near a laptop.", "blanket", "laptop"),
     ],
 )
 def test_hedged_mentions_are_uncertain(parser, caption, hedged, sure):
     c = by_lemma(parser.parse(caption))
     assert c[hedged].uncertain and not c[sure].uncertain
+
+
+def test_a_list_joined_by_and_or_is_a_list_of_hedged_things(parser):
+    # the small model, which never saw "and/or", joined the fence to the elephants (a HAT dev caption)
+    g = parser.parse("Two elephants in an area with trees, wooden poles, and/or a fence, possibly at a zoo.")
+    assert g.triples() == [
+        ("elephant", "in", "area"),
+        ("area", "have", "tree"),
+        ("area", "have", "pole"),
+        ("area", "have", "fence"),
+        ("elephant", "at", "zoo"),
+    ]
+    assert [c.lemma for c in g.concepts if c.uncertain] == ["tree", "pole", "fence", "zoo"]
+    assert g.text[slice(*g.concepts[-2].spans[0])] == "fence"  # the text is read as written
 
 
 def test_what_looks_like_keeps_the_relation(parser):
