@@ -22,6 +22,9 @@ hold (English agreement and WordNet, nothing tuned to a caption):
 
 The same holds of the second word of a name WordNet lists that the tagger reads as an adjective
 hung from another word ("a close up of a pink fire *hydrant*": "hydrant" an adjective of "close").
+And a noun the tagger reads as an adjective though the parse makes it the head of its noun
+phrase ("A gray *mule* pulling a cart", "standing over a *urinal*") is retagged a noun
+(:func:`misread_adjective`); before, it was a thing with no relation and no colour.
 
 >>> from parsers.spacy_model import load_spacy
 >>> doc = load_spacy(tree_repairs=True)("A bathroom counter with a sink.")
@@ -35,12 +38,15 @@ from typing import Any
 
 from spacy.language import Language
 
+from parsers.attribute_words import COLOURS
 from parsers.components import install_after_parser
 from parsers.misread_verbs import names_several
 from parsers.verb_words import listed_name, more_often_a_verb, own_plural, seen, verb_form
 
 #: Tags the tagger gives a noun it reads as a verb after another noun.
 _VERB_TAGS = frozenset(("VBP", "VB", "VBD", "VBN"))
+#: Where a noun phrase's head stands.
+_NOUN_DEPS = frozenset(("ROOT", "nsubj", "nsubjpass", "dobj", "pobj", "conj", "attr", "appos"))
 #: What a verb governs that a noun never does.
 _OBJECTS = frozenset(("dobj", "ccomp", "xcomp", "aux", "auxpass", "neg", "prt", "dative"))
 
@@ -70,6 +76,23 @@ def misread_head(v: Any) -> Any | None:
     if more_often_a_verb(word) and not listed_name(n.lower_, word) and not _only_with(n, v):
         return None
     return n
+
+
+def misread_adjective(t: Any) -> bool:
+    """Whether token ``t``, tagged an adjective, is a noun the parse makes the head of a noun
+    phrase: it has an article or possessive of its own and stands where a noun does ("A gray
+    *mule* pulling a cart", "standing over a *urinal*", "a girl in a *uniform*"), and its first
+    WordNet sense is a thing seen (:func:`parsers.verb_words.seen`: not "the *other*", "a *close*
+    up", "in the *middle*"). Not a colour ("a *white* jeep": the parse lost the jeep, not the
+    white), nor a word that is also an adjective with a noun hung from it, which it says
+    something of ("with its hood *open*")."""
+    if t.tag_ != "JJ" or t.dep_ not in _NOUN_DEPS or t.lower_ in COLOURS:
+        return False
+    if not any(c.dep_ in ("det", "poss") and c.i < t.i for c in t.children):
+        return False
+    if _adjective(t.lower_) and any(c.tag_.startswith("NN") for c in t.children):
+        return False
+    return seen(t.lower_)
 
 
 def _part(word: str) -> bool:
@@ -109,10 +132,13 @@ def relink(n: Any, v: Any) -> None:
 
 
 def repair(doc: Any) -> Any:
-    """Put back every head noun misread as a verb in ``doc`` (module docstring), in place."""
+    """Put back every head noun misread as a verb or an adjective in ``doc`` (module docstring),
+    in place."""
     for v in doc:
         if (n := misread_head(v)) is not None:
             relink(n, v)
+        elif misread_adjective(v):
+            v.tag_ = "NN"
     return doc
 
 

@@ -67,3 +67,40 @@ def test_the_head_noun_is_judged_and_rewritten():
     [edit] = [x for x in e.edits if x.hallucinated]
     assert edit.cls == "R" and e.caption[slice(*edit.spans[0])] == "bathroom sink"
     assert e.counterfactual == "A bathtub with a mirror."
+
+
+@pytest.mark.parametrize(
+    "text, triples",
+    [
+        # a noun the tagger reads as an adjective, heading its noun phrase: it was an orphan
+        ("A gray mule pulling some people in a cart.", [("mule", "in", "cart"), ("mule", "pull", "people")]),
+        (
+            "A man is standing over a urinal in a small bathroom stall.",
+            [("man", "in", "stall"), ("man", "stand above", "urinal")],
+        ),
+        ("A little hedgehog is curled up on the grass.", [("hedgehog", "curl up on", "grass")]),
+    ],
+)
+def test_a_head_noun_read_as_an_adjective_is_the_noun(parser, text, triples):
+    assert sorted(parser.parse(text).triples()) == sorted(triples)
+
+
+@pytest.mark.parametrize(
+    "text, lemma",
+    [
+        ("A man driving a white jeep over some rocks.", "white"),  # a colour
+        ("An exotic sports car is being displayed with its hood open.", "open"),  # said of the hood
+    ],
+)
+def test_an_adjective_in_a_nouns_place_stays_an_adjective(parser, text, lemma):
+    assert lemma not in [c.lemma for c in parser.parse(text).concepts]
+
+
+def test_a_head_noun_read_as_an_adjective_keeps_its_colour():
+    # a generated-FOIL caption: the urinal's colour was lost with its noun, and the clash with it
+    refs = ["A pair of shoes have been left in front of this urinal.", "A pair of shoes are in front of a urinal."]
+    e = explain(
+        "A green urinal with a pair of black shoes in front of it.", references=[*refs, "A white urinal on the wall."]
+    )
+    assert [(x.level, x.source, x.target) for x in e.edits if x.hallucinated] == [("attribute", "green", "white")]
+    assert e.counterfactual == "A white urinal with a pair of black shoes in front of it."

@@ -1015,9 +1015,15 @@ def test_a_lost_noun_takes_back_the_word_its_name_starts_with(parser):
     croissant = next(c for c in parser.parse("A large croissant full of dirt.").concepts if c.recovered)
     assert croissant.text == "croissant"
     # a first word lost on its own too is part of the name, not a thing beside it ("saver" tagged
-    # an adjective: "life" and "life saver" were both recovered, and a rewrite cut "orange life")
+    # an adjective: "life" and "life saver" were both recovered, and a rewrite cut "orange life");
+    # since the adjective heading its noun phrase is read as the noun (parsers.misread_nouns), the
+    # parse itself has the life saver, its colour and its relation
     g = parser.parse("A dog near an orange life saver.")
-    assert [(c.lemma, c.text) for c in g.concepts if c.recovered] == [("life saver", "life saver")]
+    assert [(c.lemma, c.text, c.attributes) for c in g.concepts] == [
+        ("dog", "dog", {}),
+        ("life saver", "life saver", {"colour": ["orange"]}),
+    ]
+    assert g.triples() == [("dog", "next to", "life saver")]
 
 
 def test_a_verb_whose_noun_is_an_untagged_abstraction_stays_a_verb():
