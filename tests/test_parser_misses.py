@@ -501,6 +501,12 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
             "A man wears a hat and scarf covering half his face.",
             [("hat", "cover", "face"), ("scarf", "cover", "face"), ("man", "wear", "hat"), ("man", "wear", "scarf")],
         ),
+        # ... and after "with" its object, read as any object of "with" is
+        ("A red tour boat with 4 people riding.", [("boat", "have", "people")]),
+        (
+            "A cheetah is sleeping with its head resting against a tree trunk.",
+            [("head", "rest against", "trunk"), ("cheetah", "sleep with", "head")],
+        ),
         # ... not after "is" (a word is missing), nor of a finite clause
         ("A man is a Scottish kilt is holding a red rifle.", [("kilt", "hold", "rifle")]),
         ("This pink watch says the time is 13:23.", []),
