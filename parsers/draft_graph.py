@@ -197,14 +197,18 @@ def flatten(tok: Any) -> Iterator[Any]:
 
 def verb_subject(verb: Any) -> Any | None:
     """The token doing ``verb``: its nsubj, the noun an acl/relcl modifies, or (through
-    coordinated and open-complement verbs) the subject of the governing verb, or the noun of a
-    caption that is a noun phrase the verb is an adverbial participle of."""
+    coordinated and open-complement verbs, and an adjective a verb says of its subject: "is
+    *ready* to kick") the subject of the governing verb, or the noun of a caption that is a noun
+    phrase the verb is an adverbial participle of."""
     for _ in range(6):
         for c in verb.children:
             if c.dep_ in ("nsubj", "nsubjpass"):
                 return c
         if verb.dep_ in ("acl", "relcl"):
             return verb.head
+        if verb.dep_ == "acomp" and verb.head.pos_ in ("VERB", "AUX"):
+            verb = verb.head  # "gets *ready* to kick the ball": the adjective is the subject's
+            continue
         if verb.dep_ in ("conj", "xcomp", "advcl") and verb.head.i != verb.i:
             if verb.dep_ == "advcl" and verb.tag_ in ("VBG", "VBN") and verb.head.pos_ in ("NOUN", "PROPN"):
                 # a participle of a caption that is a noun phrase: "A leopard, *laying* in the grass"

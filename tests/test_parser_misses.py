@@ -501,6 +501,12 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
             "A man wears a hat and scarf covering half his face.",
             [("hat", "cover", "face"), ("scarf", "cover", "face"), ("man", "wear", "hat"), ("man", "wear", "scarf")],
         ),
+        # the subject of a verb is the doer of what hangs from the adjective the verb says of it
+        (
+            "A soccer player in a uniform gets ready to kick the ball.",
+            [("soccer player", "in", "uniform"), ("soccer player", "kick", "ball")],
+        ),
+        ("A gray car is parallel parked next to a fence.", [("car", "park next to", "fence")]),
         # ... and after "with" its object, read as any object of "with" is
         ("A red tour boat with 4 people riding.", [("boat", "have", "people")]),
         (
