@@ -22,8 +22,9 @@ hold (English agreement and WordNet, nothing tuned to a caption):
 
 The same holds of the second word of a name WordNet lists that the tagger reads as an adjective
 hung from another word ("a close up of a pink fire *hydrant*": "hydrant" an adjective of "close").
-And a noun the tagger reads as an adjective though the parse makes it the head of its noun
-phrase ("A gray *mule* pulling a cart", "standing over a *urinal*") is retagged a noun
+And a noun the tagger reads as an adjective (or a foreign word: "a *fedora*") though the parse
+makes it the head of its noun phrase ("A gray *mule* pulling a cart", "standing over a
+*urinal*") is retagged a noun
 (:func:`misread_adjective`); before, it was a thing with no relation and no colour.
 
 >>> from parsers.spacy_model import load_spacy
@@ -79,14 +80,15 @@ def misread_head(v: Any) -> Any | None:
 
 
 def misread_adjective(t: Any) -> bool:
-    """Whether token ``t``, tagged an adjective, is a noun the parse makes the head of a noun
-    phrase: it has an article or possessive of its own and stands where a noun does ("A gray
-    *mule* pulling a cart", "standing over a *urinal*", "a girl in a *uniform*"), and its first
+    """Whether token ``t``, tagged an adjective or a foreign word, is a noun the parse makes the
+    head of a noun phrase: it has an article or possessive of its own and stands where a noun
+    does ("A gray *mule* pulling a cart", "standing over a *urinal*", "wearing a *fedora* and a
+    white shirt"), and its first
     WordNet sense is a thing seen (:func:`parsers.verb_words.seen`: not "the *other*", "a *close*
     up", "in the *middle*"). Not a colour ("a *white* jeep": the parse lost the jeep, not the
     white), nor a word that is also an adjective with a noun hung from it, which it says
     something of ("with its hood *open*")."""
-    if t.tag_ != "JJ" or t.dep_ not in _NOUN_DEPS or t.lower_ in COLOURS:
+    if t.tag_ not in ("JJ", "FW") or t.dep_ not in _NOUN_DEPS or t.lower_ in COLOURS:
         return False
     if not any(c.dep_ in ("det", "poss") and c.i < t.i for c in t.children):
         return False

@@ -79,6 +79,11 @@ def test_the_head_noun_is_judged_and_rewritten():
             [("man", "in", "stall"), ("man", "stand above", "urinal")],
         ),
         ("A little hedgehog is curled up on the grass.", [("hedgehog", "curl up on", "grass")]),
+        # ... or as a foreign word ("fedora"), which lost the shirt after it too
+        (
+            "A woman that is wearing a fedora and a white shirt.",
+            [("woman", "wear", "fedora"), ("woman", "wear", "shirt")],
+        ),
     ],
 )
 def test_a_head_noun_read_as_an_adjective_is_the_noun(parser, text, triples):
