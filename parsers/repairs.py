@@ -12,8 +12,10 @@ things wrong. Each step fixes one of them and has its own test in ``tests/test_p
 - ``goal_objects``: "putting money *into* a meter" says where the money goes, not the person:
   (money, into, meter), not (person, into, meter); so does "holding a phone *in his hand*".
 - ``resolve_pronouns``: relative pronouns stand for their noun ("a dog *that* lies..."), "*what*
-  looks like a kite" for the kite; every other pronoun is dropped (upstream checks the spaCy 2
-  lemma ``-PRON-``, so "her", "it", "they" become objects under spaCy 3).
+  looks like a kite" for the kite, a subject "he", "she", "it", "they" for the clause subject
+  before it that agrees ("A goat stretches as *it* climbs a tree"); every other pronoun is
+  dropped (upstream checks the spaCy 2 lemma ``-PRON-``, so "her", "it", "they" become objects
+  under spaCy 3).
 - ``fold_quantifiers``: "a couple of dogs", "a group of people" count the dogs and the people.
 - ``merge_alternatives``: "a fork or a knife" is one object with an alternative.
 - ``drop_negated``: "no cars", "without a hat" assert absence, not objects.
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knowledge import is_animate, is_hypernym, lexname, names_portion, noun_synset, objecthood, one_pair
+from knowledge import is_animate, is_hypernym, is_thing, lexname, names_portion, noun_synset, objecthood, one_pair
 from knowledge.agents import can_act, needs_somebody
 from parsers.draft_graph import (
     CHAIN_WORDS,
@@ -53,9 +55,9 @@ from parsers.verb_words import verb_form
 # "something" is dropped: no WordNet noun, nothing to verify ("a man holding something").
 KEEP_PRONOUNS = frozenset(("someone", "somebody", "everyone", "everybody"))
 _RELATIVE = frozenset(("that", "which", "who", "whom", "whose"))
-#: Subject pronouns that stand for a person (or, plural, people or animals) named before them,
-#: and whether they say several.
-_PERSONAL = {"he": False, "she": False, "they": True, "both": True}
+#: Subject pronouns that stand for a person (or, plural, people or animals; "it": no person)
+#: named before them, and whether they say several.
+_PERSONAL = {"he": False, "she": False, "it": False, "they": True, "both": True}
 _HEDGE_VERBS = frozenset(("look", "seem", "appear", "resemble"))
 
 
@@ -245,11 +247,14 @@ def resolve_pronouns(d: Draft) -> None:
 
 def _antecedent(d: Draft, pronoun: Any, plural: bool) -> int:
     """The mention a subject pronoun stands for ("two men ..., *both* wear glasses"): the last
-    person before it (for "they" and "both", several people or animals) that is a clause's
+    person before it (for "they" and "both", several people or animals; for "it", a thing or
+    animal that is no person: "A goat stretches as *it* climbs a tree") that is a clause's
     subject ("a girl is holding on to an adult while *she* is learning": the girl), of no other
     sex ("a woman sits next to a boy as *he* peers"), and no other mention's alias; else
-    :data:`DROPPED`."""
+    :data:`DROPPED` ("*It* is time to ...", "a man riding a horse while *it* tries to kick": the
+    horse is no subject, and the man no "it")."""
     doc = d.doc
+    it = pronoun.lower_ == "it"
     other_sex = {"he": "female.n.02", "she": "male.n.02"}.get(pronoun.lower_)
     found = []
     for k, m in enumerate(d.mentions):
@@ -260,11 +265,10 @@ def _antecedent(d: Draft, pronoun: Any, plural: bool) -> int:
             continue
         if other_sex is not None and s is not None and is_hypernym(other_sex, s):
             continue  # "a woman sits next to a boy as *he* peers at a menu"
-        if (
-            t.dep_ in ("nsubj", "nsubjpass", "ROOT")
-            and is_animate(s)
-            and (plural or is_hypernym("person.n.01", s or ""))
-        ):
+        if t.dep_ not in ("nsubj", "nsubjpass", "ROOT"):
+            continue
+        person = s is not None and is_hypernym("person.n.01", s)
+        if (it and s is not None and not person and is_thing(s)) or (not it and is_animate(s) and (plural or person)):
             found.append(k)
     return found[-1] if found else DROPPED
 

@@ -153,6 +153,12 @@ def test_a_participle_read_as_a_noun_keeps_its_subject(parser, text, triples):
             "A girl is holding on to an adult while she eats a cookie.",
             [("girl", "to", "adult"), ("girl", "eat", "cookie")],
         ),
+        # "it" stands for a thing or animal that is a clause's subject, never a person
+        (
+            "A goat stretches as it climbs the branches of a tree.",
+            [("goat", "climb", "branch"), ("branch", "of", "tree")],
+        ),
+        ("A man rides a horse while it eats grass.", [("man", "ride", "horse")]),
     ],
 )
 def test_a_subject_pronoun_keeps_its_relations(parser, text, triples):
