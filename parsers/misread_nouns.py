@@ -22,9 +22,9 @@ hold (English agreement and WordNet, nothing tuned to a caption):
 
 The same holds of the second word of a name WordNet lists that the tagger reads as an adjective
 hung from another word ("a close up of a pink fire *hydrant*": "hydrant" an adjective of "close").
-And a noun the tagger reads as an adjective (or a foreign word: "a *fedora*") though the parse
-makes it the head of its noun phrase ("A gray *mule* pulling a cart", "standing over a
-*urinal*") is retagged a noun
+And a noun the tagger reads as an adjective (or a foreign word: "a *fedora*"; or a participle:
+"a white cream *filling*") though the parse makes it the head of its noun phrase ("A gray
+*mule* pulling a cart", "standing over a *urinal*") is retagged a noun
 (:func:`misread_adjective`); before, it was a thing with no relation and no colour.
 
 >>> from parsers.spacy_model import load_spacy
@@ -80,17 +80,19 @@ def misread_head(v: Any) -> Any | None:
 
 
 def misread_adjective(t: Any) -> bool:
-    """Whether token ``t``, tagged an adjective or a foreign word, is a noun the parse makes the
-    head of a noun phrase: it has an article or possessive of its own and stands where a noun
-    does ("A gray *mule* pulling a cart", "standing over a *urinal*", "wearing a *fedora* and a
-    white shirt"), and its first
-    WordNet sense is a thing seen (:func:`parsers.verb_words.seen`: not "the *other*", "a *close*
-    up", "in the *middle*"). Not a colour ("a *white* jeep": the parse lost the jeep, not the
-    white), nor a word that is also an adjective with a noun hung from it, which it says
+    """Whether token ``t``, tagged an adjective, a foreign word or a participle, is a noun the
+    parse makes the head of a noun phrase: it has an article or possessive of its own (or, a
+    participle, an adjective, which no verb has) and stands where a noun does ("A gray *mule*
+    pulling a cart", "standing over a *urinal*", "wearing a *fedora* and a white shirt", "The
+    pastry has a white cream *filling*"), and its first WordNet sense is a thing seen
+    (:func:`parsers.verb_words.seen`: not "the *other*", "a *close* up", "in the *middle*",
+    "in red and white *standing*"). Not a colour ("a *white* jeep": the parse lost the jeep,
+    not the white), nor a word that is also an adjective with a noun hung from it, which it says
     something of ("with its hood *open*")."""
-    if t.tag_ not in ("JJ", "FW") or t.dep_ not in _NOUN_DEPS or t.lower_ in COLOURS:
+    if t.tag_ not in ("JJ", "FW", "VBG") or t.dep_ not in _NOUN_DEPS or t.lower_ in COLOURS:
         return False
-    if not any(c.dep_ in ("det", "poss") and c.i < t.i for c in t.children):
+    marks = ("det", "poss", "amod") if t.tag_ == "VBG" else ("det", "poss")
+    if not any(c.dep_ in marks and c.i < t.i for c in t.children):
         return False
     if _adjective(t.lower_) and any(c.tag_.startswith("NN") for c in t.children):
         return False

@@ -79,6 +79,8 @@ def test_the_head_noun_is_judged_and_rewritten():
             [("man", "in", "stall"), ("man", "stand above", "urinal")],
         ),
         ("A little hedgehog is curled up on the grass.", [("hedgehog", "curl up on", "grass")]),
+        # ... or as a participle, which takes no adjective
+        ("The yellow pastry has a white cream filling.", [("pastry", "have", "filling")]),
         # ... or as a foreign word ("fedora"), which lost the shirt after it too
         (
             "A woman that is wearing a fedora and a white shirt.",
