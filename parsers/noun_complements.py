@@ -13,6 +13,13 @@ the noun heading the caption, one with no subject of its own, as its ``acl``; 23
 captions and references of the nocaps-FOIL training and dev pairs and HAT dev have a participle
 that is a noun's complement.
 
+The same parser reads a noun and the participle after it, the object of a preposition, as a
+clause the preposition takes (``pcomp``) with the noun its subject ("a boat with 4 *people*
+riding", "The bus is near *the person* going along the street", "a fish on the floral *plate*
+resting on the table"): the preposition had no object, and the noun no relation. The noun
+becomes the preposition's object and the participle its ``acl``, as the parser reads "a dog
+with *its tongue* hanging out".
+
 >>> from parsers.spacy_model import load_spacy
 >>> doc = load_spacy(tree_repairs=True)("A large Hummer limo driving in a garage.")
 >>> [(t.text, t.dep_, t.head.text) for t in doc if t.text == "driving"]
@@ -34,12 +41,25 @@ _NOUNS = frozenset(("NN", "NNS", "NNP", "NNPS"))
 
 
 def repair(doc: Any) -> Any:
-    """Relabel each participle that is the ``xcomp`` of a noun as its ``acl`` (module docstring),
-    in place."""
+    """Relabel each participle that is the ``xcomp`` of a noun as its ``acl``, and give a
+    preposition back the object a participle clause took from it (module docstring), in place."""
     for t in doc:
         if t.dep_ == "xcomp" and t.tag_ in _PARTICIPLES and _bare_head(t.head) and t.head.i < t.i:
             t.dep_ = "acl"
+        elif t.dep_ == "pcomp" and t.tag_ in _PARTICIPLES and t.head.dep_ == "prep":
+            _object_back(t)
     return doc
+
+
+def _object_back(clause: Any) -> None:
+    """Make the noun subject of ``clause``, a participle clause a preposition takes, the
+    preposition's object, and the participle the noun's ``acl`` (module docstring)."""
+    n = next((c for c in clause.children if c.dep_ == "nsubj" and c.i < clause.i), None)
+    if n is None or n.tag_ not in _NOUNS:
+        return
+    prep = clause.head
+    n.head, n.dep_ = prep, "pobj"  # first, so that the tree never has a cycle
+    clause.head, clause.dep_ = n, "acl"
 
 
 def _bare_head(n: Any) -> bool:

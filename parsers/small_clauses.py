@@ -9,8 +9,7 @@ verb after it describes (a "small clause"). :func:`relate_small_clause_subjects`
 relation to it; the clause keeps its own ("the boat fastened over the roof"). Only after a full
 verb (not "is", which the parser gives such clauses when a caption misses a word: "A man is a
 Scottish kilt is holding a rifle") and before a participle or a bare verb (not a finite clause:
-"a sign saying *the honey is* raw"). The same holds after "with" ("a boat with 4 *people*
-riding"), whose object the noun is.
+"a sign saying *the honey is* raw").
 
 >>> from parsers.caption import CaptionParser
 >>> CaptionParser().parse("A dirty car has a boat fastened over its roof.").triples()
@@ -19,9 +18,7 @@ riding"), whose object the noun is.
 
 from __future__ import annotations
 
-from typing import Any
-
-from parsers.draft_graph import Draft, flatten, phrase_subject, verb_subject, verb_tokens, with_verb
+from parsers.draft_graph import Draft, flatten, verb_subject, verb_tokens
 
 #: The tags of a clause's verb that make it a small clause: a participle or a bare verb.
 _SMALL = frozenset(("VB", "VBG", "VBN"))
@@ -34,9 +31,6 @@ def relate_small_clause_subjects(d: Draft) -> None:
     linked = {(k.subject, k.object) for k in d.links}
     for n in doc:
         clause = n.head
-        if n.dep_ == "nsubj" and clause.dep_ == "pcomp" and clause.tag_ in _SMALL and clause.head.lower_ == "with":
-            _relate_with_absolute(d, n, clause.head, linked)
-            continue
         if n.dep_ != "nsubj" or clause.dep_ not in ("ccomp", "dobj") or clause.tag_ not in _SMALL:
             continue
         verb = clause.head
@@ -49,13 +43,3 @@ def relate_small_clause_subjects(d: Draft) -> None:
         subject = verb_subject(verb)
         if subject is not None:
             d.relate([subject], flatten(n), verb_tokens(verb, n), linked)
-
-
-def _relate_with_absolute(d: Draft, n: Any, with_: Any, linked: set[tuple[int, int]]) -> None:
-    """ "A cowboy at a rodeo with *people* watching", "a boat with 4 *people* riding": the parser
-    makes the noun the subject of the participle it reads as the complement of "with", so "with"
-    has no object. The noun is its object, read as any object of "with" is (:func:`phrase_subject`,
-    :func:`with_verb`: "walking with *a woman* also wearing glasses" walks with her)."""
-    owner = phrase_subject(with_.head)
-    if owner is not None and owner.i < n.i:
-        d.relate([owner], flatten(n), tuple(with_verb(with_.head, [with_.i])), linked)

@@ -513,11 +513,20 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
             [("soccer player", "in", "uniform"), ("soccer player", "kick", "ball")],
         ),
         ("A gray car is parallel parked next to a fence.", [("car", "park next to", "fence")]),
-        # ... and after "with" its object, read as any object of "with" is
+        # the noun the parser makes the subject of a participle a preposition takes is the
+        # preposition's object, which the participle describes
         ("A red tour boat with 4 people riding.", [("boat", "have", "people")]),
         (
+            "The bus is near the person going along on the street.",
+            [("person", "on", "street"), ("bus", "next to", "person")],
+        ),
+        (
+            "A gray-haired man walking with a woman also wearing glasses.",
+            [("man", "walk with", "woman"), ("woman", "wear", "glasses")],
+        ),
+        (
             "A cheetah is sleeping with its head resting against a tree trunk.",
-            [("head", "rest against", "trunk"), ("cheetah", "sleep with", "head")],
+            [("cheetah", "sleep with", "head"), ("head", "rest against", "trunk")],
         ),
         # ... not after "is" (a word is missing), nor of a finite clause
         ("A man is a Scottish kilt is holding a red rifle.", [("kilt", "hold", "rifle")]),
