@@ -151,16 +151,20 @@ def _adverbial(v: Any) -> bool:
     """Whether ``v`` is an adverbial participle or "to" infinitive, done by the main verb's
     subject: "riding a horse *wearing* a hat", "while *using* her laptop", "leaning forward to
     *hit* the ball", and a participle or "to" infinitive the parser makes the complement of the
-    verb before it ("is standing *holding* ski poles", "is trying to *play* a harp"). Not a
-    finite verb the parser gave the subject after it as an object ("to the side *rests* a
-    marker"), nor a noun or typo it read as a bare verb ("next to *train* tracks")."""
+    verb before it ("is standing *holding* ski poles", "is trying to *play* a harp"), also after
+    the verb's particle ("kneeling down to *touch* her shoe"). Not a finite verb the parser gave
+    the subject after it as an object ("to the side *rests* a marker"), nor a noun or typo it
+    read as a bare verb ("next to *train* tracks")."""
     if v.tag_ == "VBG" and v.dep_ in ("advcl", "xcomp"):
         return True
     if v.dep_ not in ("advcl", "xcomp"):
         return False
     to = next((c for c in v.children if c.dep_ == "aux" and c.lower_ == "to"), None)
-    if v.tag_ != "VB" or to is None or to.i > 0 and v.doc[to.i - 1].lower_ in CHAIN_WORDS:
+    if v.tag_ != "VB" or to is None:
         return False
+    before = v.doc[to.i - 1] if to.i > 0 else None
+    if before is not None and before.lower_ in CHAIN_WORDS and before.dep_ != "prt":
+        return False  # "next to *train* tracks"; but a verb's particle ends it: "kneeling down to touch"
     return verb_form(v.lower_, "VB")
 
 

@@ -443,6 +443,9 @@ def test_a_participle_inside_a_prepositional_object_is_what_its_owner_does(parse
         ("A large panda bear is sitting down eating bamboo.", [("panda bear", "eat", "bamboo")]),
         # ... or a "to" infinitive it makes the complement: what the subject is about to do
         ("A young boy is trying to play a harp.", [("boy", "play", "harp")]),
+        # ... also after the verb's particle ("down", "up"), which no "next to" is
+        ("A woman is kneeling down to touch her shoe.", [("woman", "touch", "shoe")]),
+        ("A red car is next to train tracks.", []),
         (
             "A catcher in a baseball game prepares to catch a ball.",
             [("catcher", "in", "baseball game"), ("catcher", "catch", "ball")],
