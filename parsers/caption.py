@@ -35,6 +35,7 @@ from parsers.modifiers import is_plural, mark_uncertain, modifier_values
 from parsers.of_names import join_of_names
 from parsers.passive_agents import relate_agents
 from parsers.person_readings import read_doers_as_people, read_worn_as_garments
+from parsers.quantifiers import fold_quantifiers
 from parsers.recovery import recover_nouns
 from parsers.scene_graph import Concept, Relation, SceneGraph
 from parsers.small_clauses import relate_small_clause_subjects
@@ -156,7 +157,7 @@ class CaptionParser:
         relate_agents(d)
         repairs.goal_objects(d)
         repairs.resolve_pronouns(d)
-        repairs.fold_quantifiers(d, QUANTIFIER_NOUNS)
+        fold_quantifiers(d, QUANTIFIER_NOUNS)
         join_of_names(d)
         repairs.merge_alternatives(d)
         repairs.drop_negated(d)

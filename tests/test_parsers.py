@@ -216,6 +216,21 @@ def test_an_adjective_on_a_noun_modifier(parser, text, lemma, attributes):
     assert by_lemma(parser.parse(text))[lemma].attributes == attributes
 
 
+@pytest.mark.parametrize(
+    "text, triples",
+    [
+        ("The green plate has a pile of rice and beans.", [("plate", "have", "rice"), ("plate", "have", "bean")]),
+        (
+            "A burger contains slices of tomato and lettuce.",
+            [("burger", "contain", "tomato"), ("burger", "contain", "lettuce")],
+        ),
+        ("A group of children and adults at a table.", [("child", "at", "table"), ("adult", "at", "table")]),
+    ],
+)
+def test_every_thing_after_a_quantifiers_of_has_its_relations(parser, text, triples):
+    assert parser.parse(text).triples() == triples
+
+
 def test_quantifier_nouns_count_what_they_quantify(parser):
     g = parser.parse("A couple of dogs and several cats near a group of people.")
     c = by_lemma(g)
