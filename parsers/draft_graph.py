@@ -185,6 +185,14 @@ def list_member(t: Any) -> bool:
     return t.dep_ == "conj" or t.dep_ == "appos" and any(g.dep_ == "conj" for g in t.children)
 
 
+def first_of_list(t: Any) -> Any:
+    """The first member of the list token ``t`` is a later member of (:func:`list_member`; spaCy
+    chains each member to the one before), or ``t`` itself."""
+    while list_member(t) and t.head.i != t.i:
+        t = t.head
+    return t
+
+
 def flatten(tok: Any) -> Iterator[Any]:
     """A token and its conjuncts ("the dog and the bird"), down the chain spaCy builds of a list
     ("pink, white and red": "red" is a conjunct of "white"), and through an apposition holding
@@ -300,8 +308,7 @@ def keeps_posture(t: Any, verb: Any) -> bool:
 
 def _upstream_tokens(o: Any, inside: list[int]) -> list[int]:
     """The predicate tokens of an upstream relation whose object token is ``o``."""
-    while list_member(o) and o.head.i != o.i:
-        o = o.head  # a conjunct shares the relation of the first conjunct
+    o = first_of_list(o)  # a conjunct shares the relation of the first conjunct
     if o.dep_ == "pobj":
         found = prep_predicate(o, inside)
         if found is not None:
@@ -322,7 +329,7 @@ def _said_with(subject: Any, tokens: tuple[int, ...]) -> list[Any]:
     if subject.doc[tokens[0]].lower_ == "of":
         return []
     first = subject
-    while first.dep_ == "conj" and first.head.i != first.i:
+    while first.dep_ == "conj" and first.head.i != first.i:  # conjuncts only: not an apposition's list
         first = first.head
     if first.dep_ not in ("nsubj", "nsubjpass", "ROOT"):
         return []  # a list of objects: "with peppers, potatoes and a slice *served* on a plate"

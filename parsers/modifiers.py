@@ -25,7 +25,7 @@ from parsers.attribute_words import (
 )
 from parsers.attributes import count_value
 from parsers.covered import covering_noun
-from parsers.draft_graph import CHAIN_WORDS, Draft, Mention, flatten
+from parsers.draft_graph import CHAIN_WORDS, Draft, Mention, first_of_list, flatten
 from parsers.verb_words import own_plural
 
 _COUNT_DEPS = frozenset(("det", "predet", "amod", "quantmod", "nummod"))
@@ -46,8 +46,8 @@ def modifier_values(
     out ("city" street). "close to", "full of" are relations, not attributes."""
     root = doc[m.root]
     counts: list[str] = []
-    compounds = list(compounds)
-    mods: list[Any] = [doc[i] for i in compounds]
+    left_out = set(compounds)
+    mods: list[Any] = [doc[i] for i in sorted(left_out)]
     one_name: dict[int, str] = {}  # noun modifiers that are one name with their adjective ("flat screen")
     # the other words of a compound name carry modifiers too: "a white | school bus" hangs
     # "white" on "school", "a silver and red | fire hydrant" hangs "silver" on "fire" as nmod
@@ -91,7 +91,7 @@ def modifier_values(
         key=lambda t: t.i,
     )
     # the noun modifiers the name left out come first, as they are read first
-    values = sorted(_join_tones(mods, one_name), key=lambda v: v[0] not in compounds)
+    values = sorted(_join_tones(mods, one_name), key=lambda v: v[0] not in left_out)
     return [word for _, word in values], counts
 
 
@@ -200,7 +200,7 @@ def mark_uncertain(d: Draft) -> None:
         elif low in HEDGE_MODALS and t.dep_ == "aux" and t.head.lemma_ == "be":
             targets = [y for c in t.head.children if c.dep_ in _ARG_DEPS for y in flatten(c)]
         elif low == "and/or" and t.dep_ == "cc":
-            targets = list(flatten(_first_of_list(t.head)))
+            targets = list(flatten(first_of_list(t.head)))
         else:
             continue
         for y in targets:
@@ -209,13 +209,6 @@ def mark_uncertain(d: Draft) -> None:
                 idx = d.resolve(idx)
                 if idx >= 0:
                     d.mentions[idx].uncertain = True
-
-
-def _first_of_list(t: Any) -> Any:
-    """The first member of the list ``t`` is a member of (spaCy chains each to the one before)."""
-    while t.dep_ == "conj" and t.head.i < t.i:
-        t = t.head
-    return t
 
 
 def _hedged_by_adverb(d: Draft, t: Any) -> list[Any]:

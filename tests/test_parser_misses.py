@@ -1054,6 +1054,9 @@ def test_a_lost_noun_takes_back_the_word_its_name_starts_with(parser):
         ("life saver", "life saver", {"colour": ["orange"]}),
     ]
     assert g.triples() == [("dog", "next to", "life saver")]
+    # without its article the tagger still loses it, and the recovered name is the whole name
+    g = parser.parse("A dog near orange life saver.")
+    assert [(c.lemma, c.text) for c in g.concepts if c.recovered] == [("life saver", "life saver")]
 
 
 def test_a_verb_whose_noun_is_an_untagged_abstraction_stays_a_verb():
