@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from cece.edits import another_name_for
-from cece.evidence import NEAR, covers, salience, same_thing, type_support
+from cece.evidence import NEAR, covers, salience, same_thing, synsets_of, type_support
 from knowledge import (
+    filed_as,
     is_animate,
     is_garment,
     is_hypernym,
@@ -257,6 +258,23 @@ def related_alike(
     return {i: (-j, verb) for i, (_, j, verb) in out.items()}
 
 
+def another_kind(c: Concept, general: Concept, g: Concept) -> bool:
+    """Whether ``g`` is another kind of what ``general``, which names caption concept ``c`` more
+    generally, names, and of the broad kind of ``c`` (:func:`knowledge.filed_as`): the
+    references' skunk beside their "animal" for the caption's shark -- not their parking "spot"
+    beside a smashed "object" for the caption's "lot", nor the "ambulance" its "ambulance vans" name,
+    nor one thing for the caption's several.
+    """
+    if same_thing(c, g) or g.lemma.lower() in {*c.lemma.lower().split(), *c.attributes.get("other", [])}:
+        return False
+    if c.plural and not g.plural:  # "trucks" on the tarmac are no airplane they all see there
+        return False
+    if not (c.synset and g.synset and filed_as(c.synset) == filed_as(g.synset)):
+        return False
+    above = [b for b in synsets_of(general) if any(is_hypernym(b, a) for a in synsets_of(c))]
+    return any(is_hypernym(b, s) for b in above for s in synsets_of(g))
+
+
 def _can_be_worn(g: Concept) -> bool:
     """Whether ``g`` names a garment in its sense or in its word's next: WordNet's first "skirt"
     is the cloth covering of a machine, its second the garment."""
@@ -290,13 +308,13 @@ def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Ma
     if image.kind != "references":
         return match
     mapping = list(match.mapping)
-    bad = [
-        i
-        for i, j in enumerate(mapping)
-        if j >= 0
-        and not same_thing(caption.concepts[i], image.concepts[j])  # most pairs: no need to look further
-        and type_support(caption.concepts[i], image).kind is None
-    ]
+    supports = {
+        i: type_support(c, image)
+        for i, c in enumerate(caption.concepts)
+        if mapping[i] < 0 or not same_thing(c, image.concepts[mapping[i]])  # most pairs: no need to look further
+    }
+    bad = [i for i, s in supports.items() if mapping[i] >= 0 and s.kind is None]
+    over = {i: s.index for i, s in supports.items() if s.kind == "over" and s.index is not None}  # -> general word
     # A part paired with its whole ("standing on the floor" where they see a room) is no other
     # word for it: a part is there where its whole is, and left unsaid. Silence, not a swap.
     parts = [i for i in bad if _part_of(caption.concepts[i], image.concepts[mapping[i]])]
@@ -304,7 +322,7 @@ def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Ma
         mapping[i] = -1
         bad.remove(i)
     moved = bool(parts)
-    if not bad and not moved:
+    if not bad and not moved and not over:
         return match
     sal = salience(image)
     roles, where = roles_of(caption), where_of(image)
@@ -338,6 +356,17 @@ def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Ma
             continue
         mapping[i] = j
         moved = True
+    # A thing the references name only more generally is another kind of it where they relate
+    # that other kind to the same partner the same way, and name it more often than the general
+    # word: "a *shark* on display" where all of them see a skunk on display, and some "another
+    # animal", is the skunk misnamed -- not "a potted houseplant" where they say "potted plants"
+    # and see oranges growing on a tree.
+    for i, (partner, _) in related_alike(caption, image, mapping, list(over), sal).items():
+        c, g, general = caption.concepts[i], image.concepts[partner], over[i]
+        if partner == mapping[i] or sal[partner] <= sal[general] or not another_kind(c, image.concepts[general], g):
+            continue
+        if _same_kind(c, g, roles.get(i)) and _fit(c, roles.get(i), g, sal[partner], where.get(partner, 0)) >= 0:
+            mapping[i], moved = partner, True
     if not moved:
         return match
     inserted = [j for j in range(len(image.concepts)) if j not in mapping]

@@ -241,3 +241,64 @@ def test_a_part_is_never_said_as_its_whole():
     refs = ["Blue jeans on a bed.", "Blue jeans lying on a bed.", "Blue jeans are on a bed."]
     e = Explainer().explain("A blue skirt is on the bed.", references=refs)
     assert [(x.cls, x.source, x.target) for x in e.edits if x.level == "object"] == [("R", "skirt", "jean")]
+
+
+# All of them see a raccoon on display; two of them speak of "another animal" too.
+RACCOON = [
+    "A raccoon stands on sand next to water.",
+    "A stuffed raccoon with other small animals.",
+    "a raccoon that is on display in a museum next to another animal",
+    "A raccoon is in front of another animal.",
+    "A raccoon is sitting in a sandy enclosure.",
+]
+
+
+def test_what_they_name_more_generally_is_the_other_kind_they_relate_alike():
+    # "animal" is all they say of the shark, but what they put on display is a raccoon, another
+    # kind of animal, named by every one of them: the shark is the raccoon misnamed
+    e = Explainer().explain("A shark is on display on some sand.", references=RACCOON)
+    [shark] = [x for x in e.edits if x.level == "object" and x.source == "shark"]
+    assert (shark.cls, shark.target, shark.hallucinated) == ("R", "raccoon", True)
+    assert shark.evidence["note"] == "in its place the references name 'raccoon', another kind of 'animal'"
+    assert e.counterfactual == "A raccoon is on display on some sand."
+
+
+AMBULANCES = [
+    "Yellow ambulances parked side by side in a garage.",
+    "Two yellow cab type ambulances are parked next to one another.",
+    "The yellow and blue ambulances are parked next to each other.",
+    "Two yellow ambulances are parked in a garage.",
+    "Two yellow ambulance vehicles parked inside a garage.",
+]
+PARKING_SPOT = [
+    "Four door silver vehicle with smashed object under the backside of it.",
+    "An SUV in a parking spot where a concrete parking barrier has been smashed.",
+    "This vehicle is parked in a spot with a damaged parking block.",
+    "A grey suv is parked in a spot with garbage behind the rear tire.",
+]
+
+TARMAC = [
+    "A white airplane is standing and a few vehicles are near it.",
+    "An airplane sitting out on a tarmac at an airport.",
+    "An airplane sitting on the tarmac with other vehicles around.",
+    "A large white and blue plane parked at an airport.",
+    "A stationed airplane and vehicles around it.",
+    "An airplane on the runway waiting to take off.",
+]
+
+
+@pytest.mark.parametrize(
+    "caption, references, word",
+    [
+        # several trucks are no one airplane: they are the vehicles the references see around it
+        ("Trucks by a butterfly sitting on the tarmac.", TARMAC, "truck"),
+        # the caption's own word names the ambulances they see: its vans are no other kind of vehicle
+        ("Yellow ambulance vans parked inside of a garage.", AMBULANCES, "van"),
+        # a smashed "object" says nothing of what kind of thing a (parking) lot is: their spot, a
+        # place, is no other kind of the lot's
+        ("A car parked in the lot and other cars beside it.", PARKING_SPOT, "lot"),
+    ],
+)
+def test_what_is_no_other_kind_of_it_stays_over_specific(caption, references, word):
+    e = Explainer().explain(caption, references=references)
+    assert [x.cls for x in e.edits if x.level == "object" and x.source == word] == ["O"]
