@@ -38,7 +38,6 @@ from cece.edits import Edit, another_name_for, kinship
 from cece.evidence import evidence_of, type_support
 from cece.ged import Match
 from cece.mass import said_name
-from cece.stand_ins import another_kind
 from knowledge.meronymy import names_a_part_of
 from parsers import Concept, SceneGraph
 
@@ -106,16 +105,11 @@ def _object_evidence(e: Edit, caption: SceneGraph, image: SceneGraph) -> dict[st
         return evidence_of(image, [e.image_index], f"the image has {g.lemma!r} where the caption says {c.lemma!r}")
     support = type_support(c, image)
     near = [support.index] if support.index is not None else []
-    other = e.image_index if e.cls == "R" and support.kind == "over" and e.image_index != support.index else None
-    if (
-        other is not None
-        and support.index is not None
-        and another_kind(c, image.concepts[support.index], image.concepts[other])
-    ):
-        name = said_name(image, image.concepts[other])
-        return evidence_of(
-            image, [other], f"in its place the references name {name!r}, another kind of {support.word!r}"
-        )
+    if support.kind == "over" and e.cls == "R" and e.image_index not in (None, support.index):
+        # paired with what they relate alike (cece.stand_ins.prefer_stand_ins), not the general word
+        name = said_name(image, image.concepts[e.image_index])
+        note = f"in its place the references name {name!r}; more generally they say {support.word!r}"
+        return evidence_of(image, [e.image_index], note)
     if support.kind == "over":
         note = f"the references only say something more general: {support.word!r}"
     elif e.op == "delete" and (whole := _whole_of(c, image)) is not None:  # "the floor" where they see a room

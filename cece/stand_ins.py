@@ -17,16 +17,15 @@ references relate to the same partner the same way (:func:`related_alike`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from cece.edits import another_name_for
-from cece.evidence import NEAR, covers, salience, same_thing, synsets_of, type_support
+from cece.evidence import NEAR, covers, salience, same_thing, type_support
 from knowledge import (
-    filed_as,
     is_animate,
     is_garment,
     is_hypernym,
@@ -226,6 +225,22 @@ def _alike(p: str, q: str) -> bool:
     return key not in VAGUE or (p.split()[0] == q.split()[0] and p.split()[0] not in VAGUE)
 
 
+def _alike_ends(
+    caption: SceneGraph, image: SceneGraph, mapping: list[int], bad: Collection[int]
+) -> Iterator[tuple[int, int, bool]]:
+    """Each ``(mine, far, verb)``: caption concept ``mine`` of ``bad``, tied by a caption relation
+    to a caption concept not in ``bad`` and paired, and image concept ``far``, which the
+    references tie to that one's partner alike (:func:`_alike`); ``verb``: a verb ties them."""
+    for r in caption.relations:
+        for mine, other, forward in ((r.object, r.subject, True), (r.subject, r.object, False)):
+            if mine not in bad or other in bad or mapping[other] < 0:
+                continue
+            for g in image.relations:
+                near, far = (g.subject, g.object) if forward else (g.object, g.subject)
+                if near == mapping[other] and _alike(r.canonical or r.predicate, g.canonical or g.predicate):
+                    yield mine, far, r.verb_synset is not None
+
+
 def related_alike(
     caption: SceneGraph, image: SceneGraph, mapping: list[int], bad: list[int], sal: list[float]
 ) -> dict[int, tuple[int, bool]]:
@@ -244,35 +259,20 @@ def related_alike(
     {1: (2, True)}
     """
     out: dict[int, tuple[float, int, bool]] = {}
-    for r in caption.relations:
-        for mine, other, forward in ((r.object, r.subject, True), (r.subject, r.object, False)):
-            if mine not in bad or other in bad or mapping[other] < 0:
-                continue
-            for g in image.relations:
-                near, far = (g.subject, g.object) if forward else (g.object, g.subject)
-                if near != mapping[other] or not _alike(r.canonical or r.predicate, g.canonical or g.predicate):
-                    continue
-                free = far not in mapping or far == mapping[mine]
-                if free and (sal[far], -far) > out.get(mine, (-1.0, 0))[:2]:
-                    out[mine] = (sal[far], -far, r.verb_synset is not None)
+    for mine, far, verb in _alike_ends(caption, image, mapping, bad):
+        free = far not in mapping or far == mapping[mine]
+        if free and (sal[far], -far) > out.get(mine, (-1.0, 0))[:2]:
+            out[mine] = (sal[far], -far, verb)
     return {i: (-j, verb) for i, (_, j, verb) in out.items()}
 
 
-def another_kind(c: Concept, general: Concept, g: Concept) -> bool:
-    """Whether ``g`` is another kind of what ``general``, which names caption concept ``c`` more
-    generally, names, and of the broad kind of ``c`` (:func:`knowledge.filed_as`): the
-    references' skunk beside their "animal" for the caption's shark -- not their parking "spot"
-    beside a smashed "object" for the caption's "lot", nor the "ambulance" its "ambulance vans" name,
-    nor one thing for the caption's several.
-    """
+def _misnamed_as(c: Concept, g: Concept) -> bool:
+    """Whether caption concept ``c`` can be image concept ``g`` misnamed: not a thing its own
+    words name ("ambulance vans" where they see ambulances), nor one thing for several ("trucks"
+    on the tarmac where they see an airplane there and other vehicles around it)."""
     if same_thing(c, g) or g.lemma.lower() in {*c.lemma.lower().split(), *c.attributes.get("other", [])}:
         return False
-    if c.plural and not g.plural:  # "trucks" on the tarmac are no airplane they all see there
-        return False
-    if not (c.synset and g.synset and filed_as(c.synset) == filed_as(g.synset)):
-        return False
-    above = [b for b in synsets_of(general) if any(is_hypernym(b, a) for a in synsets_of(c))]
-    return any(is_hypernym(b, s) for b in above for s in synsets_of(g))
+    return not (c.plural and not g.plural)
 
 
 def _can_be_worn(g: Concept) -> bool:
@@ -356,16 +356,17 @@ def prefer_stand_ins(caption: SceneGraph, image: SceneGraph, match: Match) -> Ma
             continue
         mapping[i] = j
         moved = True
-    # A thing the references name only more generally is another kind of it where they relate
-    # that other kind to the same partner the same way, and name it more often than the general
-    # word: "a *shark* on display" where all of them see a skunk on display, and some "another
-    # animal", is the skunk misnamed -- not "a potted houseplant" where they say "potted plants"
-    # and see oranges growing on a tree.
+    # A thing the references name only more generally is what they relate to the same partner
+    # the same way, where they name that more often than the general word and never relate the
+    # general word so: "a *shark* on display" where all of them see a skunk on display, and two
+    # speak of "another animal", is the skunk misnamed; "a *poodle* sitting on a couch" where a
+    # dog sits there too stays the dog, however many more see a cat there.
+    said_alike = {(i, far) for i, far, _ in _alike_ends(caption, image, mapping, over)}
     for i, (partner, _) in related_alike(caption, image, mapping, list(over), sal).items():
-        c, g, general = caption.concepts[i], image.concepts[partner], over[i]
-        if partner == mapping[i] or sal[partner] <= sal[general] or not another_kind(c, image.concepts[general], g):
+        c, g, general, role = caption.concepts[i], image.concepts[partner], over[i], roles.get(i)
+        if partner == mapping[i] or sal[partner] <= sal[general] or (i, general) in said_alike:
             continue
-        if _same_kind(c, g, roles.get(i)) and _fit(c, roles.get(i), g, sal[partner], where.get(partner, 0)) >= 0:
+        if _misnamed_as(c, g) and _same_kind(c, g, role) and _fit(c, role, g, sal[partner], where.get(partner, 0)) >= 0:
             mapping[i], moved = partner, True
     if not moved:
         return match

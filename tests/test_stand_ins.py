@@ -253,28 +253,27 @@ RACCOON = [
 ]
 
 
-def test_what_they_name_more_generally_is_the_other_kind_they_relate_alike():
-    # "animal" is all they say of the shark, but what they put on display is a raccoon, another
-    # kind of animal, named by every one of them: the shark is the raccoon misnamed
+def test_what_they_name_only_more_generally_is_what_they_relate_alike():
+    # "animal" is all they say of a shark's kind, but what they put on display is a raccoon, named
+    # by every one of them, and no animal is on display: the shark is the raccoon misnamed
     e = Explainer().explain("A shark is on display on some sand.", references=RACCOON)
     [shark] = [x for x in e.edits if x.level == "object" and x.source == "shark"]
     assert (shark.cls, shark.target, shark.hallucinated) == ("R", "raccoon", True)
-    assert shark.evidence["note"] == "in its place the references name 'raccoon', another kind of 'animal'"
+    assert shark.evidence["note"] == "in its place the references name 'raccoon'; more generally they say 'animal'"
     assert e.counterfactual == "A raccoon is on display on some sand."
 
 
 AMBULANCES = [
     "Yellow ambulances parked side by side in a garage.",
     "Two yellow cab type ambulances are parked next to one another.",
-    "The yellow and blue ambulances are parked next to each other.",
     "Two yellow ambulances are parked in a garage.",
-    "Two yellow ambulance vehicles parked inside a garage.",
+    "Bright yellow emergency vehicles with their doors open.",
 ]
-PARKING_SPOT = [
-    "Four door silver vehicle with smashed object under the backside of it.",
-    "An SUV in a parking spot where a concrete parking barrier has been smashed.",
-    "This vehicle is parked in a spot with a damaged parking block.",
-    "A grey suv is parked in a spot with garbage behind the rear tire.",
+CAT_AND_DOG = [
+    "A dog sitting on a couch.",
+    "A cat sitting on a couch.",
+    "A cat and a dog sitting on a couch.",
+    "A cat sleeping on a couch.",
 ]
 
 TARMAC = [
@@ -294,11 +293,10 @@ TARMAC = [
         ("Trucks by a butterfly sitting on the tarmac.", TARMAC, "truck"),
         # the caption's own word names the ambulances they see: its vans are no other kind of vehicle
         ("Yellow ambulance vans parked inside of a garage.", AMBULANCES, "van"),
-        # a smashed "object" says nothing of what kind of thing a (parking) lot is: their spot, a
-        # place, is no other kind of the lot's
-        ("A car parked in the lot and other cars beside it.", PARKING_SPOT, "lot"),
+        # a dog sits on the couch too: the poodle is the dog, however many more see the cat there
+        ("A poodle sitting on a couch.", CAT_AND_DOG, "poodle"),
     ],
 )
-def test_what_is_no_other_kind_of_it_stays_over_specific(caption, references, word):
+def test_what_they_cannot_misname_stays_over_specific(caption, references, word):
     e = Explainer().explain(caption, references=references)
     assert [x.cls for x in e.edits if x.level == "object" and x.source == word] == ["O"]
