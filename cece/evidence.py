@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from knowledge import is_hypernym, noun_senses, noun_synset, path_distance, wup_similarity
+from knowledge import filed_as, is_hypernym, noun_senses, noun_synset, path_distance, wup_similarity
 from knowledge.concepts import morphy_forms
 from knowledge.having import nouns_had
 from parsers import Concept, SceneGraph
@@ -165,10 +165,31 @@ def type_support(c: Concept, image: SceneGraph) -> Support:
                     best = (sim, j, b)
                 if is_hypernym(b, a) and (over is None or sim > over[0]):
                     over = (sim, j, b)
+    if over is None:  # a general word also says what its other senses of the same kind do
+        for j, g in enumerate(image.concepts):
+            for b in _kindred_senses(_names(g)):
+                for a in (a for a in mine if is_hypernym(b, a)):
+                    sim = wup_similarity(a, b)
+                    if over is None or sim > over[0]:
+                        over = (sim, j, b)
     if over is not None:
         return Support("over", over[0], over[1], _word_for(image.concepts[over[1]], over[2]))
     word = _word_for(image.concepts[best[1]], best[2]) if best[1] is not None and best[2] else None
     return Support(None, best[0], best[1], word)
+
+
+@lru_cache(maxsize=1 << 16)
+def _kindred_senses(k: _Names) -> tuple[str, ...]:
+    """The image concept's word in its other senses among its first three (as a caption's
+    general word is read in :func:`cece.stand_ins.stand_ins`), filed as the sense it is read in
+    (:func:`knowledge.filed_as`): the references' "food", read as the nutrient an omelette is,
+    still says "solid food", which the meat and the vegetables beside the omelette are; their
+    "men" still says servicemen, which soldiers are -- but their "crane", read as the machine,
+    says no whooping crane."""
+    if not k.synset:
+        return ()
+    kind = filed_as(k.synset)
+    return tuple(s for s in noun_senses(k.lemma)[:3] if s != k.synset and filed_as(s) == kind)
 
 
 def _word_for(g: Concept, synset: str) -> str:

@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 
 from cece import Explainer, explain
+from cece.evidence import type_support
 from cece.records import RecordError
 from knowledge import noun_synset
+from parsers import Concept, SceneGraph
 
 CAR = {"objects": [{"name": "car", "attributes": ["blue"]}, "street"], "relationships": [["car", "on", "street"]]}
 GIRAFFES = {"objects": ["giraffe", "giraffe", "field"], "relationships": [["giraffe", "in", "field"]]}
@@ -315,3 +317,40 @@ def test_a_person_or_animal_modifying_a_lifeless_thing_says_whom_it_is_for():
     # a thing's name on a thing still names something to see: the boat a boat trailer carries
     e = explain("A truck pulling a boat trailer down a road.", references=refs)
     assert [(x.level, x.op) for x in e.edits if x.source == "boat"] == [("attribute", "delete")]
+
+
+FOOD = ["A plate of food on a table.", "Some food sitting on a white plate.", "A meal served on a plate."]
+REENACTMENT = [
+    "These two men are dressed in costumes for a play.",
+    "Two men in old uniforms riding horses.",
+    "A man dressed in an old outfit on a horse.",
+    "Some guys in uniforms riding horses.",
+]
+
+
+def test_a_general_word_says_what_its_other_senses_of_the_same_kind_say():
+    # their "food" is read as the nutrient; as "solid food" it names the meat more generally too
+    e = Explainer(counterfactuals=False).explain("A plate of meat and potatoes.", references=FOOD)
+    assert [(x.cls, x.source, x.target) for x in e.edits if x.level == "object" and x.op != "insert"] == [
+        ("O", "meat", "food"),
+        ("O", "potato", "food"),
+    ]
+    # their "men" are adult males; as servicemen the word names soldiers more generally
+    e = Explainer(counterfactuals=False).explain(
+        "Two men dressed as soldiers during a reenactment.", references=REENACTMENT
+    )
+    [soldier] = [x for x in e.edits if x.level == "object" and x.source == "soldier"]
+    assert (soldier.cls, soldier.target, soldier.evidence["note"]) == (
+        "O",
+        "man",
+        "the references only say something more general: 'man'",
+    )
+
+
+def test_not_what_another_kind_of_thing_of_the_same_word_names():
+    # the machine they call a crane says nothing of the bird its word also names
+    image = SceneGraph([Concept("crane", "crane", "crane.n.04")])
+    bird = Concept("whooping crane", "whooping crane", "whooping_crane.n.01")
+    assert type_support(bird, image).kind is None
+    food = SceneGraph([Concept("food", "food", "food.n.01")])
+    assert type_support(Concept("meat", "meat", "meat.n.01"), food).kind == "over"
