@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from knowledge import filed_as, is_hypernym, noun_senses, noun_synset, path_distance, wup_similarity
+from knowledge import filed_as, is_hypernym, lexname, noun_senses, noun_synset, path_distance, wup_similarity
 from knowledge.concepts import morphy_forms
 from knowledge.having import nouns_had
 from parsers import Concept, SceneGraph
@@ -180,13 +180,13 @@ def type_support(c: Concept, image: SceneGraph) -> Support:
 
 @lru_cache(maxsize=1 << 16)
 def _kindred_senses(k: _Names) -> tuple[str, ...]:
-    """The image concept's word in its other senses among its first three (as a caption's
-    general word is read in :func:`cece.stand_ins.stand_ins`), filed as the sense it is read in
-    (:func:`knowledge.filed_as`): the references' "food", read as the nutrient an omelette is,
-    still says "solid food", which the meat and the vegetables beside the omelette are; their
-    "men" still says servicemen, which soldiers are -- but their "crane", read as the machine,
-    says no whooping crane."""
-    if not k.synset:
+    """A top concept's word (WordNet's noun.Tops: "food", "animal", "person") in its other senses
+    among its first three (as a caption's general word is read in :func:`cece.stand_ins.stand_ins`),
+    filed as the sense it is read in (:func:`knowledge.filed_as`): the references' "food", read as
+    the nutrient an omelette is, still says "solid food", which the meat and the vegetables beside
+    the omelette are. A general word is said loosely; a thing's word is not: their "bike", read as
+    the bicycle they also name, says no motorcycle, nor their "crane", the machine, a whooping crane."""
+    if not k.synset or lexname(k.synset) != "noun.Tops":
         return ()
     kind = filed_as(k.synset)
     return tuple(s for s in noun_senses(k.lemma)[:3] if s != k.synset and filed_as(s) == kind)

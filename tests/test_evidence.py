@@ -320,11 +320,11 @@ def test_a_person_or_animal_modifying_a_lifeless_thing_says_whom_it_is_for():
 
 
 FOOD = ["A plate of food on a table.", "Some food sitting on a white plate.", "A meal served on a plate."]
-REENACTMENT = [
-    "These two men are dressed in costumes for a play.",
-    "Two men in old uniforms riding horses.",
-    "A man dressed in an old outfit on a horse.",
-    "Some guys in uniforms riding horses.",
+BIKES = [
+    "A man riding a bike down a city street.",
+    "A cyclist in a red jacket rides past parked cars.",
+    "A person on a bicycle on a busy road.",
+    "A man on a bike next to a bus.",
 ]
 
 
@@ -335,16 +335,11 @@ def test_a_general_word_says_what_its_other_senses_of_the_same_kind_say():
         ("O", "meat", "food"),
         ("O", "potato", "food"),
     ]
-    # their "men" are adult males; as servicemen the word names soldiers more generally
-    e = Explainer(counterfactuals=False).explain(
-        "Two men dressed as soldiers during a reenactment.", references=REENACTMENT
-    )
-    [soldier] = [x for x in e.edits if x.level == "object" and x.source == "soldier"]
-    assert (soldier.cls, soldier.target, soldier.evidence["note"]) == (
-        "O",
-        "man",
-        "the references only say something more general: 'man'",
-    )
+    # but a thing's word keeps the sense they read it in: their "bike" is the bicycle they also
+    # name, no motorcycle
+    e = Explainer(counterfactuals=False).explain("A man riding a motorcycle down a busy street.", references=BIKES)
+    [motorcycle] = [x for x in e.edits if x.level == "object" and x.source == "motorcycle"]
+    assert (motorcycle.cls, motorcycle.target) == ("R", "bike")
 
 
 def test_not_what_another_kind_of_thing_of_the_same_word_names():
